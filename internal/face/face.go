@@ -1,0 +1,130 @@
+// Package face is the boundary between the core and the faces (print, terminal UI,
+// ACP, MCP): the typed events the core publishes, and the Asker through which it asks
+// questions. The core imports this package and no face; faces import it to render and
+// to answer.
+package face
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/gantry-dev/gantry/internal/llm"
+	"github.com/gantry-dev/gantry/internal/tool"
+)
+
+// Event is one thing that happened in a session. The concrete types below are the
+// whole set; a face switches on them and ignores what it does not render.
+type Event interface{ event() }
+
+// TextDelta is a piece of the model's answer.
+type TextDelta struct{ Text string }
+
+// ThinkingDelta is a piece of the model's reasoning.
+type ThinkingDelta struct{ Text string }
+
+// Retry says the model request failed and is being retried; what was streamed of the
+// failed attempt is void.
+type Retry struct {
+	Attempt int
+	Reason  string
+}
+
+// ToolStarted is sent once per call, before the permission gate.
+type ToolStarted struct {
+	CallID    string
+	Name      string
+	Principal string
+	Level     tool.Level
+	Kind      tool.Kind
+	Locations []string
+	Input     json.RawMessage
+}
+
+// ToolFinished is sent exactly once per call, also when it was refused or cancelled.
+type ToolFinished struct {
+	CallID string
+	Name   string
+	Result tool.Result
+	// Refused is set when the gate or the person refused the call.
+	Refused bool
+}
+
+// TurnUsage reports the tokens and cost of one model response, and the session's
+// running totals.
+type TurnUsage struct {
+	Model        string
+	Usage        llm.Usage
+	Cost         float64 // USD, 0 when the model's price is unknown
+	SessionUsage llm.Usage
+	SessionCost  float64
+}
+
+// Counters are the per-turn counts of tool responses shown after a turn.
+type Counters struct {
+	Commands int // bash
+	FileOps  int // read_file, write_file, edit_file, apply_patch
+	Skills   int // read_skill
+}
+
+// TurnEnded closes one user turn (a prompt and every model response and tool call it
+// led to).
+type TurnEnded struct {
+	Counters   Counters
+	StopReason string // "end_turn", "max_turns", "cancelled", "error", "max_tokens"
+	Text       string // the final answer text
+	Err        error
+}
+
+func (TextDelta) event()     {}
+func (ThinkingDelta) event() {}
+func (Retry) event()         {}
+func (ToolStarted) event()   {}
+func (ToolFinished) event()  {}
+func (TurnUsage) event()     {}
+func (TurnEnded) event()     {}
+
+// Sink receives events. It is called from the agent's goroutine(s) and must not block
+// for long; finished events are never dropped.
+type Sink func(Event)
+
+// PermissionRequest asks whether a tool call may run.
+type PermissionRequest struct {
+	CallID    string
+	Tool      string
+	Principal string
+	Level     tool.Level
+	Kind      tool.Kind
+	Locations []string
+	Input     json.RawMessage
+	// Reason says why the gate asks (e.g. "default mode asks before exec tools").
+	Reason string
+}
+
+// Answer is the person's answer to a permission request.
+type Answer int
+
+// The four answers.
+const (
+	AllowOnce Answer = iota
+	AllowAlways
+	DenyOnce
+	DenyAlways
+)
+
+// ErrNoHuman is returned by an Asker that has nobody to ask.
+var ErrNoHuman = errors.New("no human is attached to answer")
+
+// Asker is how the core asks the face a question. It blocks until answered or until
+// ctx is done.
+type Asker interface {
+	AskPermission(ctx context.Context, req PermissionRequest) (Answer, error)
+}
+
+// NoHuman is the Asker of a face with nobody to ask: it answers ErrNoHuman at once.
+type NoHuman struct{}
+
+// AskPermission implements Asker.
+func (NoHuman) AskPermission(context.Context, PermissionRequest) (Answer, error) {
+	return DenyOnce, ErrNoHuman
+}

@@ -1,0 +1,176 @@
+// Package llm is the one interface gantry has to language models: a provider-neutral
+// conversation (messages of typed blocks), a streaming call, token usage and cost.
+// The adapters for the real APIs live in the sub-packages anthropic and openai.
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+)
+
+// Role says who wrote a message.
+type Role string
+
+// The two roles of a conversation. Tool results travel in user messages, as the
+// Anthropic API has them; the OpenAI adapters translate.
+const (
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+)
+
+// BlockType names the kind of a content block.
+type BlockType string
+
+// The content block kinds.
+const (
+	BlockText       BlockType = "text"
+	BlockThinking   BlockType = "thinking"
+	BlockToolUse    BlockType = "tool_use"
+	BlockToolResult BlockType = "tool_result"
+	BlockImage      BlockType = "image"
+)
+
+// Image is an image given to the model, inline.
+type Image struct {
+	MediaType string `json:"media_type"` // e.g. "image/png"
+	Data      []byte `json:"data"`
+}
+
+// Block is one piece of a message. Which fields are set depends on Type.
+type Block struct {
+	Type BlockType `json:"type"`
+
+	// Text for text and thinking blocks, and the text of a tool result.
+	Text string `json:"text,omitempty"`
+	// Signature authenticates a thinking block (Anthropic) so it can be sent back.
+	Signature string `json:"signature,omitempty"`
+
+	// ToolCallID links a tool_use block and its tool_result.
+	ToolCallID string `json:"tool_call_id,omitempty"`
+	// ToolName and Input describe a tool_use block.
+	ToolName string          `json:"tool_name,omitempty"`
+	Input    json.RawMessage `json:"input,omitempty"`
+	// IsError marks a tool result as a failure.
+	IsError bool `json:"is_error,omitempty"`
+
+	// Images for an image block (one) or for a tool result (any number).
+	Images []Image `json:"images,omitempty"`
+}
+
+// Message is one turn of the conversation.
+type Message struct {
+	Role    Role    `json:"role"`
+	Content []Block `json:"content"`
+}
+
+// Text returns the concatenated text blocks of the message.
+func (m Message) Text() string {
+	var s string
+	for _, b := range m.Content {
+		if b.Type == BlockText {
+			s += b.Text
+		}
+	}
+	return s
+}
+
+// ToolCalls returns the tool_use blocks of the message, in order.
+func (m Message) ToolCalls() []Block {
+	var calls []Block
+	for _, b := range m.Content {
+		if b.Type == BlockToolUse {
+			calls = append(calls, b)
+		}
+	}
+	return calls
+}
+
+// ToolSpec declares one tool to the model.
+type ToolSpec struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Schema      json.RawMessage `json:"input_schema"`
+}
+
+// Request is one call to a model.
+type Request struct {
+	Model     string
+	System    string
+	Messages  []Message
+	Tools     []ToolSpec
+	MaxTokens int
+}
+
+// Usage counts the tokens of one response.
+type Usage struct {
+	InputTokens      int64 `json:"input_tokens"`
+	OutputTokens     int64 `json:"output_tokens"`
+	CacheReadTokens  int64 `json:"cache_read_tokens,omitempty"`
+	CacheWriteTokens int64 `json:"cache_write_tokens,omitempty"`
+}
+
+// Add returns the sum of two usages.
+func (u Usage) Add(o Usage) Usage {
+	return Usage{
+		InputTokens:      u.InputTokens + o.InputTokens,
+		OutputTokens:     u.OutputTokens + o.OutputTokens,
+		CacheReadTokens:  u.CacheReadTokens + o.CacheReadTokens,
+		CacheWriteTokens: u.CacheWriteTokens + o.CacheWriteTokens,
+	}
+}
+
+// DeltaType names a streamed piece of a response.
+type DeltaType int
+
+// The streamed pieces.
+const (
+	// DeltaText is a piece of answer text.
+	DeltaText DeltaType = iota
+	// DeltaThinking is a piece of reasoning text.
+	DeltaThinking
+	// DeltaToolCall announces a complete tool call (ToolCall is set).
+	DeltaToolCall
+	// DeltaRetry says the attempt failed and is being retried: a face should discard
+	// what it showed of the attempt. Text holds the reason.
+	DeltaRetry
+)
+
+// Delta is one streamed piece of a response.
+type Delta struct {
+	Type     DeltaType
+	Text     string
+	ToolCall *Block
+}
+
+// Response is a complete model answer.
+type Response struct {
+	Message    Message
+	Usage      Usage
+	StopReason string // "end_turn", "tool_use", "max_tokens", …
+}
+
+// Provider is a model API. Stream sends the request, calls emit for every piece as it
+// arrives, and returns the assembled response. Implementations must be safe for
+// sequential reuse; emit is called from the calling goroutine's stack or one other,
+// never concurrently.
+type Provider interface {
+	Name() string
+	Stream(ctx context.Context, req Request, emit func(Delta)) (Response, error)
+}
+
+// RetryableError marks a failure worth retrying (429, 5xx, overloaded, a cut stream).
+type RetryableError struct {
+	Err error
+	// After, when positive, is the delay the server asked for (Retry-After), in seconds.
+	After float64
+}
+
+func (e *RetryableError) Error() string { return e.Err.Error() }
+func (e *RetryableError) Unwrap() error { return e.Err }
+
+// IsRetryable reports whether err is worth another attempt.
+func IsRetryable(err error) bool {
+	var r *RetryableError
+	return errors.As(err, &r)
+}

@@ -1,0 +1,98 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sync"
+
+	"github.com/gantry-dev/gantry/internal/llm"
+)
+
+// Def describes a tool whose arguments are the struct T. Field tags: `json` names the
+// argument (omitempty marks it optional), `jsonschema` adds description, enum,
+// default, minimum and maximum as in github.com/invopop/jsonschema.
+type Def[T any] struct {
+	Name        string
+	Description string
+	Level       Level
+	Kind        Kind
+	// Principal returns the argument that permission rules match (may be nil).
+	Principal func(args T) string
+	// Paths returns the absolute paths the call touches (may be nil).
+	Paths func(env Env, args T) []string
+	// Check validates arguments beyond their types (may be nil); a non-empty sentence
+	// refuses the call before the permission gate.
+	Check func(args T) string
+	// Run performs the call.
+	Run func(ctx context.Context, env Env, args T) Result
+}
+
+type defTool[T any] struct {
+	def    Def[T]
+	once   sync.Once
+	spec   llm.ToolSpec
+	schema *schemaNode
+}
+
+// New makes a Tool of a Def. The schema is derived once, on first use.
+func New[T any](d Def[T]) Tool { return &defTool[T]{def: d} }
+
+func (t *defTool[T]) Name() string { return t.def.Name }
+func (t *defTool[T]) Level() Level { return t.def.Level }
+func (t *defTool[T]) Kind() Kind   { return t.def.Kind }
+
+func (t *defTool[T]) init() {
+	t.once.Do(func() {
+		raw, node := SchemaOf(reflect.TypeFor[T]())
+		t.schema = node
+		t.spec = llm.ToolSpec{Name: t.def.Name, Description: t.def.Description, Schema: raw}
+	})
+}
+
+func (t *defTool[T]) Spec() llm.ToolSpec {
+	t.init()
+	return t.spec
+}
+
+func (t *defTool[T]) Decode(env Env, input json.RawMessage) (inv Invocation, msg string) {
+	t.init()
+	defer func() {
+		if r := recover(); r != nil {
+			inv, msg = Invocation{}, fmt.Sprintf("%s could not read its arguments: %v.", t.def.Name, r)
+		}
+	}()
+	if len(input) == 0 || string(input) == "null" {
+		input = json.RawMessage("{}")
+	}
+	if m := validate(t.def.Name, t.schema, input); m != "" {
+		return Invocation{}, m
+	}
+	var args T
+	if err := json.Unmarshal(input, &args); err != nil {
+		return Invocation{}, describeJSONError(t.def.Name, err)
+	}
+	if t.def.Check != nil {
+		if m := t.def.Check(args); m != "" {
+			return Invocation{}, m
+		}
+	}
+	if t.def.Principal != nil {
+		inv.Principal = t.def.Principal(args)
+	}
+	if t.def.Paths != nil {
+		inv.Paths = t.def.Paths(env, args)
+	}
+	run := t.def.Run
+	name := t.def.Name
+	inv.Run = func(ctx context.Context) (res Result) {
+		defer func() {
+			if r := recover(); r != nil {
+				res = Fail(fmt.Sprintf("%s failed inside gantry (%v); this is a gantry bug, try another way.", name, r))
+			}
+		}()
+		return run(ctx, env, args)
+	}
+	return inv, ""
+}

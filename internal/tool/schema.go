@@ -1,0 +1,182 @@
+package tool
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/invopop/jsonschema"
+)
+
+// schemaNode is the part of a JSON schema that argument validation needs.
+type schemaNode struct {
+	Type       string                 `json:"type"`
+	Properties map[string]*schemaNode `json:"properties"`
+	Required   []string               `json:"required"`
+	Items      *schemaNode            `json:"items"`
+	Enum       []any                  `json:"enum"`
+	Minimum    *float64               `json:"minimum"`
+	Maximum    *float64               `json:"maximum"`
+}
+
+// SchemaOf derives the JSON schema of a struct type, inlined (no $ref), and returns it
+// with the parsed node used for validation. A field without omitempty is required.
+func SchemaOf(t reflect.Type) (json.RawMessage, *schemaNode) {
+	r := jsonschema.Reflector{DoNotReference: true, ExpandedStruct: true, AllowAdditionalProperties: true}
+	s := r.ReflectFromType(t)
+	s.Version = ""
+	s.ID = ""
+	raw, err := json.Marshal(s)
+	if err != nil {
+		panic(fmt.Sprintf("tool: schema of %v: %v", t, err)) // a programming error
+	}
+	var node schemaNode
+	if err := json.Unmarshal(raw, &node); err != nil {
+		panic(fmt.Sprintf("tool: schema of %v: %v", t, err))
+	}
+	return raw, &node
+}
+
+// validate checks input against the schema and returns one sentence naming the first
+// offending field, or "".
+func validate(tool string, s *schemaNode, input json.RawMessage) string {
+	var v any
+	if err := json.Unmarshal(input, &v); err != nil {
+		return fmt.Sprintf("The arguments of %s are not valid JSON (%v); send one JSON object.", tool, err)
+	}
+	if _, ok := v.(map[string]any); !ok {
+		return fmt.Sprintf("The arguments of %s must be a JSON object, not %s.", tool, jsonKind(v))
+	}
+	return check(tool, "", s, v)
+}
+
+func check(tool, path string, s *schemaNode, v any) string {
+	if s == nil {
+		return ""
+	}
+	field := path
+	if field == "" {
+		field = "arguments"
+	}
+	if v == nil && path != "" {
+		// null stands for "not given"; required fields are checked by the parent.
+		return ""
+	}
+	want := s.Type
+	switch want {
+	case "object":
+		m, ok := v.(map[string]any)
+		if !ok {
+			return wrongType(tool, field, "an object", v)
+		}
+		for _, req := range s.Required {
+			if x, ok := m[req]; !ok || x == nil {
+				return fmt.Sprintf("%s needs the argument %q, which is missing.", tool, join(path, req))
+			}
+		}
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if msg := check(tool, join(path, k), s.Properties[k], m[k]); msg != "" {
+				return msg
+			}
+		}
+	case "array":
+		a, ok := v.([]any)
+		if !ok {
+			return wrongType(tool, field, "an array", v)
+		}
+		for i, x := range a {
+			if x == nil {
+				return fmt.Sprintf("%s: argument %q must not be null.", tool, fmt.Sprintf("%s[%d]", field, i))
+			}
+			if msg := check(tool, fmt.Sprintf("%s[%d]", field, i), s.Items, x); msg != "" {
+				return msg
+			}
+		}
+	case "string":
+		if _, ok := v.(string); !ok {
+			return wrongType(tool, field, "a string", v)
+		}
+	case "boolean":
+		if _, ok := v.(bool); !ok {
+			return wrongType(tool, field, "true or false", v)
+		}
+	case "integer", "number":
+		f, ok := v.(float64)
+		if !ok {
+			return wrongType(tool, field, "a number", v)
+		}
+		if want == "integer" && f != float64(int64(f)) {
+			return fmt.Sprintf("%s: argument %q must be a whole number, not %v.", tool, field, f)
+		}
+		if s.Minimum != nil && f < *s.Minimum {
+			return fmt.Sprintf("%s: argument %q must be at least %v, not %v.", tool, field, *s.Minimum, f)
+		}
+		if s.Maximum != nil && f > *s.Maximum {
+			return fmt.Sprintf("%s: argument %q must be at most %v, not %v.", tool, field, *s.Maximum, f)
+		}
+	}
+	if len(s.Enum) > 0 {
+		for _, e := range s.Enum {
+			if e == v {
+				return ""
+			}
+		}
+		opts := make([]string, len(s.Enum))
+		for i, e := range s.Enum {
+			opts[i] = fmt.Sprintf("%q", fmt.Sprint(e))
+		}
+		return fmt.Sprintf("%s: argument %q must be one of %s, not %q.", tool, field, strings.Join(opts, ", "), fmt.Sprint(v))
+	}
+	return ""
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func wrongType(tool, field, want string, v any) string {
+	return fmt.Sprintf("%s: argument %q must be %s, not %s.", tool, field, want, jsonKind(v))
+}
+
+func jsonKind(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case float64:
+		return "a number"
+	case string:
+		if len(x) > 40 {
+			x = x[:40] + "…"
+		}
+		return fmt.Sprintf("the string %q", x)
+	case []any:
+		return "an array"
+	default:
+		return "an object"
+	}
+}
+
+// describeJSONError turns a json.Unmarshal error into a sentence for the model.
+func describeJSONError(tool string, err error) string {
+	var te *json.UnmarshalTypeError
+	if as(err, &te) {
+		f := te.Field
+		if f == "" {
+			f = "arguments"
+		}
+		return fmt.Sprintf("%s: argument %q must be %s, not a JSON %s.", tool, f, te.Type.Kind(), te.Value)
+	}
+	return fmt.Sprintf("The arguments of %s could not be read: %v.", tool, err)
+}
