@@ -62,15 +62,41 @@ type TurnUsage struct {
 
 // Counters are the per-turn counts of tool responses shown after a turn.
 type Counters struct {
-	Commands int // bash
-	FileOps  int // read_file, write_file, edit_file, apply_patch
-	Skills   int // read_skill
+	Commands int `json:"commands"` // bash
+	FileOps  int `json:"file_ops"` // read_file, write_file, edit_file, apply_patch
+	Skills   int `json:"skills"`   // read_skill
+}
+
+// Count adds one response of the named tool.
+func (c *Counters) Count(toolName string) {
+	switch toolName {
+	case "bash":
+		c.Commands++
+	case "read_file", "write_file", "edit_file", "apply_patch":
+		c.FileOps++
+	case "read_skill":
+		c.Skills++
+	}
+}
+
+// Add returns the sum of two counters.
+func (c Counters) Add(o Counters) Counters {
+	return Counters{c.Commands + o.Commands, c.FileOps + o.FileOps, c.Skills + o.Skills}
+}
+
+// StepEnded closes one model response and the tool calls it made; Counters count
+// only this step's tool responses.
+type StepEnded struct {
+	Step     int
+	Counters Counters
 }
 
 // TurnEnded closes one user turn (a prompt and every model response and tool call it
 // led to).
 type TurnEnded struct {
+	// Counters are the totals of the whole turn; Steps the number of model responses.
 	Counters   Counters
+	Steps      int
 	StopReason string // "end_turn", "max_turns", "cancelled", "error", "max_tokens"
 	Text       string // the final answer text
 	Err        error
@@ -82,6 +108,7 @@ func (Retry) event()         {}
 func (ToolStarted) event()   {}
 func (ToolFinished) event()  {}
 func (TurnUsage) event()     {}
+func (StepEnded) event()     {}
 func (TurnEnded) event()     {}
 
 // Sink receives events. It is called from the agent's goroutine(s) and must not block

@@ -1,0 +1,262 @@
+// Package agent is gantry's loop: it sends the conversation to the model, streams the
+// answer out as face events, runs the tool calls through the permission gate, gives
+// every call exactly one result, and goes on until the model stops calling tools.
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/gantry-dev/gantry/internal/face"
+	"github.com/gantry-dev/gantry/internal/llm"
+	"github.com/gantry-dev/gantry/internal/permission"
+	"github.com/gantry-dev/gantry/internal/tool"
+)
+
+// Recorder stores what happens in a session as it happens. The session store
+// implements it; nil means nothing is stored.
+type Recorder interface {
+	AppendMessage(m llm.Message) error
+	AppendEvent(kind string, payload any) error
+	AddUsage(u llm.Usage, cost float64) error
+	EndTurn() error
+}
+
+// Config holds the settings of a loop.
+type Config struct {
+	Model     string
+	System    string
+	MaxTokens int
+	// MaxTurns bounds the model responses of one Run; 0 means 100.
+	MaxTurns int
+	// MaxOutput bounds each tool result's text, in characters.
+	MaxOutput int
+	// Price gives the cost in USD of a usage on a model; nil means no cost.
+	Price func(model string, u llm.Usage) float64
+	// RefusalHint completes the sentence given to the model when a call is refused
+	// because nobody can be asked (print mode names the flag that would allow it).
+	RefusalHint func(c permission.Call) string
+}
+
+// Agent is one conversation's loop. Run is not safe for concurrent use; one turn
+// runs at a time.
+type Agent struct {
+	Provider llm.Provider
+	Tools    *tool.Registry
+	Gate     permission.Gate
+	Asker    face.Asker
+	Sink     face.Sink
+	Store    Recorder
+	Env      tool.Env
+	// MaxLevel caps the declared tools (plan mode and read-only agents: LevelRead).
+	MaxLevel func() tool.Level
+	Config   Config
+
+	mu      sync.Mutex
+	history []llm.Message
+	loop    loopDetector
+	usage   llm.Usage
+	cost    float64
+}
+
+// SetHistory replaces the conversation (on resume).
+func (a *Agent) SetHistory(h []llm.Message) {
+	a.mu.Lock()
+	a.history = append([]llm.Message(nil), h...)
+	a.mu.Unlock()
+}
+
+// History returns a copy of the conversation.
+func (a *Agent) History() []llm.Message {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]llm.Message(nil), a.history...)
+}
+
+// Usage returns the tokens and cost of the session so far (this process).
+func (a *Agent) Usage() (llm.Usage, float64) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.usage, a.cost
+}
+
+func (a *Agent) emit(e face.Event) {
+	if a.Sink != nil {
+		a.Sink(e)
+	}
+}
+
+func (a *Agent) record(kind string, payload any) {
+	if a.Store != nil {
+		_ = a.Store.AppendEvent(kind, payload) // the store reports its own faults
+	}
+}
+
+func (a *Agent) appendMessage(m llm.Message) error {
+	a.mu.Lock()
+	a.history = append(a.history, m)
+	a.mu.Unlock()
+	if a.Store != nil {
+		if err := a.Store.AppendMessage(m); err != nil {
+			return fmt.Errorf("storing the session: %w", err)
+		}
+	}
+	return nil
+}
+
+// Run sends one user prompt and drives the loop to the model's final answer, the
+// turn limit, cancellation or an error. It always returns the TurnEnded it emitted.
+func (a *Agent) Run(ctx context.Context, prompt string) face.TurnEnded {
+	end := a.run(ctx, prompt)
+	if a.Store != nil {
+		_ = a.Store.EndTurn()
+	}
+	a.record("turn_ended", map[string]any{"stop_reason": end.StopReason, "steps": end.Steps, "counters": end.Counters, "error": errString(end.Err)})
+	a.emit(end)
+	return end
+}
+
+func (a *Agent) run(ctx context.Context, prompt string) face.TurnEnded {
+	var end face.TurnEnded
+	if err := a.appendMessage(llm.Message{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockText, Text: prompt}}}); err != nil {
+		end.StopReason, end.Err = "error", err
+		return end
+	}
+	maxTurns := a.Config.MaxTurns
+	if maxTurns <= 0 {
+		maxTurns = 100
+	}
+	for end.Steps < maxTurns {
+		end.Steps++
+		resp, err := a.request(ctx)
+		calls := resp.Message.ToolCalls() // as the model sent them, before sanitizing
+		if len(resp.Message.Content) > 0 {
+			msg := resp.Message
+			msg.Content = sanitizeToolInputs(append([]llm.Block(nil), msg.Content...))
+			if serr := a.appendMessage(msg); serr != nil && err == nil {
+				err = serr
+			}
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				end.StopReason = "cancelled"
+			} else {
+				end.StopReason, end.Err = "error", err
+			}
+			end.Text = resp.Message.Text()
+			return end
+		}
+		end.Text = resp.Message.Text()
+		if len(calls) == 0 {
+			end.StopReason = resp.StopReason
+			if end.StopReason == "" || end.StopReason == "tool_use" {
+				end.StopReason = "end_turn"
+			}
+			return end
+		}
+		results, counters := a.runCalls(ctx, calls)
+		end.Counters = end.Counters.Add(counters)
+		if err := a.appendMessage(llm.Message{Role: llm.RoleUser, Content: results}); err != nil {
+			end.StopReason, end.Err = "error", err
+			return end
+		}
+		a.emit(face.StepEnded{Step: end.Steps, Counters: counters})
+		if ctx.Err() != nil {
+			end.StopReason = "cancelled"
+			return end
+		}
+	}
+	end.StopReason = "max_turns"
+	end.Err = fmt.Errorf("stopped after %d turns (--max-turns)", maxTurns)
+	return end
+}
+
+// request sends the conversation and streams the answer out. On error the partial
+// answer (text streamed before a cancel) is returned so it is not lost.
+func (a *Agent) request(ctx context.Context) (llm.Response, error) {
+	level := tool.LevelExec
+	if a.MaxLevel != nil {
+		level = a.MaxLevel()
+	}
+	req := llm.Request{
+		Model:     a.Config.Model,
+		System:    a.Config.System,
+		Messages:  a.History(),
+		Tools:     a.Tools.Specs(level),
+		MaxTokens: a.Config.MaxTokens,
+	}
+	var partial []llm.Block
+	attempt := 0
+	resp, err := a.Provider.Stream(ctx, req, func(d llm.Delta) {
+		switch d.Type {
+		case llm.DeltaText:
+			partial = appendText(partial, llm.BlockText, d.Text)
+			a.emit(face.TextDelta{Text: d.Text})
+		case llm.DeltaThinking:
+			a.emit(face.ThinkingDelta{Text: d.Text})
+		case llm.DeltaRetry:
+			attempt++
+			partial = nil
+			a.record("retry", map[string]any{"attempt": attempt, "reason": d.Text})
+			a.emit(face.Retry{Attempt: attempt, Reason: d.Text})
+		}
+	})
+	if err != nil {
+		if len(resp.Message.Content) == 0 && len(partial) > 0 {
+			resp.Message = llm.Message{Role: llm.RoleAssistant, Content: partial}
+		}
+		// An interrupted answer keeps its text but never a tool call without a result.
+		resp.Message.Content = textOnly(resp.Message.Content)
+		return resp, err
+	}
+	resp.Message.Role = llm.RoleAssistant
+	a.account(resp.Usage)
+	return resp, nil
+}
+
+func (a *Agent) account(u llm.Usage) {
+	var cost float64
+	if a.Config.Price != nil {
+		cost = a.Config.Price(a.Config.Model, u)
+	}
+	a.mu.Lock()
+	a.usage = a.usage.Add(u)
+	a.cost += cost
+	ev := face.TurnUsage{Model: a.Config.Model, Usage: u, Cost: cost, SessionUsage: a.usage, SessionCost: a.cost}
+	a.mu.Unlock()
+	if a.Store != nil {
+		_ = a.Store.AddUsage(u, cost)
+	}
+	a.record("usage", ev)
+	a.emit(ev)
+}
+
+func appendText(bs []llm.Block, t llm.BlockType, s string) []llm.Block {
+	if n := len(bs); n > 0 && bs[n-1].Type == t {
+		bs[n-1].Text += s
+		return bs
+	}
+	return append(bs, llm.Block{Type: t, Text: s})
+}
+
+func textOnly(bs []llm.Block) []llm.Block {
+	var out []llm.Block
+	for _, b := range bs {
+		if b.Type == llm.BlockText && b.Text != "" {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// ErrCancelled is the error of a turn stopped by its context.
+var ErrCancelled = errors.New("cancelled")

@@ -1,0 +1,335 @@
+package agent
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/gantry-dev/gantry/internal/face"
+	"github.com/gantry-dev/gantry/internal/llm"
+	"github.com/gantry-dev/gantry/internal/llm/scripted"
+	"github.com/gantry-dev/gantry/internal/permission"
+	"github.com/gantry-dev/gantry/internal/tool"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+type echoArgs struct {
+	Text  string `json:"text"`
+	Sleep int    `json:"sleep_ms,omitempty"`
+}
+
+// testTools declares echo (read), write (write) and run (exec); running counts the
+// echo calls running at the same time.
+func testTools(running, peak *int32) *tool.Registry {
+	r := tool.NewRegistry()
+	echo := func(name string, level tool.Level) tool.Tool {
+		return tool.New(tool.Def[echoArgs]{
+			Name: name, Description: name, Level: level, Kind: tool.KindOther,
+			Principal: func(a echoArgs) string { return a.Text },
+			Run: func(ctx context.Context, env tool.Env, a echoArgs) tool.Result {
+				n := atomic.AddInt32(running, 1)
+				for {
+					p := atomic.LoadInt32(peak)
+					if n <= p || atomic.CompareAndSwapInt32(peak, p, n) {
+						break
+					}
+				}
+				defer atomic.AddInt32(running, -1)
+				select {
+				case <-time.After(time.Duration(a.Sleep) * time.Millisecond):
+				case <-ctx.Done():
+					return tool.Fail("interrupted")
+				}
+				return tool.Result{Text: name + ":" + a.Text}
+			},
+		})
+	}
+	r.Add(echo("echo", tool.LevelRead))
+	r.Add(echo("write", tool.LevelWrite))
+	r.Add(echo("run", tool.LevelExec))
+	return r
+}
+
+type events struct {
+	mu sync.Mutex
+	ev []face.Event
+}
+
+func (e *events) sink(ev face.Event) { e.mu.Lock(); e.ev = append(e.ev, ev); e.mu.Unlock() }
+
+func newAgent(t *testing.T, p llm.Provider, mode permission.Mode, allow ...string) (*Agent, *events, *int32) {
+	t.Helper()
+	gate, err := permission.NewEngine(mode, allow, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var running, peak int32
+	ev := &events{}
+	a := &Agent{Provider: p, Tools: testTools(&running, &peak), Gate: gate, Sink: ev.sink,
+		Env: tool.Env{Cwd: t.TempDir()}, MaxLevel: func() tool.Level { return mode.MaxLevel() },
+		Config: Config{Model: "m", MaxOutput: 1000}}
+	return a, ev, &peak
+}
+
+func results(t *testing.T, p *scripted.Provider, req int) []llm.Block {
+	t.Helper()
+	reqs := p.Requests()
+	if len(reqs) <= req {
+		t.Fatalf("only %d requests", len(reqs))
+	}
+	msgs := reqs[req].Messages
+	return msgs[len(msgs)-1].Content
+}
+
+func TestEveryCallGetsOneResultInOrder(t *testing.T) {
+	p := scripted.New(
+		scripted.Step{Calls: []scripted.Call{
+			{ID: "a", Name: "echo", Input: `{"text":"1","sleep_ms":60}`},
+			{ID: "b", Name: "echo", Input: `{"text":"2"}`},
+			{ID: "c", Name: "nope", Input: `{}`},
+			{ID: "d", Name: "echo", Input: `{"text":5}`},
+			{ID: "e", Name: "write", Input: `{"text":"w"}`},
+		}},
+		scripted.Step{Text: "all done"},
+	)
+	a, ev, _ := newAgent(t, p, permission.ModeYolo)
+	end := a.Run(context.Background(), "go")
+	if end.StopReason != "end_turn" || end.Text != "all done" || end.Steps != 2 {
+		t.Fatalf("end = %+v", end)
+	}
+	rs := results(t, p, 1)
+	want := []struct {
+		id, text string
+		isErr    bool
+	}{
+		{"a", "echo:1", false}, {"b", "echo:2", false},
+		{"c", `There is no tool named "nope" here.`, true},
+		{"d", `echo: argument "text" must be a string, not a number.`, true},
+		{"e", "write:w", false},
+	}
+	if len(rs) != len(want) {
+		t.Fatalf("%d results, want %d", len(rs), len(want))
+	}
+	for i, w := range want {
+		if rs[i].ToolCallID != w.id || !strings.HasPrefix(rs[i].Text, w.text) || rs[i].IsError != w.isErr {
+			t.Errorf("result %d = %+v, want %+v", i, rs[i], w)
+		}
+	}
+	finished := 0
+	for _, e := range ev.ev {
+		if _, ok := e.(face.ToolFinished); ok {
+			finished++
+		}
+	}
+	if finished != 5 {
+		t.Errorf("%d ToolFinished events, want 5", finished)
+	}
+}
+
+func TestReadCallsRunInParallelWritesInOrder(t *testing.T) {
+	p := scripted.New(scripted.Step{Calls: []scripted.Call{
+		{Name: "echo", Input: `{"text":"1","sleep_ms":100}`},
+		{Name: "echo", Input: `{"text":"2","sleep_ms":100}`},
+		{Name: "echo", Input: `{"text":"3","sleep_ms":100}`},
+	}})
+	a, _, peak := newAgent(t, p, permission.ModeYolo)
+	a.Run(context.Background(), "go")
+	if *peak != 3 {
+		t.Fatalf("peak parallel reads = %d, want 3", *peak)
+	}
+	p2 := scripted.New(scripted.Step{Calls: []scripted.Call{
+		{Name: "run", Input: `{"text":"1","sleep_ms":30}`},
+		{Name: "run", Input: `{"text":"2","sleep_ms":30}`},
+	}})
+	b, _, peak2 := newAgent(t, p2, permission.ModeYolo)
+	b.Run(context.Background(), "go")
+	if *peak2 != 1 {
+		t.Fatalf("exec calls overlapped: peak %d", *peak2)
+	}
+}
+
+func TestNoHumanRefusalNamesTheFlag(t *testing.T) {
+	p := scripted.New(scripted.Step{Calls: []scripted.Call{{Name: "run", Input: `{"text":"ls"}`}}})
+	a, ev, _ := newAgent(t, p, permission.ModeDefault)
+	a.Config.RefusalHint = func(c permission.Call) string { return "Rerun with --allow '" + c.Tool + "'." }
+	a.Run(context.Background(), "go")
+	r := results(t, p, 1)[0]
+	if !r.IsError || !strings.Contains(r.Text, "nobody is here") || !strings.Contains(r.Text, "--allow 'run'") {
+		t.Fatalf("refusal = %q", r.Text)
+	}
+	var refused bool
+	for _, e := range ev.ev {
+		if f, ok := e.(face.ToolFinished); ok && f.Refused {
+			refused = true
+		}
+	}
+	if !refused {
+		t.Fatal("ToolFinished.Refused not set")
+	}
+}
+
+type answerer struct{ ans face.Answer }
+
+func (a answerer) AskPermission(context.Context, face.PermissionRequest) (face.Answer, error) {
+	return a.ans, nil
+}
+
+func TestUserRejectionAndAlways(t *testing.T) {
+	p := scripted.New(scripted.Step{Calls: []scripted.Call{{Name: "run", Input: `{"text":"ls"}`}}})
+	a, _, _ := newAgent(t, p, permission.ModeDefault)
+	a.Asker = answerer{face.DenyOnce}
+	a.Run(context.Background(), "go")
+	if r := results(t, p, 1)[0]; r.Text != "[run rejected by the user]" {
+		t.Fatalf("rejection = %q", r.Text)
+	}
+	p2 := scripted.New(
+		scripted.Step{Calls: []scripted.Call{{Name: "run", Input: `{"text":"ls"}`}}},
+		scripted.Step{Calls: []scripted.Call{{Name: "run", Input: `{"text":"ls"}`}}},
+	)
+	b, _, _ := newAgent(t, p2, permission.ModeDefault)
+	b.Asker = answerer{face.AllowAlways}
+	b.Run(context.Background(), "go")
+	b.Asker = nil // the second call must not ask again
+	if r := results(t, p2, 2)[0]; r.Text != "run:ls" {
+		t.Fatalf("remembered allow = %q", r.Text)
+	}
+}
+
+func TestLoopDetector(t *testing.T) {
+	same := scripted.Step{Calls: []scripted.Call{{Name: "echo", Input: `{"text":"x"}`}}}
+	p := scripted.New(same, same, same, scripted.Step{Text: "ok"})
+	a, _, _ := newAgent(t, p, permission.ModeYolo)
+	a.Run(context.Background(), "go")
+	for i, want := range []bool{false, false, true} {
+		r := results(t, p, i+1)[0]
+		if got := strings.Contains(r.Text, "[LOOP_DETECTED: "); got != want {
+			t.Errorf("call %d: loop detected %v, want %v (%q)", i+1, got, want, r.Text)
+		}
+	}
+	// Different spacing and key order is the same input.
+	var d loopDetector
+	d.observe("t", []byte(`{"a":1,"b":2}`), "o")
+	d.observe("t", []byte(`{"b":2, "a":1}`), "o")
+	if d.observe("t", []byte(`{ "a": 1, "b": 2 }`), "o") == "" {
+		t.Error("canonical inputs not recognised as the same")
+	}
+	if d.observe("t", []byte(`{"a":1,"b":2}`), "other") != "" {
+		t.Error("a different output must reset the count")
+	}
+}
+
+func TestOutputBound(t *testing.T) {
+	long := strings.Repeat("y", 5000)
+	p := scripted.New(scripted.Step{Calls: []scripted.Call{{Name: "echo", Input: `{"text":"` + long + `"}`}}})
+	a, _, _ := newAgent(t, p, permission.ModeYolo)
+	a.Run(context.Background(), "go")
+	r := results(t, p, 1)[0]
+	if len([]rune(r.Text)) > 1200 || !strings.Contains(r.Text, "characters cut") || !strings.HasPrefix(r.Text, "echo:yyy") || !strings.HasSuffix(r.Text, "yyy") {
+		t.Fatalf("bounded output = %d chars: %.80q…", len(r.Text), r.Text)
+	}
+}
+
+func TestCancelGivesSyntheticResults(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	p := scripted.New(scripted.Step{Calls: []scripted.Call{
+		{ID: "slow", Name: "run", Input: `{"text":"a","sleep_ms":10000}`},
+		{ID: "next", Name: "run", Input: `{"text":"b"}`},
+	}})
+	a, _, _ := newAgent(t, p, permission.ModeYolo)
+	time.AfterFunc(50*time.Millisecond, cancel)
+	start := time.Now()
+	end := a.Run(ctx, "go")
+	if end.StopReason != "cancelled" {
+		t.Fatalf("stop = %q", end.StopReason)
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Fatal("cancel did not stop the tool")
+	}
+	h := a.History()
+	last := h[len(h)-1]
+	if len(last.Content) != 2 || last.Content[0].ToolCallID != "slow" || last.Content[1].ToolCallID != "next" ||
+		!strings.Contains(last.Content[1].Text, "cancelled") {
+		t.Fatalf("results after cancel: %+v", last.Content)
+	}
+}
+
+func TestCancelDuringStreamKeepsPartialText(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	p := scripted.New(scripted.Step{Text: "partial answer", BlockUntilCancel: true})
+	a, _, _ := newAgent(t, p, permission.ModeYolo)
+	time.AfterFunc(20*time.Millisecond, cancel)
+	end := a.Run(ctx, "go")
+	h := a.History()
+	if end.StopReason != "cancelled" || len(h) != 2 || h[1].Text() != "partial answer" {
+		t.Fatalf("end=%+v history=%+v", end, h)
+	}
+}
+
+func TestPlanModeHidesWriteAndExecTools(t *testing.T) {
+	p := scripted.New(scripted.Step{Calls: []scripted.Call{{Name: "write", Input: `{"text":"x"}`}}})
+	a, _, _ := newAgent(t, p, permission.ModePlan)
+	a.Run(context.Background(), "go")
+	req := p.Requests()[0]
+	if len(req.Tools) != 1 || req.Tools[0].Name != "echo" {
+		t.Fatalf("plan mode declared %v", req.Tools)
+	}
+	if r := results(t, p, 1)[0]; !strings.Contains(r.Text, `no tool named "write"`) {
+		t.Fatalf("hidden tool call = %q", r.Text)
+	}
+}
+
+func TestMaxTurnsAndCounters(t *testing.T) {
+	step := func(text string) scripted.Step {
+		return scripted.Step{Calls: []scripted.Call{{Name: "echo", Input: `{"text":"` + text + `"}`}}}
+	}
+	p := scripted.New(step("1"), step("2"), step("3"))
+	a, ev, _ := newAgent(t, p, permission.ModeYolo)
+	a.Config.MaxTurns = 2
+	end := a.Run(context.Background(), "go")
+	if end.StopReason != "max_turns" || end.Err == nil || end.Steps != 2 {
+		t.Fatalf("end = %+v", end)
+	}
+	steps := 0
+	for _, e := range ev.ev {
+		if _, ok := e.(face.StepEnded); ok {
+			steps++
+		}
+	}
+	if steps != 2 {
+		t.Fatalf("%d StepEnded events", steps)
+	}
+	var c face.Counters
+	for _, n := range []string{"bash", "bash", "read_file", "write_file", "edit_file", "apply_patch", "read_skill", "grep"} {
+		c.Count(n)
+	}
+	if c != (face.Counters{Commands: 2, FileOps: 4, Skills: 1}) {
+		t.Fatalf("counters = %+v", c)
+	}
+}
+
+func TestUsageAndCost(t *testing.T) {
+	p := scripted.New(scripted.Step{Text: "a", Usage: llm.Usage{InputTokens: 1000, OutputTokens: 100}})
+	a, ev, _ := newAgent(t, p, permission.ModeYolo)
+	a.Config.Price = func(string, llm.Usage) float64 { return 0.5 }
+	a.Run(context.Background(), "go")
+	a.Run(context.Background(), "again")
+	u, cost := a.Usage()
+	if u.InputTokens != 1100 || cost != 1.0 {
+		t.Fatalf("usage %+v cost %v", u, cost)
+	}
+	var last face.TurnUsage
+	for _, e := range ev.ev {
+		if x, ok := e.(face.TurnUsage); ok {
+			last = x
+		}
+	}
+	if last.SessionCost != 1.0 || last.Cost != 0.5 {
+		t.Fatalf("usage event %+v", last)
+	}
+}

@@ -1,0 +1,213 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/gantry-dev/gantry/internal/face"
+	"github.com/gantry-dev/gantry/internal/llm"
+	"github.com/gantry-dev/gantry/internal/permission"
+	"github.com/gantry-dev/gantry/internal/tool"
+)
+
+// pending is one tool call of a response on its way to a result.
+type pending struct {
+	block  llm.Block
+	tool   tool.Tool
+	inv    tool.Invocation
+	result *tool.Result // set once settled (refused, malformed, or run)
+	refuse bool
+}
+
+// runCalls settles every call of a response, in order: decode, gate, run. Calls of
+// read tools that follow each other run in parallel; write and exec calls run one at a
+// time. Every call gets exactly one result block, in the order of the calls.
+func (a *Agent) runCalls(ctx context.Context, calls []llm.Block) ([]llm.Block, face.Counters) {
+	ps := make([]*pending, len(calls))
+	for i, c := range calls {
+		ps[i] = a.prepare(c)
+	}
+	for i := 0; i < len(ps); {
+		p := ps[i]
+		if p.result != nil {
+			i++
+			continue
+		}
+		if ctx.Err() != nil {
+			a.settle(p, cancelledResult(p.block.ToolName), false)
+			i++
+			continue
+		}
+		if !a.permit(ctx, p) {
+			i++
+			continue
+		}
+		if p.tool.Level() != tool.LevelRead {
+			a.execute(ctx, p)
+			i++
+			continue
+		}
+		// A run of read calls: gate each, then run the permitted ones together.
+		batch := []*pending{p}
+		j := i + 1
+		for ; j < len(ps); j++ {
+			q := ps[j]
+			if q.result != nil {
+				continue
+			}
+			if q.tool.Level() != tool.LevelRead {
+				break
+			}
+			if a.permit(ctx, q) {
+				batch = append(batch, q)
+			}
+		}
+		var wg sync.WaitGroup
+		for _, q := range batch {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				a.execute(ctx, q)
+			}()
+		}
+		wg.Wait()
+		i = j
+	}
+	var counters face.Counters
+	results := make([]llm.Block, len(ps))
+	for i, p := range ps {
+		counters.Count(p.block.ToolName)
+		r := p.result
+		results[i] = llm.Block{Type: llm.BlockToolResult, ToolCallID: p.block.ToolCallID, Text: r.Text, IsError: r.IsError, Images: r.Images}
+	}
+	return results, counters
+}
+
+// prepare decodes a call and announces it. Unknown tools and malformed arguments are
+// settled at once with a sentence for the model.
+func (a *Agent) prepare(c llm.Block) *pending {
+	p := &pending{block: c}
+	t, ok := a.Tools.Lookup(c.ToolName)
+	if ok && a.MaxLevel != nil && t.Level() > a.MaxLevel() {
+		ok = false
+	}
+	if !ok {
+		a.emit(face.ToolStarted{CallID: c.ToolCallID, Name: c.ToolName, Input: c.Input, Kind: tool.KindOther})
+		a.settle(p, tool.Fail(fmt.Sprintf("There is no tool named %q here. Available tools: %s.", c.ToolName, joinNames(a.declaredNames()))), false)
+		return p
+	}
+	p.tool = t
+	inv, msg := t.Decode(a.Env, c.Input)
+	p.inv = inv
+	a.emit(face.ToolStarted{CallID: c.ToolCallID, Name: c.ToolName, Principal: inv.Principal, Level: t.Level(), Kind: t.Kind(), Locations: inv.Paths, Input: c.Input})
+	a.record("tool_started", map[string]any{"id": c.ToolCallID, "name": c.ToolName, "principal": inv.Principal, "input": json.RawMessage(c.Input)})
+	if msg != "" {
+		a.settle(p, tool.Fail(msg), false)
+	}
+	return p
+}
+
+func (a *Agent) declaredNames() []string {
+	level := tool.LevelExec
+	if a.MaxLevel != nil {
+		level = a.MaxLevel()
+	}
+	return a.Tools.Names(level)
+}
+
+// permit asks the gate, and the person when the gate asks. A refused call is settled.
+func (a *Agent) permit(ctx context.Context, p *pending) bool {
+	call := permission.Call{Tool: p.tool.Name(), Level: p.tool.Level(), Principal: p.inv.Principal}
+	if a.Gate == nil {
+		return true
+	}
+	v := a.Gate.Check(call)
+	switch v.Decision {
+	case permission.Allow:
+		return true
+	case permission.Deny:
+		a.settle(p, tool.Fail(fmt.Sprintf("%s was refused: %s. Do not retry the same call; find another way or ask the user.", call.Tool, v.Reason)), true)
+		return false
+	}
+	asker := a.Asker
+	if asker == nil {
+		asker = face.NoHuman{}
+	}
+	ans, err := asker.AskPermission(ctx, face.PermissionRequest{
+		CallID: p.block.ToolCallID, Tool: call.Tool, Principal: call.Principal, Level: call.Level,
+		Kind: p.tool.Kind(), Locations: p.inv.Paths, Input: p.block.Input, Reason: v.Reason,
+	})
+	switch {
+	case errors.Is(err, face.ErrNoHuman):
+		hint := ""
+		if a.Config.RefusalHint != nil {
+			hint = " " + a.Config.RefusalHint(call)
+		}
+		a.settle(p, tool.Fail(fmt.Sprintf("%s was not run: it needs permission (%s) and nobody is here to give it.%s", call.Tool, v.Reason, hint)), true)
+		return false
+	case err != nil:
+		a.settle(p, cancelledResult(call.Tool), true)
+		return false
+	}
+	switch ans {
+	case face.AllowAlways:
+		a.Gate.Remember(call, true)
+		return true
+	case face.AllowOnce:
+		return true
+	case face.DenyAlways:
+		a.Gate.Remember(call, false)
+	}
+	a.settle(p, rejected(call.Tool), true)
+	return false
+}
+
+func rejected(name string) tool.Result {
+	if name == "bash" {
+		return tool.Fail("[command rejected by the user]")
+	}
+	return tool.Fail(fmt.Sprintf("[%s rejected by the user]", name))
+}
+
+func cancelledResult(name string) tool.Result {
+	return tool.Fail(fmt.Sprintf("[cancelled: the user interrupted the turn before %s ran]", name))
+}
+
+// execute runs a permitted call and settles it.
+func (a *Agent) execute(ctx context.Context, p *pending) {
+	r := p.inv.Run(ctx)
+	a.settle(p, r, false)
+}
+
+// settle bounds the result, applies the loop detector, and announces it. Each call is
+// settled exactly once.
+func (a *Agent) settle(p *pending, r tool.Result, refused bool) {
+	if p.result != nil {
+		return
+	}
+	r.Text = tool.Bound(r.Text, a.Config.MaxOutput)
+	if r.Text == "" && len(r.Images) == 0 {
+		r.Text = "(no output)"
+	}
+	if note := a.loop.observe(p.block.ToolName, p.block.Input, r.Text); note != "" {
+		r.Text += "\n" + note
+	}
+	p.result = &r
+	p.refuse = refused
+	a.record("tool_finished", map[string]any{"id": p.block.ToolCallID, "name": p.block.ToolName, "is_error": r.IsError, "refused": refused, "text": r.Text})
+	a.emit(face.ToolFinished{CallID: p.block.ToolCallID, Name: p.block.ToolName, Result: r, Refused: refused})
+}
+
+func joinNames(names []string) string {
+	s := ""
+	for i, n := range names {
+		if i > 0 {
+			s += ", "
+		}
+		s += n
+	}
+	return s
+}

@@ -1,0 +1,114 @@
+package permission
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/gantry-dev/gantry/internal/tool"
+)
+
+func TestSplitCommand(t *testing.T) {
+	cases := map[string][]string{
+		"go test ./...":                {"go test ./..."},
+		"go build && go test 2>&1":     {"go build", "go test 2>&1"},
+		"a; b | c || d & e":            {"a", "b", "c", "d", "e"},
+		`echo "a && b" && rm 'x;y'`:    {`echo "a && b"`, `rm 'x;y'`},
+		"echo a\\;b":                   {"echo a\\;b"},
+		"ls &> out.txt\nwc -l out.txt": {"ls &> out.txt", "wc -l out.txt"},
+	}
+	for in, want := range cases {
+		if got := SplitCommand(in); !reflect.DeepEqual(got, want) {
+			t.Errorf("SplitCommand(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func mustEngine(t *testing.T, m Mode, allow, deny []string) *Engine {
+	t.Helper()
+	e, err := NewEngine(m, allow, deny)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func TestModes(t *testing.T) {
+	read := Call{Tool: "read_file", Level: tool.LevelRead, Principal: "a.go"}
+	write := Call{Tool: "edit_file", Level: tool.LevelWrite, Principal: "a.go"}
+	exec := Call{Tool: "bash", Level: tool.LevelExec, Principal: "ls"}
+	want := map[Mode][3]Decision{
+		ModeDefault:     {Allow, Ask, Ask},
+		ModeAcceptEdits: {Allow, Allow, Ask},
+		ModePlan:        {Allow, Deny, Deny},
+		ModeYolo:        {Allow, Allow, Allow},
+	}
+	for m, w := range want {
+		e := mustEngine(t, m, nil, nil)
+		for i, c := range []Call{read, write, exec} {
+			if got := e.Check(c).Decision; got != w[i] {
+				t.Errorf("mode %s, %s: got %v want %v", m, c.Tool, got, w[i])
+			}
+		}
+	}
+}
+
+func TestDenyWinsOverAllowAndYolo(t *testing.T) {
+	e := mustEngine(t, ModeYolo, []string{"bash:.*"}, []string{"bash:rm -rf.*"})
+	if v := e.Check(Call{Tool: "bash", Level: tool.LevelExec, Principal: "ls && rm -rf /"}); v.Decision != Deny {
+		t.Fatalf("compound with a denied part: %+v", v)
+	}
+	if v := e.Check(Call{Tool: "bash", Level: tool.LevelExec, Principal: "ls -la"}); v.Decision != Allow {
+		t.Fatalf("plain allowed command: %+v", v)
+	}
+}
+
+func TestCompoundAllowedOnlyWhenEveryPartIs(t *testing.T) {
+	e := mustEngine(t, ModeDefault, []string{"bash:go test.*", "bash:go vet.*"}, nil)
+	c := func(cmd string) Decision {
+		return e.Check(Call{Tool: "bash", Level: tool.LevelExec, Principal: cmd}).Decision
+	}
+	if c("go test ./...") != Allow || c("go vet ./... && go test ./...") != Allow {
+		t.Fatal("allowed commands were not allowed")
+	}
+	if c("go test ./... && curl evil") != Ask {
+		t.Fatal("a compound with an unallowed part must ask")
+	}
+	if c("go test $(curl evil)") != Ask {
+		t.Fatal("a command substitution must ask")
+	}
+}
+
+func TestRuleMatchesWholeArgument(t *testing.T) {
+	e := mustEngine(t, ModeDefault, []string{"bash:go test"}, nil)
+	if e.Check(Call{Tool: "bash", Level: tool.LevelExec, Principal: "go test ./..."}).Decision != Ask {
+		t.Fatal("a regex must match the whole argument")
+	}
+	if e.Check(Call{Tool: "bash", Level: tool.LevelExec, Principal: "go test"}).Decision != Allow {
+		t.Fatal("exact match must allow")
+	}
+}
+
+func TestRememberAlways(t *testing.T) {
+	e := mustEngine(t, ModeDefault, nil, nil)
+	c := Call{Tool: "bash", Level: tool.LevelExec, Principal: "make"}
+	e.Remember(c, true)
+	if e.Check(c).Decision != Allow {
+		t.Fatal("remembered allow")
+	}
+	d := Call{Tool: "bash", Level: tool.LevelExec, Principal: "make clean"}
+	e.Remember(d, false)
+	if e.Check(d).Decision != Deny {
+		t.Fatal("remembered deny")
+	}
+}
+
+func TestParseRuleErrors(t *testing.T) {
+	for _, s := range []string{"", ":x", "bash:("} {
+		if _, err := ParseRule(s); err == nil {
+			t.Errorf("ParseRule(%q) accepted", s)
+		}
+	}
+	if _, err := ParseMode("sometimes"); err == nil {
+		t.Error("bad mode accepted")
+	}
+}
