@@ -1,0 +1,170 @@
+// Package print is print mode: one task, no UI. It renders the core's events as text in
+// the terminal format of the tool reference (tool lines, preview lines, counters), as
+// one JSON result object, or as a stream of JSON events, one per line.
+package print
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gantry-dev/gantry/internal/face"
+	"github.com/gantry-dev/gantry/internal/llm"
+)
+
+// Format is an output format.
+type Format string
+
+// The output formats.
+const (
+	FormatText       Format = "text"
+	FormatJSON       Format = "json"
+	FormatStreamJSON Format = "stream-json"
+)
+
+// ParseFormat checks a format name.
+func ParseFormat(s string) (Format, error) {
+	switch Format(s) {
+	case FormatText, FormatJSON, FormatStreamJSON:
+		return Format(s), nil
+	}
+	return "", fmt.Errorf("unknown output format %q (want text, json or stream-json)", s)
+}
+
+// Options configure the printer.
+type Options struct {
+	Format       Format
+	PreviewLines int
+	// Color enables dim preview lines (a terminal without NO_COLOR).
+	Color bool
+}
+
+// Printer renders events. Handle is its face.Sink; it is safe for concurrent use.
+type Printer struct {
+	mu   sync.Mutex
+	out  io.Writer
+	opts Options
+
+	start     time.Time
+	sessionID string
+	model     string
+	denials   []Denial
+	usage     face.TurnUsage
+	atLineEnd bool // text mode: the last thing written ended a line
+	lastTool  string
+	enc       *json.Encoder
+}
+
+// Denial is a refused tool call, reported in the JSON result.
+type Denial struct {
+	Tool      string          `json:"tool_name"`
+	CallID    string          `json:"tool_use_id"`
+	Input     json.RawMessage `json:"tool_input,omitempty"`
+	Reason    string          `json:"reason"`
+	principal string
+}
+
+// New returns a printer writing to out.
+func New(out io.Writer, opts Options) *Printer {
+	return &Printer{out: out, opts: opts, start: time.Now(), atLineEnd: true, enc: json.NewEncoder(out)}
+}
+
+// Start announces the session (stream-json's init line).
+func (p *Printer) Start(sessionID, model, cwd string, tools []string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.sessionID, p.model = sessionID, model
+	if p.opts.Format == FormatStreamJSON {
+		p.line(map[string]any{"type": "system", "subtype": "init", "session_id": sessionID, "model": model, "cwd": cwd, "tools": tools})
+	}
+}
+
+func (p *Printer) line(v any) { _ = p.enc.Encode(v) }
+
+// Handle implements face.Sink.
+func (p *Printer) Handle(e face.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if f, ok := e.(face.ToolFinished); ok && f.Refused {
+		p.denials = append(p.denials, Denial{Tool: f.Name, CallID: f.CallID, Reason: f.Result.Text})
+	}
+	if u, ok := e.(face.TurnUsage); ok {
+		p.usage = u
+	}
+	switch p.opts.Format {
+	case FormatText:
+		p.text(e)
+	case FormatStreamJSON:
+		p.streamJSON(e)
+	}
+}
+
+// Result is the JSON result object of a run.
+type Result struct {
+	Type       string         `json:"type"`
+	Subtype    string         `json:"subtype"`
+	IsError    bool           `json:"is_error"`
+	Result     string         `json:"result"`
+	Error      string         `json:"error,omitempty"`
+	StopReason string         `json:"stop_reason"`
+	SessionID  string         `json:"session_id"`
+	Model      string         `json:"model"`
+	Turns      int            `json:"num_turns"`
+	DurationMS int64          `json:"duration_ms"`
+	Usage      llm.Usage      `json:"usage"`
+	CostUSD    float64        `json:"total_cost_usd"`
+	Counters   face.Counters  `json:"counters"`
+	Denials    []Denial       `json:"permission_denials"`
+	Extra      map[string]any `json:"-"`
+}
+
+// Finish writes the end of the run: the JSON result object (json and stream-json) or a
+// closing newline (text). It returns the result for the caller's exit status.
+func (p *Printer) Finish(end face.TurnEnded) Result {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r := Result{
+		Type: "result", Subtype: "success", Result: end.Text, StopReason: end.StopReason,
+		SessionID: p.sessionID, Model: p.model, Turns: end.Steps,
+		DurationMS: time.Since(p.start).Milliseconds(), Usage: p.usage.SessionUsage,
+		CostUSD: p.usage.SessionCost, Counters: end.Counters, Denials: p.denials,
+	}
+	if r.Denials == nil {
+		r.Denials = []Denial{}
+	}
+	if end.StopReason != "end_turn" {
+		r.IsError = true
+		r.Subtype = "error_" + end.StopReason
+		if end.Err != nil {
+			r.Error = end.Err.Error()
+		}
+	}
+	switch p.opts.Format {
+	case FormatText:
+		if !p.atLineEnd {
+			fmt.Fprintln(p.out)
+			p.atLineEnd = true
+		}
+	default:
+		p.line(r)
+	}
+	return r
+}
+
+// CounterLine formats the counters that are not zero, e.g. "⚙ 1 command(s)  📝 2 file op(s)".
+func CounterLine(c face.Counters) string {
+	var parts []string
+	if c.Commands > 0 {
+		parts = append(parts, fmt.Sprintf("⚙ %d command(s)", c.Commands))
+	}
+	if c.FileOps > 0 {
+		parts = append(parts, fmt.Sprintf("📝 %d file op(s)", c.FileOps))
+	}
+	if c.Skills > 0 {
+		parts = append(parts, fmt.Sprintf("📖 %d skill(s)", c.Skills))
+	}
+	return strings.Join(parts, "  ")
+}

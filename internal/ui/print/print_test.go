@@ -1,0 +1,93 @@
+package print
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/gantry-dev/gantry/internal/face"
+	"github.com/gantry-dev/gantry/internal/tool"
+)
+
+func play(p *Printer) Result {
+	p.Start("s1", "m", "/w", []string{"bash"})
+	p.Handle(face.TextDelta{Text: "Let me look."})
+	p.Handle(face.ToolStarted{CallID: "1", Name: "bash", Principal: "ls"})
+	p.Handle(face.ToolFinished{CallID: "1", Name: "bash", Result: tool.Result{Text: "a\nb\nc\nd\ne\nf\ng"}})
+	p.Handle(face.ToolStarted{CallID: "2", Name: "read_skill", Principal: "deploy"})
+	p.Handle(face.ToolFinished{CallID: "2", Name: "read_skill", Result: tool.Result{Text: "# secret skill", Display: tool.Display{Hidden: true}}})
+	p.Handle(face.ToolStarted{CallID: "3", Name: "bash", Principal: "true"})
+	p.Handle(face.ToolFinished{CallID: "3", Name: "bash", Result: tool.Result{Text: "(no output)"}})
+	p.Handle(face.ToolStarted{CallID: "4", Name: "bash", Principal: "rm -rf /"})
+	p.Handle(face.ToolFinished{CallID: "4", Name: "bash", Refused: true, Result: tool.Result{Text: "refused", IsError: true}})
+	p.Handle(face.StepEnded{Step: 1, Counters: face.Counters{Commands: 3, Skills: 1}})
+	p.Handle(face.TextDelta{Text: "Done."})
+	end := face.TurnEnded{StopReason: "end_turn", Text: "Done.", Steps: 2, Counters: face.Counters{Commands: 3, Skills: 1}}
+	p.Handle(end)
+	return p.Finish(end)
+}
+
+func TestTextFormat(t *testing.T) {
+	var b bytes.Buffer
+	play(New(&b, Options{Format: FormatText, PreviewLines: 5}))
+	want := `Let me look.
+🛠️ bash: ls
+  a
+  b
+  c
+  d
+  e
+  … 2 more line(s)
+📖 read_skill: deploy
+🛠️ bash: true
+  (no output)
+🛠️ bash: rm -rf /
+  refused
+⚙ 3 command(s)  📖 1 skill(s)
+Done.
+`
+	if b.String() != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+func TestDimWhenColor(t *testing.T) {
+	var b bytes.Buffer
+	play(New(&b, Options{Format: FormatText, PreviewLines: 1, Color: true}))
+	if !strings.Contains(b.String(), "\x1b[2m  a\x1b[0m") {
+		t.Fatalf("preview not dimmed: %q", b.String())
+	}
+}
+
+func TestJSONFormat(t *testing.T) {
+	var b bytes.Buffer
+	r := play(New(&b, Options{Format: FormatJSON, PreviewLines: 5}))
+	var got Result
+	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
+		t.Fatalf("%v: %s", err, b.String())
+	}
+	if got.Result != "Done." || got.SessionID != "s1" || got.Turns != 2 || got.IsError || len(got.Denials) != 1 || got.Denials[0].Tool != "bash" {
+		t.Fatalf("result %+v", got)
+	}
+	if r.IsError {
+		t.Fatal("end_turn is success")
+	}
+}
+
+func TestStreamJSONFormat(t *testing.T) {
+	var b bytes.Buffer
+	play(New(&b, Options{Format: FormatStreamJSON, PreviewLines: 5}))
+	var types []string
+	for _, l := range strings.Split(strings.TrimSpace(b.String()), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("line %q: %v", l, err)
+		}
+		types = append(types, m["type"].(string))
+	}
+	want := "system text_delta tool_started tool_finished tool_started tool_finished tool_started tool_finished tool_started tool_finished step_ended text_delta turn_ended result"
+	if strings.Join(types, " ") != want {
+		t.Fatalf("types = %s", strings.Join(types, " "))
+	}
+}
