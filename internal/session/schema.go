@@ -1,0 +1,84 @@
+package session
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// migrations[i] brings the schema from user_version i to i+1. Append only: a released
+// migration is never edited, so an old database always finds its way to the newest.
+var migrations = []string{
+	// 1: sessions, their messages and their events.
+	`CREATE TABLE sessions (
+		id          TEXT PRIMARY KEY,
+		cwd         TEXT NOT NULL,
+		provider    TEXT NOT NULL DEFAULT '',
+		model       TEXT NOT NULL DEFAULT '',
+		title       TEXT NOT NULL DEFAULT '',
+		created     INTEGER NOT NULL,
+		updated     INTEGER NOT NULL,
+		messages    INTEGER NOT NULL DEFAULT 0,
+		turns       INTEGER NOT NULL DEFAULT 0,
+		input_tokens       INTEGER NOT NULL DEFAULT 0,
+		output_tokens      INTEGER NOT NULL DEFAULT 0,
+		cache_read_tokens  INTEGER NOT NULL DEFAULT 0,
+		cache_write_tokens INTEGER NOT NULL DEFAULT 0,
+		cost        REAL NOT NULL DEFAULT 0
+	);
+	CREATE INDEX sessions_updated ON sessions (updated DESC);
+	CREATE INDEX sessions_cwd_updated ON sessions (cwd, updated DESC);
+	CREATE TABLE messages (
+		session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+		seq        INTEGER NOT NULL,
+		role       TEXT NOT NULL,
+		body       TEXT NOT NULL,
+		created    INTEGER NOT NULL,
+		PRIMARY KEY (session_id, seq)
+	) WITHOUT ROWID;
+	CREATE TABLE events (
+		id         INTEGER PRIMARY KEY AUTOINCREMENT,
+		session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+		kind       TEXT NOT NULL,
+		payload    TEXT NOT NULL,
+		created    INTEGER NOT NULL
+	);
+	CREATE INDEX events_session ON events (session_id, id);`,
+}
+
+// migrate brings the schema to the newest version. It runs in one immediate
+// transaction, so two processes opening a fresh database at once do not both create it.
+func migrate(ctx context.Context, db *sql.DB) error {
+	var version int
+	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return fmt.Errorf("read schema version: %w", err)
+	}
+	if version == len(migrations) {
+		return nil // the common case: one cheap read on the start-up path
+	}
+	if version > len(migrations) {
+		return fmt.Errorf("session database has schema version %d, newer than this gantry knows (%d): upgrade gantry", version, len(migrations))
+	}
+	tx, err := db.BeginTx(ctx, nil) // _txlock=immediate: takes the write lock now
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	// Read again under the lock: another process may have migrated meanwhile.
+	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return fmt.Errorf("read schema version: %w", err)
+	}
+	if version >= len(migrations) {
+		return nil
+	}
+	for v := version; v < len(migrations); v++ {
+		if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
+			return fmt.Errorf("migrate session database to version %d: %w", v+1, err)
+		}
+	}
+	// PRAGMA takes no bound parameters; the number is ours.
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", len(migrations))); err != nil {
+		return err
+	}
+	return tx.Commit()
+}

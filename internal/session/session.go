@@ -1,0 +1,198 @@
+package session
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Meta describes a session: where it runs, with which model, and what it is about.
+type Meta struct {
+	Cwd      string
+	Provider string
+	Model    string
+	Title    string
+}
+
+// Session is one stored conversation. Its methods write through to the database at
+// once; they are safe for concurrent use.
+type Session struct {
+	store *Store
+	id    string
+
+	mu   sync.Mutex
+	meta Meta
+}
+
+// ID returns the session's id.
+func (s *Session) ID() string { return s.id }
+
+// Meta returns the session's description as last set through this Session.
+func (s *Session) Meta() Meta {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.meta
+}
+
+// Create starts a new, empty session.
+func (st *Store) Create(meta Meta) (*Session, error) {
+	now := time.Now()
+	meta.Title = Title(meta.Title)
+	id := newID(now)
+	err := st.write(context.Background(), func(tx *sql.Tx) error {
+		_, err := tx.Exec(`INSERT INTO sessions (id, cwd, provider, model, title, created, updated)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			id, meta.Cwd, meta.Provider, meta.Model, meta.Title, now.UnixNano(), now.UnixNano())
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("session: create: %w", err)
+	}
+	return &Session{store: st, id: id, meta: meta}, nil
+}
+
+// Get opens the session whose id is idOrPrefix, or the only one whose id starts with
+// it. An unknown id wraps ErrNotFound; a prefix shared by several sessions is an error
+// that names some of them.
+func (st *Store) Get(idOrPrefix string) (*Session, error) {
+	p := strings.ToLower(strings.TrimSpace(idOrPrefix))
+	if !validPrefix(p) {
+		return nil, fmt.Errorf("session %q: %w (an id is %d letters and digits)", idOrPrefix, ErrNotFound, idLen)
+	}
+	// Ids are [0-9a-z]; "~" sorts after all of them, so the range is the prefix's.
+	rows, err := st.db.Query(`SELECT id, cwd, provider, model, title FROM sessions
+		WHERE id >= ? AND id < ? ORDER BY id LIMIT 4`, p, p+"~")
+	if err != nil {
+		return nil, fmt.Errorf("session: get %q: %w", idOrPrefix, err)
+	}
+	found, err := scanSessions(st, rows)
+	if err != nil {
+		return nil, fmt.Errorf("session: get %q: %w", idOrPrefix, err)
+	}
+	switch {
+	case len(found) == 0:
+		return nil, fmt.Errorf("session %q: %w", idOrPrefix, ErrNotFound)
+	case len(found) > 1 && found[0].id != p:
+		ids := make([]string, len(found))
+		for i, s := range found {
+			ids[i] = s.id
+		}
+		more := ""
+		if len(found) == 4 {
+			more = ", …"
+		}
+		return nil, fmt.Errorf("session prefix %q is ambiguous: it matches %s%s; give more characters", idOrPrefix, strings.Join(ids, ", "), more)
+	}
+	return found[0], nil
+}
+
+// Last returns the most recently updated session whose working directory is cwd.
+// It wraps ErrNotFound when the folder has none.
+func (st *Store) Last(cwd string) (*Session, error) {
+	rows, err := st.db.Query(`SELECT id, cwd, provider, model, title FROM sessions
+		WHERE cwd = ? ORDER BY updated DESC, id DESC LIMIT 1`, cwd)
+	if err != nil {
+		return nil, fmt.Errorf("session: last: %w", err)
+	}
+	found, err := scanSessions(st, rows)
+	if err != nil {
+		return nil, fmt.Errorf("session: last: %w", err)
+	}
+	if len(found) == 0 {
+		return nil, fmt.Errorf("no session in %s: %w", cwd, ErrNotFound)
+	}
+	return found[0], nil
+}
+
+func scanSessions(st *Store, rows *sql.Rows) ([]*Session, error) {
+	defer rows.Close()
+	var out []*Session
+	for rows.Next() {
+		s := &Session{store: st}
+		if err := rows.Scan(&s.id, &s.meta.Cwd, &s.meta.Provider, &s.meta.Model, &s.meta.Title); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// maxTitle is how many characters of the first prompt make a title.
+const maxTitle = 80
+
+// Title makes a one-line title of at most about 80 characters from a prompt: spaces
+// and line breaks are collapsed, and a cut is marked with "…".
+func Title(prompt string) string {
+	t := strings.Join(strings.FieldsFunc(prompt, unicode.IsSpace), " ")
+	if utf8.RuneCountInString(t) <= maxTitle {
+		return t
+	}
+	r := []rune(t)[:maxTitle-1]
+	// Prefer cutting at a word boundary when one is near the end.
+	if i := strings.LastIndexByte(string(r), ' '); i > maxTitle*2/3 {
+		return strings.TrimRight(string(r)[:i], " ") + "…"
+	}
+	return string(r) + "…"
+}
+
+// SetTitle sets the session's title (typically its first prompt), made into one line
+// of at most about 80 characters.
+func (s *Session) SetTitle(title string) error {
+	title = Title(title)
+	err := s.update(`UPDATE sessions SET title = ?, updated = ? WHERE id = ?`, title, time.Now().UnixNano(), s.id)
+	if err != nil {
+		return fmt.Errorf("session: set title: %w", err)
+	}
+	s.mu.Lock()
+	s.meta.Title = title
+	s.mu.Unlock()
+	return nil
+}
+
+// EndTurn counts one more finished turn.
+func (s *Session) EndTurn() error {
+	if err := s.update(`UPDATE sessions SET turns = turns + 1, updated = ? WHERE id = ?`, time.Now().UnixNano(), s.id); err != nil {
+		return fmt.Errorf("session: end turn: %w", err)
+	}
+	return nil
+}
+
+// update runs one UPDATE of the session's row, which must exist.
+func (s *Session) update(query string, args ...any) error {
+	return s.store.write(context.Background(), func(tx *sql.Tx) error {
+		res, err := tx.Exec(query, args...)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err == nil && n == 0 {
+			return fmt.Errorf("session %s: %w", s.id, ErrNotFound)
+		}
+		return nil
+	})
+}
+
+// errNoRows turns sql.ErrNoRows into ErrNotFound for session id.
+func errNoRows(id string, err error) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("session %s: %w", id, ErrNotFound)
+	}
+	return err
+}
+
+// touch marks session id as updated at now; the session must exist.
+func touch(tx *sql.Tx, id string, now int64) error {
+	res, err := tx.Exec(`UPDATE sessions SET updated = ? WHERE id = ?`, now, id)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return fmt.Errorf("session %s: %w", id, ErrNotFound)
+	}
+	return nil
+}

@@ -1,0 +1,106 @@
+package session
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sync"
+
+	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
+)
+
+// ErrNotFound is returned (wrapped) when no session matches.
+var ErrNotFound = errors.New("session not found")
+
+// Store is an open session database.
+type Store struct {
+	db   *sql.DB
+	path string
+	// wmu serialises this process's writes: SQLite has one writer at a time anyway,
+	// and queueing here is cheaper than SQLite's busy loop. Other processes are
+	// waited for by busy_timeout.
+	wmu sync.Mutex
+}
+
+// pragmas run on every new connection of the pool.
+var pragmas = []string{
+	"busy_timeout(5000)",
+	"foreign_keys(1)",
+	"synchronous(NORMAL)",
+}
+
+// Open opens (creating it and its folder when needed) the session database at path.
+func Open(path string) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("session: empty database path")
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("session: create data folder: %w", err)
+	}
+	// Create the file ourselves so that it gets mode 0600, not the driver's 0644.
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("session: %w", err)
+	}
+	f.Close()
+
+	q := url.Values{}
+	for _, p := range pragmas {
+		q.Add("_pragma", p)
+	}
+	q.Set("_txlock", "immediate")
+	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("session: open %s: %w", path, err)
+	}
+	// A small pool: one writer at a time, a few readers beside it (WAL lets them read
+	// while a write is in progress).
+	db.SetMaxOpenConns(4)
+	db.SetMaxIdleConns(4)
+
+	s := &Store{db: db, path: path}
+	if err := s.init(context.Background()); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("session: open %s: %w", path, err)
+	}
+	return s, nil
+}
+
+func (s *Store) init(ctx context.Context) error {
+	// journal_mode=WAL is stored in the database file: it is set once, and is only a
+	// read on every later open.
+	var mode string
+	if err := s.db.QueryRowContext(ctx, "PRAGMA journal_mode=WAL").Scan(&mode); err != nil {
+		return err
+	}
+	if mode != "wal" {
+		return fmt.Errorf("cannot use WAL journal mode (got %q)", mode)
+	}
+	return migrate(ctx, s.db)
+}
+
+// Path returns the database file the store was opened on.
+func (s *Store) Path() string { return s.path }
+
+// Close closes the database. Sessions of the store must not be used afterwards.
+func (s *Store) Close() error { return s.db.Close() }
+
+// write runs fn in one immediate transaction, serialised with the process's other
+// writes. Either all of fn's statements are stored, or none.
+func (s *Store) write(ctx context.Context, fn func(*sql.Tx) error) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback() //nolint:errcheck // the first error is the one worth reporting
+		return err
+	}
+	return tx.Commit()
+}
