@@ -1,0 +1,81 @@
+package shell
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gantry-dev/gantry/internal/tool"
+)
+
+// A grandchild holding the output pipe open does not hang the call, nor outlive it.
+func TestBashBackgroundGrandchildDoesNotHang(t *testing.T) {
+	t.Parallel()
+	for _, cmd := range []string{
+		"echo pgid=$$; sleep 100 &",
+		"echo pgid=$$; (sleep 100 &)",
+		"echo pgid=$$; sleep 100 >/dev/null 2>&1 &",
+		"echo pgid=$$; nohup sleep 100 &",
+	} {
+		start := time.Now()
+		res := bash(t, t.TempDir(), map[string]any{"command": cmd, "timeout": 20})
+		if d := time.Since(start); d > 3*time.Second {
+			t.Errorf("%q took %v", cmd, d)
+		}
+		if res.IsError {
+			t.Errorf("%q: %q", cmd, res.Text)
+		}
+		assertGroupGone(t, pgidOf(t, res.Text))
+	}
+}
+
+// Output a grandchild writes just after the main process exits is still captured.
+func TestBashCapturesLateGrandchildOutput(t *testing.T) {
+	t.Parallel()
+	res := bash(t, t.TempDir(), map[string]any{"command": "(sleep 0.05; echo late) & echo early"})
+	if res.Text != "early\nlate" {
+		t.Fatalf("got %q", res.Text)
+	}
+}
+
+// A timeout kills the whole process group, even members that ignore SIGTERM.
+func TestBashTimeoutKillsProcessGroup(t *testing.T) {
+	t.Parallel()
+	for _, cmd := range []string{
+		"echo pgid=$$; sleep 100 & sleep 100 & wait",
+		"trap '' TERM; echo pgid=$$; sleep 100 & sleep 100", // SIGKILL after the grace
+	} {
+		res := bash(t, t.TempDir(), map[string]any{"command": cmd, "timeout": 1})
+		if !strings.HasSuffix(res.Text, "[error: 1s timeout exceeded]") {
+			t.Errorf("%q: got %q", cmd, res.Text)
+		}
+		assertGroupGone(t, pgidOf(t, res.Text))
+	}
+}
+
+// Cancellation kills the group and returns what was captured, saying so.
+func TestBashCancelKillsProcessGroup(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(t.Context())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	start := time.Now()
+	res := call(t, ctx, toolNamed(t, Options{}, "bash"), tool.Env{Cwd: t.TempDir()},
+		map[string]any{"command": "echo pgid=$$; sleep 100 & sleep 100"})
+	if d := time.Since(start); d > 3*time.Second {
+		t.Fatalf("cancel took %v", d)
+	}
+	if !res.IsError || !strings.HasSuffix(res.Text, "[cancelled: the command was stopped before it finished]") {
+		t.Fatalf("got %q", res.Text)
+	}
+	assertGroupGone(t, pgidOf(t, res.Text))
+}
+
+// `yes` for a while keeps memory bounded (the capture) and is stopped by the timeout.
+func TestBashRunawayOutputIsBounded(t *testing.T) {
+	t.Parallel()
+	res := bash(t, t.TempDir(), map[string]any{"command": "yes", "timeout": 1})
+	if len(res.Text) > captureHead+captureTail+200 || !strings.HasSuffix(res.Text, "y\n[error: 1s timeout exceeded]") {
+		t.Fatalf("%d bytes ending %q", len(res.Text), res.Text[max(0, len(res.Text)-60):])
+	}
+}

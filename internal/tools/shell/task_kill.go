@@ -1,0 +1,60 @@
+package shell
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"strings"
+
+	"github.com/gantry-dev/gantry/internal/tool"
+)
+
+//go:embed task_kill.md
+var taskKillDescription string
+
+// killTail is how much of a stopped task's unread output task_kill returns (its end).
+const killTail = 4096
+
+type taskKillArgs struct {
+	TaskID string `json:"task_id" jsonschema:"description=The task id that bash returned for a run_in_background command (e.g. bg_1)."`
+}
+
+func taskKillTool(ts *Tasks) tool.Tool {
+	return tool.New(tool.Def[taskKillArgs]{
+		Name:        "task_kill",
+		Description: strings.TrimSpace(taskKillDescription),
+		Level:       tool.LevelExec,
+		Kind:        tool.KindExecute,
+		Principal:   func(a taskKillArgs) string { return a.TaskID },
+		Run: func(_ context.Context, _ tool.Env, a taskKillArgs) tool.Result {
+			return taskKill(ts, a.TaskID)
+		},
+	})
+}
+
+func taskKill(ts *Tasks, id string) tool.Result {
+	t, ok := ts.get(id)
+	if !ok {
+		return tool.Fail(ts.unknown(id))
+	}
+	head := fmt.Sprintf("%s had already finished; nothing to stop.", t.id)
+	if !t.finished() {
+		t.stop()
+		head = fmt.Sprintf("Stopped %s (%s) and every process it started.", t.id, short(t.command, 80))
+	}
+	<-t.done
+	out, err := t.unread(0, killTail)
+	if err != nil {
+		out = fmt.Sprintf("(its output could not be read: %v)", err)
+	}
+	return tool.Result{Text: head + "\n" + withStatus(out, "(no unread output)", t.status(true, "")...)}
+}
+
+// short cuts s to at most n characters, on one line.
+func short(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
