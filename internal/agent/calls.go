@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/llm"
@@ -19,7 +20,7 @@ type pending struct {
 	tool   tool.Tool
 	inv    tool.Invocation
 	result *tool.Result // set once settled (refused, malformed, or run)
-	refuse bool
+	took   time.Duration
 }
 
 // runCalls settles every call of a response, in order: decode, gate, run. Calls of
@@ -178,7 +179,9 @@ func cancelledResult(name string) tool.Result {
 
 // execute runs a permitted call and settles it.
 func (a *Agent) execute(ctx context.Context, p *pending) {
+	start := time.Now()
 	r := p.inv.Run(ctx)
+	p.took = time.Since(start)
 	a.settle(p, r, false)
 }
 
@@ -196,9 +199,8 @@ func (a *Agent) settle(p *pending, r tool.Result, refused bool) {
 		r.Text += "\n" + note
 	}
 	p.result = &r
-	p.refuse = refused
 	a.record("tool_finished", map[string]any{"id": p.block.ToolCallID, "name": p.block.ToolName, "is_error": r.IsError, "refused": refused, "text": r.Text})
-	a.emit(face.ToolFinished{CallID: p.block.ToolCallID, Name: p.block.ToolName, Result: r, Refused: refused})
+	a.emit(face.ToolFinished{CallID: p.block.ToolCallID, Name: p.block.ToolName, Result: r, Refused: refused, Duration: p.took})
 }
 
 func joinNames(names []string) string {

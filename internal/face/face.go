@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"time"
 
 	"github.com/gantry-dev/gantry/internal/llm"
 	"github.com/gantry-dev/gantry/internal/tool"
@@ -48,6 +49,8 @@ type ToolFinished struct {
 	Result tool.Result
 	// Refused is set when the gate or the person refused the call.
 	Refused bool
+	// Duration is the tool's own run time (zero when it did not run).
+	Duration time.Duration
 }
 
 // TurnUsage reports the tokens and cost of one model response, and the session's

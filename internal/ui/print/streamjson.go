@@ -24,7 +24,7 @@ func (p *Printer) streamJSON(e face.Event) {
 			"level": e.Level.String(), "kind": string(e.Kind), "locations": e.Locations, "input": input})
 	case face.ToolFinished:
 		m := map[string]any{"type": "tool_finished", "id": e.CallID, "name": e.Name, "is_error": e.Result.IsError,
-			"refused": e.Refused, "output": e.Result.Text}
+			"refused": e.Refused, "output": e.Result.Text, "duration_us": e.Duration.Microseconds()}
 		if e.Result.Display.Diff != "" {
 			m["diff"] = e.Result.Display.Diff
 		}
