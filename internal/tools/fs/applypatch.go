@@ -1,0 +1,90 @@
+package fs
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"strings"
+
+	"github.com/gantry-dev/gantry/internal/tool"
+)
+
+//go:embed applypatch.md
+var applyPatchDoc string
+
+type patchArgs struct {
+	Patch string `json:"patch" jsonschema:"description=The whole patch from *** Begin Patch to *** End Patch."`
+}
+
+// ApplyPatch returns the apply_patch tool.
+func ApplyPatch(o Options) tool.Tool {
+	return tool.New(tool.Def[patchArgs]{
+		Name:        "apply_patch",
+		Description: applyPatchDoc,
+		Level:       tool.LevelWrite,
+		Kind:        tool.KindEdit,
+		Principal: func(a patchArgs) string {
+			ops, _ := parsePatch(a.Patch)
+			return strings.Join(patchPaths(ops), " ")
+		},
+		Paths: func(env tool.Env, a patchArgs) []string {
+			ops, _ := parsePatch(a.Patch)
+			var abs []string
+			for _, p := range patchPaths(ops) {
+				abs = append(abs, env.Abs(p))
+			}
+			return abs
+		},
+		Check: func(a patchArgs) string {
+			if _, err := parsePatch(a.Patch); err != nil {
+				return err.Error()
+			}
+			return ""
+		},
+		Run: func(ctx context.Context, env tool.Env, a patchArgs) tool.Result {
+			return applyPatch(ctx, env, a, o.maxOutput())
+		},
+	})
+}
+
+func applyPatch(ctx context.Context, env tool.Env, a patchArgs, maxOut int) tool.Result {
+	ops, err := parsePatch(a.Patch)
+	if err != nil {
+		return tool.Fail(err.Error())
+	}
+	plan, msg := planPatch(ctx, env, ops)
+	if msg != "" {
+		return tool.Fail(tool.Bound(msg, maxOut))
+	}
+	if ctx.Err() != nil {
+		return tool.Fail("apply_patch was cancelled; nothing was changed.")
+	}
+	if err := commitPatch(plan); err != nil {
+		return tool.Fail(fmt.Sprintf("The patch could not be applied (%v); the files already changed were restored.", err))
+	}
+
+	var text, display []string
+	added, deleted := 0, 0
+	for _, e := range plan {
+		c := newChange(e.op.path, e.old, e.new, e.op.kind == 'A', e.op.kind == 'D')
+		c.movedTo = e.op.moveTo
+		a, d, _ := c.stats()
+		added, deleted = added+a, deleted+d
+		display = append(display, c.diff(false))
+		switch {
+		case e.op.kind == 'A':
+			text = append(text, joinReport(fmt.Sprintf("Added %s (%s).", e.op.path, plural(countLines(e.new), "line")), c.diff(true)))
+		case e.op.kind == 'D':
+			text = append(text, fmt.Sprintf("Deleted %s (%s).", e.op.path, plural(countLines(e.old), "line")))
+		case e.op.moveTo != "":
+			text = append(text, joinReport(fmt.Sprintf("Moved %s to %s: %s.", e.op.path, e.op.moveTo, c.summary()), c.diff(true)))
+		default:
+			text = append(text, joinReport(fmt.Sprintf("Updated %s: %s.", e.op.path, c.summary()), c.diff(true)))
+		}
+	}
+	headline := fmt.Sprintf("Applied the patch to %s: +%d -%d lines.", plural(len(plan), "file"), added, deleted)
+	return tool.Result{
+		Text:    tool.Bound(headline+"\n\n"+strings.Join(text, "\n\n"), maxOut),
+		Display: tool.Display{Diff: strings.Join(display, "")},
+	}
+}

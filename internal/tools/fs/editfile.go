@@ -1,0 +1,99 @@
+package fs
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/gantry-dev/gantry/internal/tool"
+)
+
+//go:embed editfile.md
+var editFileDoc string
+
+type editArg struct {
+	Old string `json:"old" jsonschema:"description=Exact text to replace; it must occur exactly once in the file."`
+	New string `json:"new" jsonschema:"description=Replacement text; empty deletes the matched text."`
+}
+
+type editArgs struct {
+	Path   string    `json:"path" jsonschema:"description=Path of an existing file relative to the working directory or absolute."`
+	Edits  []editArg `json:"edits" jsonschema:"description=Replacements; all are located in the original file and applied together."`
+	DryRun bool      `json:"dry_run,omitempty" jsonschema:"description=Report what would change and write nothing.,default=false"`
+}
+
+// EditFile returns the edit_file tool.
+func EditFile(o Options) tool.Tool {
+	return tool.New(tool.Def[editArgs]{
+		Name:        "edit_file",
+		Description: editFileDoc,
+		Level:       tool.LevelWrite,
+		Kind:        tool.KindEdit,
+		Principal:   func(a editArgs) string { return a.Path },
+		Paths:       func(env tool.Env, a editArgs) []string { return []string{env.Abs(a.Path)} },
+		Check:       checkEdit,
+		Run: func(ctx context.Context, env tool.Env, a editArgs) tool.Result {
+			return editFile(ctx, env, a, o.maxOutput())
+		},
+	})
+}
+
+func checkEdit(a editArgs) string {
+	if strings.TrimSpace(a.Path) == "" {
+		return `edit_file needs a file in "path", which is empty.`
+	}
+	if len(a.Edits) == 0 {
+		return `edit_file needs at least one {old, new} pair in "edits".`
+	}
+	for i, e := range a.Edits {
+		if e.Old == "" {
+			return fmt.Sprintf("edits[%d].old is empty; give the exact text to replace (to create a file, use write_file).", i)
+		}
+		if e.Old == e.New {
+			return fmt.Sprintf("edits[%d] has the same old and new text, so it would change nothing.", i)
+		}
+	}
+	return ""
+}
+
+func editFile(ctx context.Context, env tool.Env, a editArgs, maxOut int) tool.Result {
+	if ctx.Err() != nil {
+		return tool.Fail("edit_file was cancelled; nothing was written.")
+	}
+	abs := env.Abs(a.Path)
+	target := writeTarget(abs)
+	data, info, msg := loadText(a.Path, target, "edit_file")
+	if msg != "" {
+		return tool.Fail(msg)
+	}
+	text, form := splitForm(data)
+	spans, problems := resolveEdits(a.Path, text, form, a.Edits)
+	if len(problems) > 0 {
+		head := "No edit was applied and the file is unchanged: "
+		if len(a.Edits) == 1 {
+			head = "The edit was not applied and the file is unchanged: "
+		}
+		return tool.Fail(tool.Bound(head+strings.Join(problems, "\n\n"), maxOut))
+	}
+	updated := form.join(applySpans(text, spans))
+	c := newChange(a.Path, data, updated, false, false)
+	n := plural(len(a.Edits), "edit")
+	d := c.diff(false)
+	if a.DryRun {
+		headline := fmt.Sprintf("Dry run: %s would apply to %s: %s. Nothing was written.", n, a.Path, c.summary())
+		return tool.Result{Text: tool.Bound(joinReport(headline, c.diff(true)), maxOut), Display: tool.Display{Diff: d}}
+	}
+	if ctx.Err() != nil {
+		return tool.Fail("edit_file was cancelled; nothing was written.")
+	}
+	if now, err := os.Stat(target); err != nil || now.Size() != info.Size() || !now.ModTime().Equal(info.ModTime()) {
+		return tool.Fail(fmt.Sprintf("%s changed on disk while the edit was being prepared; nothing was written. Read it again and retry.", a.Path))
+	}
+	if err := writeAtomic(target, updated, info.Mode().Perm()); err != nil {
+		return tool.Fail(writeFailure(a.Path, err))
+	}
+	headline := fmt.Sprintf("Applied %s to %s: %s.", n, a.Path, c.summary())
+	return tool.Result{Text: tool.Bound(joinReport(headline, c.diff(true)), maxOut), Display: tool.Display{Diff: d}}
+}

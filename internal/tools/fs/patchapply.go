@@ -1,0 +1,202 @@
+package fs
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/gantry-dev/gantry/internal/tool"
+)
+
+// A fileEdit is one section of a patch resolved against the disk: what the file holds now
+// and what it will hold.
+type fileEdit struct {
+	op   patchOp
+	abs  string // the file the section names (for writes, the end of its symlinks)
+	dest string // where the new content goes: abs, or the Move to path
+	old  []byte // nil for Add
+	new  []byte // nil for Delete
+	mode os.FileMode
+	link string // Delete of a symlink: its target, to restore it
+}
+
+// planPatch reads every file the patch touches and computes every new content, writing
+// nothing. It returns the sentence refusing the patch when any section cannot apply.
+func planPatch(ctx context.Context, env tool.Env, ops []patchOp) ([]*fileEdit, string) {
+	seen := map[string]int{}
+	claim := func(abs, shown string, line int) string {
+		if first, ok := seen[abs]; ok {
+			return fmt.Sprintf("The patch touches %s twice (patch lines %d and %d); put all its changes in one section. Nothing was changed.", shown, first, line)
+		}
+		seen[abs] = line
+		return ""
+	}
+	var plan []*fileEdit
+	for _, op := range ops {
+		if ctx.Err() != nil {
+			return nil, "apply_patch was cancelled; nothing was changed."
+		}
+		e := &fileEdit{op: op, abs: env.Abs(op.path), mode: newFileMode}
+		if msg := claim(e.abs, op.path, op.line); msg != "" {
+			return nil, msg
+		}
+		var msg string
+		switch op.kind {
+		case 'A':
+			msg = e.planAdd()
+		case 'D':
+			msg = e.planDelete()
+		case 'U':
+			msg = e.planUpdate(env)
+			if msg == "" && e.dest != e.abs {
+				msg = claim(e.dest, op.moveTo, op.line)
+			}
+		}
+		if msg != "" {
+			return nil, msg
+		}
+		plan = append(plan, e)
+	}
+	return plan, ""
+}
+
+func (e *fileEdit) planAdd() string {
+	e.dest = e.abs
+	if _, err := os.Lstat(e.abs); err == nil {
+		return fmt.Sprintf("%s already exists (patch line %d); use *** Update File to change it, or *** Delete File first. Nothing was changed.", e.op.path, e.op.line)
+	}
+	if len(e.op.add) > 0 {
+		e.new = []byte(strings.Join(e.op.add, "\n") + "\n")
+	} else {
+		e.new = []byte{}
+	}
+	return ""
+}
+
+func (e *fileEdit) planDelete() string {
+	info, msg := statRegular(e.op.path, e.abs, "delete")
+	if msg != "" {
+		return patchMissing(msg, e.op)
+	}
+	if info.Size() > maxEditSize {
+		return fmt.Sprintf("%s is too large to delete through apply_patch (%s); delete it with a shell command. Nothing was changed.", e.op.path, humanSize(info.Size()))
+	}
+	if li, err := os.Lstat(e.abs); err == nil && li.Mode()&os.ModeSymlink != 0 {
+		e.link, _ = os.Readlink(e.abs)
+	}
+	data, err := os.ReadFile(e.abs)
+	if err != nil {
+		return statFailure(e.op.path, err)
+	}
+	e.old, e.mode = data, info.Mode().Perm()
+	return ""
+}
+
+func (e *fileEdit) planUpdate(env tool.Env) string {
+	e.abs = writeTarget(e.abs)
+	e.dest = e.abs
+	data, info, msg := loadText(e.op.path, e.abs, "apply_patch")
+	if msg != "" {
+		return patchMissing(msg, e.op)
+	}
+	e.old, e.mode = data, info.Mode().Perm()
+	text, form := splitForm(data)
+	updated, msg := applyChunks(text, form, e.op)
+	if msg != "" {
+		return msg
+	}
+	e.new = form.join(updated)
+	if e.op.moveTo != "" {
+		e.dest = env.Abs(e.op.moveTo)
+		if e.dest != e.abs {
+			if _, err := os.Lstat(e.dest); err == nil {
+				return fmt.Sprintf("%s already exists, so %s cannot be moved there (patch line %d). Nothing was changed.", e.op.moveTo, e.op.path, e.op.line)
+			}
+		}
+	}
+	return ""
+}
+
+// patchMissing rewrites the missing-file sentence for a patch, where Add File creates.
+func patchMissing(msg string, op patchOp) string {
+	if msg == missingFile(op.path) {
+		return fmt.Sprintf("%s does not exist (patch line %d); to create it use *** Add File. Nothing was changed.", op.path, op.line)
+	}
+	return msg
+}
+
+// applyChunks applies the hunks of an Update to text (BOM removed), each located after
+// the previous one. It returns the new text or a sentence saying which hunk did not match.
+func applyChunks(text string, form textForm, op patchOp) (string, string) {
+	body := text
+	if form.crlf {
+		body = strings.ReplaceAll(text, "\r\n", "\n")
+	}
+	endsNL := body == "" || strings.HasSuffix(body, "\n")
+	var lines []string
+	if body != "" {
+		lines = strings.Split(strings.TrimSuffix(body, "\n"), "\n")
+	}
+	type replacement struct {
+		start, n int
+		new      []string
+	}
+	var repls []replacement
+	at := 0
+	for _, ch := range op.chunks {
+		if ch.anchor != "" {
+			k := seekSequence(lines, []string{ch.anchor}, at, false)
+			if k < 0 {
+				return "", fmt.Sprintf("The hunk at patch line %d does not apply to %s: its @@ line %q was not found%s. Nothing was changed.", ch.line, op.path, ch.anchor, after(at))
+			}
+			at = k + 1
+		}
+		if len(ch.old) == 0 {
+			// Pure addition: after the anchor line, or at the end of the file.
+			pos := len(lines)
+			if ch.anchor != "" && !ch.eof {
+				pos = at
+			}
+			repls = append(repls, replacement{pos, 0, ch.new})
+			continue
+		}
+		old, nw := ch.old, ch.new
+		k := seekSequence(lines, old, at, ch.eof)
+		if k < 0 && old[len(old)-1] == "" {
+			// A trailing empty context line often stands for the end of the file.
+			old = old[:len(old)-1]
+			if len(nw) > 0 && nw[len(nw)-1] == "" {
+				nw = nw[:len(nw)-1]
+			}
+			k = seekSequence(lines, old, at, ch.eof)
+		}
+		if k < 0 {
+			return "", fmt.Sprintf("The hunk at patch line %d does not apply to %s: its context and '-' lines were not found%s. Nothing was changed.", ch.line, op.path, after(at)) + closestRegion(text, strings.Join(ch.old, "\n"))
+		}
+		repls = append(repls, replacement{k, len(old), nw})
+		at = k + len(old)
+	}
+	sort.SliceStable(repls, func(i, j int) bool { return repls[i].start < repls[j].start })
+	for i := len(repls) - 1; i >= 0; i-- {
+		r := repls[i]
+		tail := append([]string(nil), lines[r.start+r.n:]...)
+		lines = append(append(lines[:r.start], r.new...), tail...)
+	}
+	out := strings.Join(lines, "\n")
+	if endsNL && len(lines) > 0 {
+		out += "\n"
+	}
+	if form.crlf {
+		out = toCRLF(out)
+	}
+	return out, ""
+}
+
+func after(line int) string {
+	if line == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" after line %d", line)
+}
