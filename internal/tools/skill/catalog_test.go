@@ -1,0 +1,106 @@
+package skill
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// Seed 002, read_skill, "Description": from the front matter's description.
+func TestDescriptionFromFrontMatter(t *testing.T) {
+	t.Parallel()
+	cases := map[string]string{
+		"---\nname: deploy\ndescription: Ship the app to production.\n---\n# Deploy\n\nFirst paragraph.\n": "Ship the app to production.",
+		"---\ndescription: >\n  Folded over\n  two lines.\n---\nBody.\n":                                   "Folded over two lines.",
+		"---\r\ndescription: \"CRLF: quoted\"\r\n---\r\nBody.\r\n":                                         "CRLF: quoted",
+	}
+	for md, want := range cases {
+		if got := describe(md); got != want {
+			t.Errorf("describe(%q) = %q, want %q", md, got, want)
+		}
+	}
+}
+
+// Seed 002, read_skill, "Description": else the first paragraph.
+func TestDescriptionFromFirstParagraph(t *testing.T) {
+	t.Parallel()
+	cases := map[string]string{
+		"# Title\n\nRuns the tests\nof the project.\n\nSecond paragraph.\n":         "Runs the tests of the project.",
+		"Plain first line.\n\nMore.":                                                "Plain first line.",
+		"---\nname: x\n---\n\n## Heading\n### Sub\nAfter headings.\n# Next\nNo.":    "After headings.",
+		"---\ndescription: [not, a, string\n---\nBroken front matter falls back.\n": "Broken front matter falls back.",
+		"---\nnot closed\n\nstill body":                                             "--- not closed",
+		"# Only a heading\n":                                                        "",
+		"":                                                                          "",
+	}
+	for md, want := range cases {
+		if got := describe(md); got != want {
+			t.Errorf("describe(%q) = %q, want %q", md, got, want)
+		}
+	}
+	long := strings.Repeat("word ", 200)
+	if got := []rune(describe(long)); len(got) != maxDescription || got[len(got)-1] != '…' {
+		t.Errorf("a long paragraph gives %d characters", len(got))
+	}
+}
+
+// Seed 002, read_skill: `<name>.md` and `<name>/SKILL.md` are skills; other files are not.
+func TestCatalogFindsFlatAndFolderSkills(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	flat := write(t, dir, "review.md", "Review code.\n")
+	folder := write(t, dir, "deploy/SKILL.md", "---\ndescription: Deploy.\n---\n")
+	write(t, dir, "notes.txt", "not a skill")
+	write(t, dir, "empty/README.md", "no SKILL.md here")
+	write(t, dir, ".hidden.md", "hidden")
+	if err := os.Symlink(flat, filepath.Join(dir, "alias.md")); err != nil {
+		t.Fatal(err)
+	}
+	got := catalog(t, dir)
+	want := []Skill{
+		{Name: "alias", Description: "Review code.", Path: filepath.Join(dir, "alias.md")},
+		{Name: "deploy", Description: "Deploy.", Path: folder},
+		{Name: "review", Description: "Review code.", Path: flat},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %+v\nwant %+v", got, want)
+	}
+}
+
+// Seed 002, read_skill, "Output": the flat file wins over the folder.
+func TestCatalogFlatFileWinsOverFolder(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	flat := write(t, dir, "lint.md", "Flat.\n")
+	write(t, dir, "lint/SKILL.md", "Folder.\n")
+	got := catalog(t, dir)
+	if len(got) != 1 || got[0].Path != flat || got[0].Description != "Flat." {
+		t.Fatalf("got %+v", got)
+	}
+}
+
+// Several folders: the first (the project's) wins on a name clash.
+func TestCatalogFirstDirWins(t *testing.T) {
+	t.Parallel()
+	project, user := t.TempDir(), t.TempDir()
+	write(t, project, "a/SKILL.md", "Project a.")
+	write(t, user, "a.md", "User a.")
+	write(t, user, "b.md", "User b.")
+	got := catalog(t, project, filepath.Join(t.TempDir(), "missing"), "", user)
+	if len(got) != 2 || got[0].Description != "Project a." || got[1].Description != "User b." {
+		t.Fatalf("got %+v", got)
+	}
+}
+
+func TestCatalogErrors(t *testing.T) {
+	t.Parallel()
+	if got := catalog(t, filepath.Join(t.TempDir(), "none")); len(got) != 0 {
+		t.Fatalf("a missing folder gave %v", got)
+	}
+	file := write(t, t.TempDir(), "file", "")
+	if _, err := Catalog(file); err == nil {
+		t.Fatal("a file as skills folder gave no error")
+	}
+}
