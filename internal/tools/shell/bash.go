@@ -56,6 +56,9 @@ func runBash(ctx context.Context, env tool.Env, o Options, a bashArgs) tool.Resu
 	if a.RunInBackground {
 		return startBackground(o.Tasks, a.Command, dir)
 	}
+	if ctx.Err() != nil {
+		return tool.Fail("The command was not run: the call was cancelled before it started.")
+	}
 	timeout := o.DefaultTimeout
 	if a.Timeout > 0 {
 		timeout = time.Duration(a.Timeout) * time.Second

@@ -2,6 +2,7 @@ package shell
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -77,5 +78,20 @@ func TestBashRunawayOutputIsBounded(t *testing.T) {
 	res := bash(t, t.TempDir(), map[string]any{"command": "yes", "timeout": 1})
 	if len(res.Text) > captureHead+captureTail+200 || !strings.HasSuffix(res.Text, "y\n[error: 1s timeout exceeded]") {
 		t.Fatalf("%d bytes ending %q", len(res.Text), res.Text[max(0, len(res.Text)-60):])
+	}
+}
+
+// A call cancelled before it starts runs nothing.
+func TestBashCancelledBeforeStart(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	dir := t.TempDir()
+	res := call(t, ctx, toolNamed(t, Options{}, "bash"), tool.Env{Cwd: dir}, map[string]any{"command": "touch ran"})
+	if !res.IsError || !strings.Contains(res.Text, "cancelled") {
+		t.Fatalf("got %q", res.Text)
+	}
+	if _, err := os.Stat(dir + "/ran"); err == nil {
+		t.Fatal("the command ran")
 	}
 }
