@@ -140,7 +140,9 @@ func equalIgnoringSpace(a, b string) bool {
 	}
 }
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f' }
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'
+}
 
 // prefixBytes cuts s to at most n bytes at a rune boundary.
 func prefixBytes(s string, n int) string {

@@ -16,8 +16,8 @@ import (
 	_ "golang.org/x/image/bmp"  // registers the BMP decoder
 	_ "golang.org/x/image/webp" // registers the WEBP decoder
 
-	"github.com/gantry-dev/gantry/internal/tool"
 	"github.com/gantry-dev/gantry/internal/llm"
+	"github.com/gantry-dev/gantry/internal/tool"
 )
 
 // Limits of an image sent to the model; a larger one is downscaled.

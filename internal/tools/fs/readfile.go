@@ -106,10 +106,10 @@ func streamLines(ctx context.Context, r *bufio.Reader, a readArgs, maxOut int) t
 	start := max(a.Start, 1)
 
 	lineNo := 0
-	var kept []byte    // the kept part of the current line
-	var total int      // bytes of the current line, terminator included
-	inLine := false    // a line has begun and not ended
-	atEOF := false     // the file was read to its end
+	var kept []byte // the kept part of the current line
+	var total int   // bytes of the current line, terminator included
+	inLine := false // a line has begun and not ended
+	atEOF := false  // the file was read to its end
 	for iter := 0; ; iter++ {
 		if iter%1024 == 0 && ctx.Err() != nil {
 			return tool.Fail("read_file was cancelled.")
