@@ -1,0 +1,116 @@
+package fakellm
+
+import (
+	"time"
+
+	"github.com/gantry-dev/gantry/internal/llm"
+)
+
+// PartKind names the kind of a Part.
+type PartKind string
+
+// The part kinds.
+const (
+	KindText     PartKind = "text"
+	KindThinking PartKind = "thinking"
+	KindToolCall PartKind = "tool_call"
+)
+
+// Part is one piece of a scripted model response.
+type Part struct {
+	Kind PartKind
+	// Text of a text or thinking part.
+	Text string
+	// ID, Name and Input (raw JSON, "" for no arguments) of a tool call.
+	ID, Name, Input string
+}
+
+// Text is a part of answer text.
+func Text(s string) Part { return Part{Kind: KindText, Text: s} }
+
+// Thinking is a part of reasoning text.
+func Thinking(s string) Part { return Part{Kind: KindThinking, Text: s} }
+
+// ToolCall is a call of the tool name with the arguments inputJSON.
+func ToolCall(id, name, inputJSON string) Part {
+	return Part{Kind: KindToolCall, ID: id, Name: name, Input: inputJSON}
+}
+
+// Turn is one model response, the answer to one request. A Turn with Status set is
+// an HTTP failure instead; CutAfter, StallAfter and StreamError break the stream.
+type Turn struct {
+	Parts []Part
+	// StopReason overrides the stop reason, in Anthropic's words ("end_turn",
+	// "tool_use", "max_tokens"). Empty: tool_use when a part is a tool call, else
+	// end_turn.
+	StopReason string
+	// Usage overrides the reported token counts; zero means an estimate from the
+	// sizes of request and response (four bytes a token), no cache use.
+	Usage llm.Usage
+
+	// Status, when set, answers with that HTTP status and an error body in the
+	// endpoint's format (429 rate limit, 529 overloaded, 500 server error, 400
+	// invalid request, …), with the header Retry-After: RetryAfter ("0" if empty)
+	// on 429 and 5xx.
+	Status     int
+	RetryAfter string
+	// CutAfter, when positive, sends that many stream events and then drops the
+	// connection without ending the response.
+	CutAfter int
+	// EndAfter, when positive, sends that many stream events and then ends the
+	// response cleanly, without the stream's terminal event.
+	EndAfter int
+	// StreamError, when set, sends an error event of this type ("overloaded_error",
+	// "server_error", …) in the stream after CutAfter events (after the first event
+	// when CutAfter is 0) and ends the response cleanly there.
+	StreamError string
+	// StallAfter, when positive, sends that many events and then sends nothing more
+	// until the client goes away or the server closes.
+	StallAfter int
+	// Delay is a pause before each event.
+	Delay time.Duration
+}
+
+// exhausted is the turn served when the script has run out.
+var exhausted = Turn{Parts: []Part{Text("(script exhausted)")}}
+
+func (t Turn) hasToolCall() bool {
+	for _, p := range t.Parts {
+		if p.Kind == KindToolCall {
+			return true
+		}
+	}
+	return false
+}
+
+// stopReason is the Anthropic stop reason of the turn.
+func (t Turn) stopReason() string {
+	switch {
+	case t.StopReason != "":
+		return t.StopReason
+	case t.hasToolCall():
+		return "tool_use"
+	default:
+		return "end_turn"
+	}
+}
+
+// usage returns the token counts to report for a request body of n bytes.
+func (t Turn) usage(n int) llm.Usage {
+	if t.Usage != (llm.Usage{}) {
+		return t.Usage
+	}
+	out := 0
+	for _, p := range t.Parts {
+		out += len(p.Text) + len(p.Name) + len(p.Input)
+	}
+	return llm.Usage{InputTokens: int64(n/4 + 1), OutputTokens: int64(out/4 + 1)}
+}
+
+// input returns the tool call's arguments, "{}" for none.
+func (p Part) input() string {
+	if p.Input == "" {
+		return "{}"
+	}
+	return p.Input
+}
