@@ -270,12 +270,12 @@ func TestEditFile_MalformedArgs(t *testing.T) {
 	writeTestFile(t, d, "a.txt", "text\n")
 	ef := EditFile(testOpts)
 	for raw, want := range map[string]string{
-		`{"path": "a.txt"}`:                                 `"edits", which is missing`,
-		`{"path": "a.txt", "edits": "old=new"}`:             `"edits" must be an array`,
-		`{"path": "a.txt", "edits": [{"new": "x"}]}`:        `"edits[0].old", which is missing`,
-		`{"path": "a.txt", "edits": [{"old": 1, "new": 2}]}`: `"edits[0].new" must be a string`,
-		`{"path": "a.txt", "edits": [null]}`:                `"edits[0]" must not be null`,
-		`{"edits": [{"old": "a", "new": "b"}]}`:             `"path", which is missing`,
+		`{"path": "a.txt"}`:                                                        `"edits", which is missing`,
+		`{"path": "a.txt", "edits": "old=new"}`:                                    `"edits" must be an array`,
+		`{"path": "a.txt", "edits": [{"new": "x"}]}`:                               `"edits[0].old", which is missing`,
+		`{"path": "a.txt", "edits": [{"old": 1, "new": 2}]}`:                       `"edits[0].new" must be a string`,
+		`{"path": "a.txt", "edits": [null]}`:                                       `"edits[0]" must not be null`,
+		`{"edits": [{"old": "a", "new": "b"}]}`:                                    `"path", which is missing`,
 		`{"path": "a.txt", "edits": [{"old": "t", "new": "x"}], "dry_run": "yes"}`: `"dry_run" must be true or false`,
 	} {
 		wantError(t, callRaw(t, ef, d, raw), want)

@@ -19,9 +19,26 @@ type patchOp struct {
 // A chunk is one @@ hunk of an Update: the old lines are replaced by the new ones.
 type chunk struct {
 	anchor   string // the text after "@@ ", narrowing the search; "" for none
-	old, new []string
-	eof      bool // "*** End of File": the old lines end the file
-	line     int  // line of the chunk's first line in the patch
+	body     []hunkLine
+	old, new []string // the texts of the context and '-' lines, of the context and '+' lines
+	eof      bool     // "*** End of File": the old lines end the file
+	line     int      // line of the chunk's first line in the patch
+}
+
+// A hunkLine is one line of a hunk: context (' '), removed ('-') or added ('+').
+type hunkLine struct {
+	op   byte
+	text string
+}
+
+func (c *chunk) addLine(op byte, text string) {
+	c.body = append(c.body, hunkLine{op, text})
+	if op != '+' {
+		c.old = append(c.old, text)
+	}
+	if op != '-' {
+		c.new = append(c.new, text)
+	}
 }
 
 // A patchError names the patch line where parsing failed and what was expected there.
@@ -207,15 +224,9 @@ func (p *patchParser) chunks(path string) ([]chunk, error) {
 		}
 		switch {
 		case l == "":
-			cur.old = append(cur.old, "")
-			cur.new = append(cur.new, "")
-		case l[0] == ' ':
-			cur.old = append(cur.old, l[1:])
-			cur.new = append(cur.new, l[1:])
-		case l[0] == '-':
-			cur.old = append(cur.old, l[1:])
-		case l[0] == '+':
-			cur.new = append(cur.new, l[1:])
+			cur.addLine(' ', "")
+		case l[0] == ' ' || l[0] == '-' || l[0] == '+':
+			cur.addLine(l[0], l[1:])
 		default:
 			return nil, p.err(fmt.Sprintf("expected a hunk line of %s starting with ' ', '+' or '-', found %s", path, p.found()))
 		}

@@ -162,20 +162,17 @@ func applyChunks(text string, form textForm, op patchOp) (string, string) {
 			repls = append(repls, replacement{pos, 0, ch.new})
 			continue
 		}
-		old, nw := ch.old, ch.new
+		old := ch.old
 		k := seekSequence(lines, old, at, ch.eof)
 		if k < 0 && old[len(old)-1] == "" {
 			// A trailing empty context line often stands for the end of the file.
 			old = old[:len(old)-1]
-			if len(nw) > 0 && nw[len(nw)-1] == "" {
-				nw = nw[:len(nw)-1]
-			}
 			k = seekSequence(lines, old, at, ch.eof)
 		}
 		if k < 0 {
 			return "", fmt.Sprintf("The hunk at patch line %d does not apply to %s: its context and '-' lines were not found%s. Nothing was changed.", ch.line, op.path, after(at)) + closestRegion(text, strings.Join(ch.old, "\n"))
 		}
-		repls = append(repls, replacement{k, len(old), nw})
+		repls = append(repls, replacement{k, len(old), ch.newLines(lines[k : k+len(old)])})
 		at = k + len(old)
 	}
 	sort.SliceStable(repls, func(i, j int) bool { return repls[i].start < repls[j].start })
@@ -199,4 +196,26 @@ func after(line int) string {
 		return ""
 	}
 	return fmt.Sprintf(" after line %d", line)
+}
+
+// newLines returns the lines that replace matched, the file's lines the hunk's context
+// and '-' lines matched (possibly all but a last empty one). Context lines keep the
+// file's own text, so a loose match (whitespace, punctuation) never rewrites them.
+func (c *chunk) newLines(matched []string) []string {
+	var out []string
+	i := 0
+	for _, l := range c.body {
+		switch l.op {
+		case ' ':
+			if i < len(matched) {
+				out = append(out, matched[i])
+			}
+			i++
+		case '-':
+			i++
+		case '+':
+			out = append(out, l.text)
+		}
+	}
+	return out
 }

@@ -1,0 +1,9 @@
+package f
+
+func a() {
+	return 1
+}
+
+func b() {
+	return 1
+}

@@ -1,0 +1,6 @@
+class A:
+    x = 1
+    pass
+
+class B:
+    pass
