@@ -43,7 +43,16 @@ const (
 // lineDiff returns the line diff turning a into b: Myers' algorithm after trimming the
 // common head and tail.
 func lineDiff(a, b []string) []diffLine {
-	ids := make(map[string]int32, len(a)+len(b))
+	pre := 0
+	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		suf++
+	}
+	// Only the differing middle is interned and compared as integers.
+	ids := make(map[string]int32)
 	intern := func(ls []string) []int32 {
 		out := make([]int32, len(ls))
 		for i, l := range ls {
@@ -56,17 +65,7 @@ func lineDiff(a, b []string) []diffLine {
 		}
 		return out
 	}
-	x, y := intern(a), intern(b)
-
-	pre := 0
-	for pre < len(x) && pre < len(y) && x[pre] == y[pre] {
-		pre++
-	}
-	suf := 0
-	for suf < len(x)-pre && suf < len(y)-pre && x[len(x)-1-suf] == y[len(y)-1-suf] {
-		suf++
-	}
-	mid := myers(x[pre:len(x)-suf], y[pre:len(y)-suf])
+	mid := myers(intern(a[pre:len(a)-suf]), intern(b[pre:len(b)-suf]))
 
 	out := make([]diffLine, 0, len(a)+len(b)-pre-suf)
 	i, j := 0, 0
