@@ -198,3 +198,10 @@ func TestSeekSequence(t *testing.T) {
 		}
 	}
 }
+
+func TestApplyPatch_DeleteDirectoryRefused(t *testing.T) {
+	d := t.TempDir()
+	os.Mkdir(filepath.Join(d, "dir"), 0o755)
+	r := call(t, ApplyPatch(testOpts), d, A{"patch": "*** Begin Patch\n*** Delete File: dir\n*** End Patch"})
+	wantError(t, r, "dir is a directory, not a file, so it cannot be deleted")
+}

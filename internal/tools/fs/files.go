@@ -69,9 +69,11 @@ func verbPast(verb string) string {
 		return "read"
 	case "write":
 		return "written"
-	default:
-		return verb + "ed"
 	}
+	if strings.HasSuffix(verb, "e") {
+		return verb + "d"
+	}
+	return verb + "ed"
 }
 
 func modeKind(m os.FileMode) string {
