@@ -104,7 +104,7 @@ func TestApplyPatch_CorruptPatchOneSentenceFileUntouched(t *testing.T) {
 	} {
 		r := call(t, ApplyPatch(testOpts), d, A{"patch": patch})
 		wantError(t, r, want, "nothing was changed.")
-		if strings.Contains(r.Text, "\n") || strings.Count(r.Text, ". ") > 0 && !strings.HasSuffix(r.Text, "; nothing was changed.") {
+		if strings.Contains(r.Text, "\n") || !strings.HasSuffix(r.Text, "; nothing was changed.") {
 			t.Errorf("not one sentence: %q", r.Text)
 		}
 		assertUntouched(t, p, before)
