@@ -60,11 +60,10 @@ type Printer struct {
 
 // Denial is a refused tool call, reported in the JSON result.
 type Denial struct {
-	Tool      string          `json:"tool_name"`
-	CallID    string          `json:"tool_use_id"`
-	Input     json.RawMessage `json:"tool_input,omitempty"`
-	Reason    string          `json:"reason"`
-	principal string
+	Tool   string          `json:"tool_name"`
+	CallID string          `json:"tool_use_id"`
+	Input  json.RawMessage `json:"tool_input,omitempty"`
+	Reason string          `json:"reason"`
 }
 
 // New returns a printer writing to out.

@@ -1,0 +1,348 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gantry-dev/gantry/internal/llm/fakellm"
+)
+
+// binary is the gantry built once for the end-to-end tests.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "gantry-e2e-")
+	if err != nil {
+		panic(err)
+	}
+	binary = filepath.Join(dir, "gantry")
+	out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput()
+	if err != nil {
+		os.RemoveAll(dir)
+		panic("building gantry: " + err.Error() + "\n" + string(out))
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// env is a clean environment for the binary: no real keys, private config and data.
+func env(t *testing.T, extra ...string) []string {
+	t.Helper()
+	home := t.TempDir()
+	var e []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch {
+		case strings.HasPrefix(k, "ANTHROPIC_"), strings.HasPrefix(k, "OPENAI_"), strings.HasPrefix(k, "GANTRY_"),
+			strings.HasPrefix(k, "XDG_"):
+			continue
+		}
+		e = append(e, kv)
+	}
+	e = append(e, "GANTRY_DATA_DIR="+filepath.Join(home, "data"), "GANTRY_CONFIG_DIR="+filepath.Join(home, "config"), "NO_COLOR=1")
+	return append(e, extra...)
+}
+
+type outcome struct {
+	stdout, stderr string
+	code           int
+}
+
+func gantry(t *testing.T, dir string, environ []string, args ...string) outcome {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.Dir = dir
+	cmd.Env = environ
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	r := outcome{stdout: out.String(), stderr: errb.String()}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("running gantry: %v", err)
+	}
+	return r
+}
+
+// goModule writes a tiny Go module whose test fails until Add adds.
+func goModule(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":      "module demo\n\ngo 1.22\n",
+		"add.go":      "package demo\n\n// Add returns the sum of a and b.\nfunc Add(a, b int) int {\n\treturn a - b\n}\n",
+		"add_test.go": "package demo\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif got := Add(2, 3); got != 5 {\n\t\tt.Fatalf(\"Add(2, 3) = %d\", got)\n\t}\n}\n",
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func fixScript() []fakellm.Turn {
+	return []fakellm.Turn{
+		{Parts: []fakellm.Part{fakellm.Text("I will read the code first."), fakellm.ToolCall("c1", "read_file", `{"path":"add.go"}`)}},
+		{Parts: []fakellm.Part{fakellm.ToolCall("c2", "edit_file", `{"path":"add.go","edits":[{"old":"return a - b","new":"return a + b"}]}`)}},
+		{Parts: []fakellm.Part{fakellm.ToolCall("c3", "bash", `{"command":"go test ./..."}`)}},
+		{Parts: []fakellm.Part{fakellm.Text("Fixed: Add now adds, and go test passes.")}},
+	}
+}
+
+func TestPrintModeFixesAFailingTest(t *testing.T) {
+	srv := fakellm.New(fixScript()...)
+	defer srv.Close()
+	dir := goModule(t)
+	r := gantry(t, dir, env(t, "ANTHROPIC_BASE_URL="+srv.URL(), "ANTHROPIC_API_KEY=test-key"),
+		"-p", "fix the failing test", "--permission-mode", "accept-edits", "--allow", `bash:go test.*`)
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "add.go"))
+	if !strings.Contains(string(got), "return a + b") {
+		t.Fatalf("the edit is not on disk:\n%s", got)
+	}
+	for _, want := range []string{
+		"I will read the code first.\n📄 read_file: add.go\n  package demo\n",
+		"📝 1 file op(s)\n✏️ edit_file: add.go\n",
+		"🛠️ bash: go test ./...\n  ok  \tdemo\t",
+		"⚙ 1 command(s)\nFixed: Add now adds, and go test passes.\n",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if strings.Count(r.stdout, "📝 1 file op(s)") != 2 {
+		t.Errorf("want one file-op counter after each of the two file steps:\n%s", r.stdout)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("%d requests, want 4", len(reqs))
+	}
+	last, _ := json.Marshal(reqs[3].Body)
+	if !strings.Contains(string(last), `ok  \tdemo`) || !strings.Contains(string(last), `"tool_use_id":"c3"`) {
+		t.Errorf("the go test result did not reach the model: %s", last)
+	}
+}
+
+func TestPrintModeStreamJSON(t *testing.T) {
+	srv := fakellm.New(fixScript()...)
+	defer srv.Close()
+	dir := goModule(t)
+	r := gantry(t, dir, env(t, "ANTHROPIC_BASE_URL="+srv.URL(), "ANTHROPIC_API_KEY=k"),
+		"-p", "fix the failing test", "--permission-mode", "yolo", "--output-format", "stream-json")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var kinds []string
+	var result map[string]any
+	var finished []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("not one JSON object per line: %q", line)
+		}
+		k := m["type"].(string)
+		if k != "text_delta" && (len(kinds) == 0 || kinds[len(kinds)-1] != k) {
+			kinds = append(kinds, k)
+		}
+		switch k {
+		case "result":
+			result = m
+		case "tool_finished":
+			finished = append(finished, m)
+		}
+	}
+	want := "system usage tool_started tool_finished step_ended usage tool_started tool_finished step_ended usage tool_started tool_finished step_ended usage turn_ended result"
+	if strings.Join(kinds, " ") != want {
+		t.Errorf("event kinds:\n got %s\nwant %s", strings.Join(kinds, " "), want)
+	}
+	if len(finished) != 3 || finished[1]["diff"] == nil || !strings.Contains(finished[2]["output"].(string), "ok") {
+		t.Errorf("tool_finished events: %v", finished)
+	}
+	if result["result"] != "Fixed: Add now adds, and go test passes." || result["num_turns"].(float64) != 4 || result["is_error"] != false {
+		t.Errorf("result: %v", result)
+	}
+	if result["session_id"] == "" || result["usage"].(map[string]any)["input_tokens"].(float64) <= 0 {
+		t.Errorf("result lacks session or usage: %v", result)
+	}
+}
+
+func TestPrintModeJSONAndEveryProvider(t *testing.T) {
+	for _, p := range []struct{ provider, base, key string }{
+		{"anthropic", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY"},
+		{"openai", "OPENAI_BASE_URL", "OPENAI_API_KEY"},
+		{"openai-chat", "OPENAI_BASE_URL", "OPENAI_API_KEY"},
+	} {
+		t.Run(p.provider, func(t *testing.T) {
+			srv := fakellm.New(
+				fakellm.Turn{Parts: []fakellm.Part{fakellm.ToolCall("r1", "read_file", `{"path":"note.txt"}`)}},
+				fakellm.Turn{Parts: []fakellm.Part{fakellm.Text("The note says hello.")}},
+			)
+			defer srv.Close()
+			dir := t.TempDir()
+			os.WriteFile(filepath.Join(dir, "note.txt"), []byte("hello\n"), 0o644)
+			base := srv.URL()
+			if p.provider != "anthropic" {
+				base += "/v1"
+			}
+			r := gantry(t, dir, env(t, p.base+"="+base, p.key+"=k"), "-p", "what does the note say", "--provider", p.provider, "--model", "test-model", "--output-format", "json")
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			var res map[string]any
+			if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+				t.Fatalf("json output: %v\n%s", err, r.stdout)
+			}
+			if res["result"] != "The note says hello." || res["model"] != "test-model" {
+				t.Fatalf("result %v", res)
+			}
+			body, _ := json.Marshal(srv.Requests()[1].Body)
+			if !strings.Contains(string(body), `hello\n`) {
+				t.Fatalf("the file content did not reach the model: %s", body)
+			}
+		})
+	}
+}
+
+func TestNothingConfigured(t *testing.T) {
+	r := gantry(t, t.TempDir(), env(t), "-p", "hello")
+	if r.code == 0 || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 || !strings.Contains(r.stderr, "ANTHROPIC_API_KEY") {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+func TestPrintModeRefusesWhatItWouldAsk(t *testing.T) {
+	srv := fakellm.New(
+		fakellm.Turn{Parts: []fakellm.Part{fakellm.ToolCall("b1", "bash", `{"command":"touch made-it"}`)}},
+		fakellm.Turn{Parts: []fakellm.Part{fakellm.Text("I could not run it.")}},
+	)
+	defer srv.Close()
+	dir := t.TempDir()
+	r := gantry(t, dir, env(t, "ANTHROPIC_BASE_URL="+srv.URL(), "ANTHROPIC_API_KEY=k"), "-p", "make a file", "--output-format", "json")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "made-it")); err == nil {
+		t.Fatal("the refused command ran")
+	}
+	body, _ := json.Marshal(srv.Requests()[1].Body)
+	if !strings.Contains(string(body), "--allow 'bash:") {
+		t.Fatalf("the refusal does not name the flag: %s", body)
+	}
+	var res map[string]any
+	json.Unmarshal([]byte(r.stdout), &res)
+	if d, _ := res["permission_denials"].([]any); len(d) != 1 {
+		t.Fatalf("permission_denials = %v", res["permission_denials"])
+	}
+}
+
+func TestContinueAndSessions(t *testing.T) {
+	srv := fakellm.New(
+		fakellm.Turn{Parts: []fakellm.Part{fakellm.Text("The secret word is plum.")}},
+		fakellm.Turn{Parts: []fakellm.Part{fakellm.Text("You asked for the secret word.")}},
+	)
+	defer srv.Close()
+	dir := t.TempDir()
+	e := env(t, "ANTHROPIC_BASE_URL="+srv.URL(), "ANTHROPIC_API_KEY=k")
+	if r := gantry(t, dir, e, "-p", "tell me a secret word"); r.code != 0 {
+		t.Fatalf("first run: %s", r.stderr)
+	}
+	if r := gantry(t, dir, e, "-p", "--continue", "what did I ask?"); r.code != 0 {
+		t.Fatalf("second run: %s", r.stderr)
+	}
+	body, _ := json.Marshal(srv.Requests()[1].Body)
+	for _, want := range []string{"tell me a secret word", "The secret word is plum.", "what did I ask?"} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("the continued request lacks %q", want)
+		}
+	}
+	r := gantry(t, dir, e, "sessions")
+	if r.code != 0 || !strings.Contains(r.stdout, "tell me a secret word") || !strings.Contains(r.stdout, dir) {
+		t.Fatalf("sessions: %d %s %s", r.code, r.stdout, r.stderr)
+	}
+}
+
+func TestKill9MidTurnThenResume(t *testing.T) {
+	srv := fakellm.New(
+		fakellm.Turn{Parts: []fakellm.Part{fakellm.ToolCall("s1", "bash", `{"command":"echo first-step-done"}`)}},
+		fakellm.Turn{Parts: []fakellm.Part{fakellm.Text("working on it, slowly")}, StallAfter: 3},
+	)
+	defer srv.Close()
+	dir := t.TempDir()
+	e := env(t, "ANTHROPIC_BASE_URL="+srv.URL(), "ANTHROPIC_API_KEY=k")
+	cmd := exec.Command(binary, "-p", "do the long thing", "--permission-mode", "yolo")
+	cmd.Dir, cmd.Env = dir, e
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for len(srv.Requests()) < 2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond) // the stalled stream has begun
+	_ = cmd.Process.Signal(syscall.SIGKILL)
+	_ = cmd.Wait()
+
+	srv.Append(fakellm.Turn{Parts: []fakellm.Part{fakellm.Text("Resumed and finished.")}})
+	r := gantry(t, dir, e, "-p", "--continue", "please go on")
+	if r.code != 0 || !strings.Contains(r.stdout, "Resumed and finished.") {
+		t.Fatalf("resume: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	body, _ := json.Marshal(srv.Requests()[2].Body)
+	for _, want := range []string{"do the long thing", "first-step-done", "please go on"} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("the resumed request lacks %q: %s", want, body)
+		}
+	}
+}
+
+func TestExitStopsBackgroundTasks(t *testing.T) {
+	marker := "317.25"
+	srv := fakellm.New(
+		fakellm.Turn{Parts: []fakellm.Part{fakellm.ToolCall("g1", "bash", `{"command":"sleep `+marker+`","run_in_background":true}`)}},
+		fakellm.Turn{Parts: []fakellm.Part{fakellm.Text("Started it.")}},
+	)
+	defer srv.Close()
+	r := gantry(t, t.TempDir(), env(t, "ANTHROPIC_BASE_URL="+srv.URL(), "ANTHROPIC_API_KEY=k"), "-p", "start a server", "--permission-mode", "yolo")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if pids := processesWith(marker); len(pids) > 0 {
+		for _, p := range pids {
+			syscall.Kill(p, syscall.SIGKILL)
+		}
+		t.Fatalf("background task left running after exit: %v", pids)
+	}
+}
+
+// processesWith lists the processes whose command line contains s.
+func processesWith(s string) []int {
+	entries, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && strings.Contains(string(bytes.ReplaceAll(b, []byte{0}, []byte{' '})), s) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+type flags struct {
+	print              bool
+	outputFormat       string
+	provider, model    string
+	permissionMode     string
+	allow, deny        multi
+	maxTurns           int
+	systemPrompt       string
+	appendSystemPrompt string
+	cont               bool
+	resume             string
+	cwd                string
+	prompt             string
+}
+
+type multi []string
+
+func (m *multi) String() string     { return strings.Join(*m, ",") }
+func (m *multi) Set(v string) error { *m = append(*m, v); return nil }
+
+var errHelp = errors.New("help")
+
+const usageText = `gantry — a coding agent for the terminal and the editor
+
+Usage:
+  gantry -p "PROMPT" [flags]      run one task in print mode (the prompt may also come on stdin)
+  gantry sessions [--limit N]     list stored sessions, newest first
+  gantry version                  print the version
+
+Flags:
+  -p, --print                     print mode: run the prompt to the end, no UI
+      --output-format FORMAT      text (default), json or stream-json
+      --provider NAME             anthropic, openai (Responses API) or openai-chat (Chat Completions)
+      --model NAME                the model to use
+      --permission-mode MODE      default, accept-edits, plan or yolo
+      --allow RULE                allow without asking: "tool" or "tool:regex" (repeatable)
+      --deny RULE                 refuse at once: "tool" or "tool:regex" (repeatable)
+      --max-turns N               stop after N model responses (default 100)
+      --system-prompt TEXT        replace gantry's base system prompt
+      --append-system-prompt TEXT append to the system prompt
+  -c, --continue                  continue the last session of this folder
+  -r, --resume [ID]               resume a session by id or unique prefix (no id: the most recent)
+  -C, --cwd DIR                   work in DIR instead of the current folder
+  -h, --help                      this help
+
+Environment: GANTRY_PROVIDER, GANTRY_MODEL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL,
+OPENAI_API_KEY, OPENAI_BASE_URL, GANTRY_CONFIG_DIR, GANTRY_DATA_DIR, XDG_CONFIG_HOME,
+XDG_DATA_HOME, NO_COLOR. See the README for the config files.
+`
+
+func usage(w io.Writer) { fmt.Fprint(w, usageText) }
+
+// parseFlags reads flags anywhere among the arguments; the words left over form the
+// prompt. A bare --resume (no id) means the most recent session.
+func parseFlags(args []string) (*flags, error) {
+	f := &flags{}
+	fs := flag.NewFlagSet("gantry", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.BoolVar(&f.print, "p", false, "")
+	fs.BoolVar(&f.print, "print", false, "")
+	fs.StringVar(&f.outputFormat, "output-format", "text", "")
+	fs.StringVar(&f.provider, "provider", "", "")
+	fs.StringVar(&f.model, "model", "", "")
+	fs.StringVar(&f.permissionMode, "permission-mode", "", "")
+	fs.Var(&f.allow, "allow", "")
+	fs.Var(&f.deny, "deny", "")
+	fs.IntVar(&f.maxTurns, "max-turns", 0, "")
+	fs.StringVar(&f.systemPrompt, "system-prompt", "", "")
+	fs.StringVar(&f.appendSystemPrompt, "append-system-prompt", "", "")
+	fs.BoolVar(&f.cont, "continue", false, "")
+	fs.BoolVar(&f.cont, "c", false, "")
+	fs.StringVar(&f.resume, "resume", "", "")
+	fs.StringVar(&f.resume, "r", "", "")
+	fs.StringVar(&f.cwd, "cwd", "", "")
+	fs.StringVar(&f.cwd, "C", "", "")
+
+	var words []string
+	args = bareResume(args)
+	for len(args) > 0 {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, errHelp
+			}
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		if args[0] == "--" {
+			words = append(words, args[1:]...)
+			break
+		}
+		words = append(words, args[0])
+		args = args[1:]
+	}
+	if f.maxTurns < 0 {
+		return nil, fmt.Errorf("--max-turns must be positive")
+	}
+	f.prompt = strings.Join(words, " ")
+	return f, nil
+}
+
+// bareResume turns a --resume with no value into --resume=@last.
+func bareResume(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i, a := range args {
+		if a == "--resume" || a == "-resume" || a == "-r" || a == "--r" {
+			if i+1 >= len(args) || strings.HasPrefix(args[i+1], "-") || !looksLikeID(args[i+1]) {
+				out = append(out, a+"=@last")
+				continue
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// looksLikeID: session ids are short words of letters, digits, dashes.
+func looksLikeID(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,40 @@
+// Command gantry is a coding agent for the terminal and the editor. This file holds
+// only the command line: flags and sub-commands; the work is in internal/.
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+func run(args []string) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "sessions":
+			return runSessions(args[1:])
+		case "version", "--version", "-v":
+			fmt.Println("gantry", version)
+			return 0
+		case "help":
+			usage(os.Stdout)
+			return 0
+		}
+	}
+	f, err := parseFlags(args)
+	if err != nil {
+		if err == errHelp {
+			usage(os.Stdout)
+			return 0
+		}
+		fmt.Fprintln(os.Stderr, "gantry:", err)
+		return 2
+	}
+	return runPrint(f)
+}
+
+// version is set by the build (-ldflags "-X main.version=…").
+var version = "dev"

@@ -1,0 +1,228 @@
+// Package app wires gantry together: configuration, the model provider, the tools,
+// the permission gate and the session store become one Agent that a face drives.
+package app
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gantry-dev/gantry/internal/agent"
+	"github.com/gantry-dev/gantry/internal/config"
+	"github.com/gantry-dev/gantry/internal/face"
+	"github.com/gantry-dev/gantry/internal/llm"
+	"github.com/gantry-dev/gantry/internal/permission"
+	"github.com/gantry-dev/gantry/internal/session"
+	"github.com/gantry-dev/gantry/internal/tool"
+)
+
+// Options are what the command line says; they win over the config files.
+type Options struct {
+	Cwd                string
+	Provider, Model    string
+	PermissionMode     string
+	Allow, Deny        []string
+	MaxTurns           int
+	SystemPrompt       string
+	AppendSystemPrompt string
+	// Continue resumes the last session of Cwd; Resume names a session (an id or a
+	// unique prefix; ResumeLast for the most recent of any folder).
+	Continue bool
+	Resume   string
+	// Store overrides the session database path (tests); empty means the default.
+	Store string
+}
+
+// ResumeLast asks Resume for the most recent session, whatever its folder.
+const ResumeLast = "@last"
+
+// App is a wired session.
+type App struct {
+	Config   *config.Config
+	Agent    *agent.Agent
+	Gate     *permission.Engine
+	Session  *session.Session
+	Provider string
+	Model    string
+	Resumed  bool
+
+	store  *session.Store
+	closer []func()
+}
+
+// New wires a session for the face that renders sink and answers through asker.
+func New(opts Options, sink face.Sink, asker face.Asker) (_ *App, err error) {
+	a := &App{}
+	defer func() {
+		if err != nil {
+			a.Close()
+		}
+	}()
+	if opts.Cwd == "" {
+		if opts.Cwd, err = os.Getwd(); err != nil {
+			return nil, fmt.Errorf("finding the working directory: %w", err)
+		}
+	}
+	if opts.Cwd, err = filepath.Abs(opts.Cwd); err != nil {
+		return nil, err
+	}
+	cfg, err := config.Load(opts.Cwd)
+	if err != nil {
+		return nil, err
+	}
+	a.Config = cfg
+
+	a.Provider, a.Model, err = chooseProvider(opts.Provider, opts.Model, cfg.Provider, cfg.Model)
+	if err != nil {
+		return nil, err
+	}
+	provider, err := newProvider(a.Provider)
+	if err != nil {
+		return nil, err
+	}
+
+	modeName := first(opts.PermissionMode, cfg.PermissionMode, string(permission.ModeDefault))
+	mode, err := permission.ParseMode(modeName)
+	if err != nil {
+		return nil, err
+	}
+	a.Gate, err = permission.NewEngine(mode, append(cfg.Permissions.Allow, opts.Allow...), append(cfg.Permissions.Deny, opts.Deny...))
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Permissions.AllowAll && mode != permission.ModePlan {
+		a.Gate.SetMode(permission.ModeYolo)
+	}
+
+	if err := a.openSession(opts); err != nil {
+		return nil, err
+	}
+	memory, err := config.Memory(opts.Cwd)
+	if err != nil {
+		return nil, err
+	}
+	env := tool.Env{Cwd: opts.Cwd, SessionID: a.Session.ID()}
+	reg, closeTools := buildTools(cfg, filepath.Join(filepath.Dir(a.storePath(opts)), "tasks", a.Session.ID()))
+	a.closer = append(a.closer, closeTools)
+
+	maxTurns := opts.MaxTurns
+	if maxTurns == 0 {
+		maxTurns = cfg.MaxTurns
+	}
+	a.Agent = &agent.Agent{
+		Provider: provider, Tools: reg, Gate: a.Gate, Asker: asker, Sink: sink, Store: a.Session, Env: env,
+		MaxLevel: func() tool.Level { return a.Gate.Mode().MaxLevel() },
+		Config: agent.Config{
+			Model:       a.Model,
+			System:      systemPrompt(first(opts.SystemPrompt, cfg.SystemPrompt), joinNonEmpty(cfg.AppendSystemPrompt, opts.AppendSystemPrompt), opts.Cwd, memory.Text, time.Now()),
+			MaxTurns:    maxTurns,
+			MaxOutput:   cfg.MaxOutput,
+			Price:       llm.Cost,
+			RefusalHint: refusalHint,
+		},
+	}
+	if a.Resumed {
+		h, err := a.Session.Messages()
+		if err != nil {
+			return nil, fmt.Errorf("reading session %s: %w", a.Session.ID(), err)
+		}
+		a.Agent.SetHistory(h)
+	}
+	return a, nil
+}
+
+func (a *App) storePath(opts Options) string {
+	if opts.Store != "" {
+		return opts.Store
+	}
+	return session.DefaultPath()
+}
+
+func (a *App) openSession(opts Options) error {
+	st, err := session.Open(a.storePath(opts))
+	if err != nil {
+		return fmt.Errorf("opening the session store: %w", err)
+	}
+	a.store = st
+	switch {
+	case opts.Resume == ResumeLast:
+		list, err := st.List(1)
+		if err != nil {
+			return err
+		}
+		if len(list) == 0 {
+			return errors.New("there is no session to resume yet")
+		}
+		a.Session, err = st.Get(list[0].ID)
+		if err != nil {
+			return err
+		}
+		a.Resumed = true
+	case opts.Resume != "":
+		if a.Session, err = st.Get(opts.Resume); err != nil {
+			return err
+		}
+		a.Resumed = true
+	case opts.Continue:
+		a.Session, err = st.Last(opts.Cwd)
+		if errors.Is(err, session.ErrNotFound) {
+			return fmt.Errorf("there is no session in %s to continue", opts.Cwd)
+		}
+		if err != nil {
+			return err
+		}
+		a.Resumed = true
+	default:
+		a.Session, err = st.Create(session.Meta{Cwd: opts.Cwd, Provider: a.Provider, Model: a.Model})
+		if err != nil {
+			return fmt.Errorf("creating a session: %w", err)
+		}
+	}
+	return nil
+}
+
+// SetTitle names a new session after its first prompt.
+func (a *App) SetTitle(prompt string) {
+	if a.Session != nil && !a.Resumed {
+		_ = a.Session.SetTitle(session.Title(prompt))
+	}
+}
+
+// ToolNames lists the tools declared now.
+func (a *App) ToolNames() []string {
+	return a.Agent.Tools.Names(a.Gate.Mode().MaxLevel())
+}
+
+// Close stops background tasks and closes the store. It is safe to call twice.
+func (a *App) Close() {
+	for i := len(a.closer) - 1; i >= 0; i-- {
+		a.closer[i]()
+	}
+	a.closer = nil
+	if a.store != nil {
+		_ = a.store.Close()
+		a.store = nil
+	}
+}
+
+// refusalHint names the flag that would have allowed a call print mode could not ask for.
+func refusalHint(c permission.Call) string {
+	switch c.Level {
+	case tool.LevelWrite:
+		return fmt.Sprintf("The user can allow it with --permission-mode accept-edits or --allow '%s'.", c.Tool)
+	default:
+		return fmt.Sprintf("The user can allow it with --allow '%s:<regex>' or --permission-mode yolo.", c.Tool)
+	}
+}
+
+func joinNonEmpty(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "\n\n" + b
+}

@@ -1,0 +1,79 @@
+package app
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/gantry-dev/gantry/internal/llm"
+	"github.com/gantry-dev/gantry/internal/llm/anthropic"
+	"github.com/gantry-dev/gantry/internal/llm/openai"
+)
+
+// Providers lists the provider names gantry knows.
+var Providers = []string{"anthropic", "openai", "openai-chat"}
+
+// defaultModels is the model used when none is chosen.
+var defaultModels = map[string]string{
+	"anthropic":   "claude-sonnet-4-5",
+	"openai":      "gpt-5",
+	"openai-chat": "gpt-5",
+}
+
+// ErrNoProvider is the one sentence print mode says when nothing is configured.
+var ErrNoProvider = fmt.Errorf("no model provider is configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY (or choose one with --provider / GANTRY_PROVIDER, and a model with --model / GANTRY_MODEL)")
+
+// chooseProvider picks the provider and model: flags, then the environment, then the
+// config, then whichever API key is set.
+func chooseProvider(flagProvider, flagModel, cfgProvider, cfgModel string) (name, model string, err error) {
+	name = first(flagProvider, os.Getenv("GANTRY_PROVIDER"), cfgProvider)
+	if name == "" {
+		switch {
+		case os.Getenv("ANTHROPIC_API_KEY") != "" || os.Getenv("ANTHROPIC_BASE_URL") != "":
+			name = "anthropic"
+		case os.Getenv("OPENAI_API_KEY") != "" || os.Getenv("OPENAI_BASE_URL") != "":
+			name = "openai"
+		default:
+			return "", "", ErrNoProvider
+		}
+	}
+	if _, ok := defaultModels[name]; !ok {
+		return "", "", fmt.Errorf("unknown provider %q: choose anthropic, openai or openai-chat", name)
+	}
+	model = first(flagModel, os.Getenv("GANTRY_MODEL"), cfgModel, defaultModels[name])
+	return name, model, nil
+}
+
+// newProvider builds the adapter, wrapped in retries. The SDKs read the base-URL
+// variables themselves; a key is required unless a base URL points elsewhere.
+func newProvider(name string) (llm.Provider, error) {
+	var p llm.Provider
+	switch name {
+	case "anthropic":
+		if os.Getenv("ANTHROPIC_API_KEY") == "" && os.Getenv("ANTHROPIC_BASE_URL") == "" {
+			return nil, fmt.Errorf("the anthropic provider needs ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for a compatible server)")
+		}
+		p = anthropic.New(anthropic.Options{APIKey: os.Getenv("ANTHROPIC_API_KEY")})
+	case "openai", "openai-chat":
+		if os.Getenv("OPENAI_API_KEY") == "" && os.Getenv("OPENAI_BASE_URL") == "" {
+			return nil, fmt.Errorf("the %s provider needs OPENAI_API_KEY (or OPENAI_BASE_URL for a compatible server)", name)
+		}
+		o := openai.Options{APIKey: os.Getenv("OPENAI_API_KEY")}
+		if name == "openai" {
+			p = openai.NewResponses(o)
+		} else {
+			p = openai.NewChat(o)
+		}
+	default:
+		return nil, fmt.Errorf("unknown provider %q: choose anthropic, openai or openai-chat", name)
+	}
+	return llm.WithRetry(p, llm.RetryPolicy{}), nil
+}
+
+func first(vals ...string) string {
+	for _, v := range vals {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

@@ -1,0 +1,30 @@
+package app
+
+import (
+	"github.com/gantry-dev/gantry/internal/config"
+	"time"
+
+	"github.com/gantry-dev/gantry/internal/tool"
+	"github.com/gantry-dev/gantry/internal/tools/fs"
+	"github.com/gantry-dev/gantry/internal/tools/shell"
+	"github.com/gantry-dev/gantry/internal/tools/skill"
+)
+
+// buildTools declares the tools whose condition holds and returns the registry with a
+// function that stops what the tools started (background tasks).
+func buildTools(cfg *config.Config, tasksDir string) (*tool.Registry, func()) {
+	reg := tool.NewRegistry()
+	tasks := shell.NewTasks(tasksDir)
+	for _, t := range shell.Tools(shell.Options{Tasks: tasks, DefaultTimeout: time.Duration(cfg.Bash.Timeout) * time.Second}) {
+		reg.Add(t)
+	}
+	if cfg.EditTools {
+		for _, t := range fs.Tools(fs.Options{MaxOutput: cfg.MaxOutput}) {
+			reg.Add(t)
+		}
+	}
+	if skills, err := skill.Catalog(cfg.SkillDirs()...); err == nil && skill.Enabled(skills) {
+		reg.Add(skill.Tool(skills, cfg.MaxOutput))
+	}
+	return reg, func() { _ = tasks.Close() }
+}
