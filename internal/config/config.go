@@ -1,0 +1,126 @@
+package config
+
+// Config is gantry's merged configuration. The yaml names are the keys of the files.
+type Config struct {
+	// Provider is the model API: anthropic, openai or openai-chat. Empty: not chosen.
+	Provider string `yaml:"provider,omitempty"`
+	// Model is the main model's name.
+	Model string `yaml:"model,omitempty"`
+	// Models names the tiers used for workers and subagents.
+	Models Models `yaml:"models,omitempty"`
+	// MaxOutput bounds, in characters, what one tool result gives the model.
+	MaxOutput int `yaml:"maxOutput"`
+	// PreviewLines is how many dimmed lines of a tool's output the terminal shows.
+	PreviewLines int `yaml:"previewLines"`
+	// SkillsDir lists the project's skill folders, searched in order; in a file it may
+	// be one string or a list. Relative entries are relative to the project root; "~/"
+	// is the home folder. The user's skills folder is searched after them in any case:
+	// see SkillDirs.
+	SkillsDir []string `yaml:"skillsDir"`
+	// EditTools offers the file editing tools to the model.
+	EditTools bool `yaml:"editTools"`
+	// Bash configures the bash tool.
+	Bash Bash `yaml:"bash"`
+	// Compact configures automatic compaction.
+	Compact Compact `yaml:"compact"`
+	// MCPServers are the MCP servers to connect to, by name.
+	MCPServers map[string]MCPServer `yaml:"mcpServers,omitempty"`
+	// Hooks maps a hook event (PreToolUse, …) to its matchers, in Claude Code's shape.
+	Hooks map[string][]HookMatcher `yaml:"hooks,omitempty"`
+	// Permissions are the allow and deny rules.
+	Permissions Permissions `yaml:"permissions,omitempty"`
+	// PermissionMode is one of PermissionModes.
+	PermissionMode string `yaml:"permissionMode"`
+	// MaxTurns stops a task after that many turns; 0 means no limit.
+	MaxTurns int `yaml:"maxTurns,omitempty"`
+	// SystemPrompt replaces gantry's system prompt when not empty.
+	SystemPrompt string `yaml:"systemPrompt,omitempty"`
+	// AppendSystemPrompt is added at the end of the system prompt.
+	AppendSystemPrompt string `yaml:"appendSystemPrompt,omitempty"`
+
+	root  string
+	files []string
+}
+
+// Models names the model tiers.
+type Models struct {
+	Fast string `yaml:"fast,omitempty"`
+	Good string `yaml:"good,omitempty"`
+}
+
+// Bash configures the bash tool.
+type Bash struct {
+	// Timeout is the default timeout of one command, in seconds (1–600).
+	Timeout int `yaml:"timeout"`
+}
+
+// Compact configures automatic compaction.
+type Compact struct {
+	// Threshold is the share of the context window (0 < x ≤ 1) at which the
+	// conversation is compacted.
+	Threshold float64 `yaml:"threshold"`
+}
+
+// MCPServer is one MCP server: a command (stdio) or a URL (streamable HTTP).
+type MCPServer struct {
+	Command string            `yaml:"command,omitempty"`
+	Args    []string          `yaml:"args,omitempty"`
+	Env     map[string]string `yaml:"env,omitempty"`
+	URL     string            `yaml:"url,omitempty"`
+	Headers map[string]string `yaml:"headers,omitempty"`
+	// Timeout bounds start-up and each call, in seconds; 0 means gantry's default.
+	Timeout int `yaml:"timeout,omitempty"`
+	// Level is the level of the server's tools: read, write or exec (the default).
+	Level string `yaml:"level,omitempty"`
+}
+
+// HookMatcher is a group of hooks that run for the tools whose name matches Matcher
+// (a regular expression; empty matches every tool, and events without a tool).
+type HookMatcher struct {
+	Matcher string `yaml:"matcher,omitempty"`
+	Hooks   []Hook `yaml:"hooks"`
+}
+
+// Hook is one hook command.
+type Hook struct {
+	// Type is "command", the only kind there is.
+	Type    string `yaml:"type"`
+	Command string `yaml:"command"`
+	// Timeout in seconds; 0 means gantry's default.
+	Timeout int `yaml:"timeout,omitempty"`
+	// OnFailure is "warn" (the default) or "block": what a failing or timed-out hook does.
+	OnFailure string `yaml:"onFailure,omitempty"`
+}
+
+// Permissions are rules in the shape of the rules file.
+type Permissions struct {
+	AllowAll bool     `yaml:"allow_all,omitempty"`
+	Allow    []string `yaml:"allow,omitempty"`
+	Deny     []string `yaml:"deny,omitempty"`
+}
+
+// The values of the enumerations, in the order the documentation gives them.
+var (
+	PermissionModes = []string{"default", "accept-edits", "plan", "yolo"}
+	HookEvents      = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SubagentStop", "PreCompact", "Notification"}
+	Levels          = []string{"read", "write", "exec"}
+)
+
+// Default returns the configuration used when no file says otherwise.
+func Default() *Config {
+	return &Config{
+		MaxOutput:      30000,
+		PreviewLines:   5,
+		SkillsDir:      []string{".gantry/skills"},
+		EditTools:      true,
+		Bash:           Bash{Timeout: 120},
+		Compact:        Compact{Threshold: 0.85},
+		PermissionMode: "default",
+	}
+}
+
+// Files returns the configuration files that were read, in the order they were merged.
+func (c *Config) Files() []string { return c.files }
+
+// Root returns the project root the configuration was loaded for.
+func (c *Config) Root() string { return c.root }

@@ -1,0 +1,14 @@
+// Package config reads gantry's settings and memory files.
+//
+// Settings come from two YAML files, merged: the user's, config.yaml in UserDir
+// ($GANTRY_CONFIG_DIR, else $XDG_CONFIG_HOME/gantry, else ~/.config/gantry), then the
+// project's, .gantry/config.yaml at the project root (the nearest folder above the
+// working directory that holds .git, else the working directory). The project file
+// wins; flags, applied by the caller on the returned Config, win over both. Decoding is
+// strict: an unknown key, a value of the wrong type or out of range is an error that
+// names the file, the line and the key.
+//
+// Memory files are AGENTS.md (and CLAUDE.md, for compatibility) from UserDir and from
+// every folder from the project root down to the working directory, with their @path
+// imports; see Memory.
+package config

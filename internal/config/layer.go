@@ -1,0 +1,94 @@
+package config
+
+import "slices"
+
+// layer is what one file says. A nil pointer is a key the file does not set, so that
+// merging a layer changes only what the file mentions.
+type layer struct {
+	Provider           *string                  `yaml:"provider"`
+	Model              *string                  `yaml:"model"`
+	Models             *modelsLayer             `yaml:"models"`
+	MaxOutput          *int                     `yaml:"maxOutput"`
+	PreviewLines       *int                     `yaml:"previewLines"`
+	SkillsDir          *stringList              `yaml:"skillsDir"`
+	EditTools          *bool                    `yaml:"editTools"`
+	Bash               *bashLayer               `yaml:"bash"`
+	Compact            *compactLayer            `yaml:"compact"`
+	MCPServers         map[string]MCPServer     `yaml:"mcpServers"`
+	Hooks              map[string][]HookMatcher `yaml:"hooks"`
+	Permissions        *permissionsLayer        `yaml:"permissions"`
+	PermissionMode     *string                  `yaml:"permissionMode"`
+	MaxTurns           *int                     `yaml:"maxTurns"`
+	SystemPrompt       *string                  `yaml:"systemPrompt"`
+	AppendSystemPrompt *string                  `yaml:"appendSystemPrompt"`
+}
+
+type modelsLayer struct {
+	Fast *string `yaml:"fast"`
+	Good *string `yaml:"good"`
+}
+
+type bashLayer struct {
+	Timeout *int `yaml:"timeout"`
+}
+
+type compactLayer struct {
+	Threshold *float64 `yaml:"threshold"`
+}
+
+type permissionsLayer struct {
+	AllowAll *bool    `yaml:"allow_all"`
+	Allow    []string `yaml:"allow"`
+	Deny     []string `yaml:"deny"`
+}
+
+// apply merges l over c: a scalar the layer sets replaces c's; an MCP server replaces
+// c's server of the same name; hooks and permission rules are added to c's, so that a
+// project adds to the user's hooks and cannot drop the user's deny rules.
+func (l *layer) apply(c *Config) {
+	set(&c.Provider, l.Provider)
+	set(&c.Model, l.Model)
+	if l.Models != nil {
+		set(&c.Models.Fast, l.Models.Fast)
+		set(&c.Models.Good, l.Models.Good)
+	}
+	set(&c.MaxOutput, l.MaxOutput)
+	set(&c.PreviewLines, l.PreviewLines)
+	if l.SkillsDir != nil {
+		c.SkillsDir = slices.Clone([]string(*l.SkillsDir))
+	}
+	set(&c.EditTools, l.EditTools)
+	if l.Bash != nil {
+		set(&c.Bash.Timeout, l.Bash.Timeout)
+	}
+	if l.Compact != nil {
+		set(&c.Compact.Threshold, l.Compact.Threshold)
+	}
+	for name, srv := range l.MCPServers {
+		if c.MCPServers == nil {
+			c.MCPServers = map[string]MCPServer{}
+		}
+		c.MCPServers[name] = srv
+	}
+	for event, ms := range l.Hooks {
+		if c.Hooks == nil {
+			c.Hooks = map[string][]HookMatcher{}
+		}
+		c.Hooks[event] = append(c.Hooks[event], ms...)
+	}
+	if p := l.Permissions; p != nil {
+		set(&c.Permissions.AllowAll, p.AllowAll)
+		c.Permissions.Allow = append(c.Permissions.Allow, p.Allow...)
+		c.Permissions.Deny = append(c.Permissions.Deny, p.Deny...)
+	}
+	set(&c.PermissionMode, l.PermissionMode)
+	set(&c.MaxTurns, l.MaxTurns)
+	set(&c.SystemPrompt, l.SystemPrompt)
+	set(&c.AppendSystemPrompt, l.AppendSystemPrompt)
+}
+
+func set[T any](dst *T, v *T) {
+	if v != nil {
+		*dst = *v
+	}
+}

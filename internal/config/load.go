@@ -1,0 +1,70 @@
+package config
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// maxFileSize bounds a configuration file; anything larger is surely not one.
+const maxFileSize = 1 << 20
+
+// Load reads the user's and the project's configuration files for a session in cwd
+// and merges them over Default: the project file wins. A missing file is not an error;
+// a file that cannot be read or decoded is, and names the file (and the line and the
+// key where there is one).
+func Load(cwd string) (*Config, error) {
+	c := Default()
+	c.root = ProjectRoot(cwd)
+	for _, path := range []string{
+		filepath.Join(UserDir(), "config.yaml"),
+		filepath.Join(c.root, ".gantry", "config.yaml"),
+	} {
+		l, err := readFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		l.apply(c)
+		c.files = append(c.files, path)
+	}
+	return c, nil
+}
+
+// readFile reads, decodes and validates one configuration file.
+func readFile(path string) (*layer, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil {
+		return nil, err
+	} else if fi.IsDir() {
+		return nil, &FileError{Path: path, Msg: "is a folder, not a configuration file"}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxFileSize {
+		return nil, &FileError{Path: path, Msg: "is too large to be a configuration file"}
+	}
+	return parse(path, data)
+}
+
+// parse decodes and validates the YAML of one configuration file named path.
+func parse(path string, data []byte) (*layer, error) {
+	l, pos, err := decodeFile(path, data)
+	if err != nil {
+		return nil, err
+	}
+	if err := validate(path, l, pos); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
