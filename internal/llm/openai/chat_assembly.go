@@ -1,0 +1,130 @@
+package openai
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/openai/openai-go/v3"
+
+	"github.com/gantry-dev/gantry/internal/llm"
+)
+
+// chatAssembly builds a response from Chat Completions chunks.
+type chatAssembly struct {
+	thinking, text strings.Builder
+	calls          []*chatCall
+	finish         string
+	usage          openai.CompletionUsage
+}
+
+// chatCall is a tool call being streamed.
+type chatCall struct {
+	index          int64
+	id, name, args string
+}
+
+// add takes one chunk of choice 0, emitting its deltas.
+func (a *chatAssembly) add(chunk openai.ChatCompletionChunk, emit func(llm.Delta)) {
+	if chunk.JSON.Usage.Valid() {
+		a.usage = chunk.Usage
+	}
+	for _, ch := range chunk.Choices {
+		if ch.Index != 0 {
+			continue
+		}
+		d := ch.Delta
+		if r := reasoningDelta(d); r != "" {
+			a.thinking.WriteString(r)
+			emit(llm.Delta{Type: llm.DeltaThinking, Text: r})
+		}
+		if d.Content != "" {
+			a.text.WriteString(d.Content)
+			emit(llm.Delta{Type: llm.DeltaText, Text: d.Content})
+		}
+		for _, tc := range d.ToolCalls {
+			a.call(tc)
+		}
+		if ch.FinishReason != "" && a.finish == "" {
+			a.finish = ch.FinishReason
+			for _, b := range a.toolBlocks() {
+				emit(llm.Delta{Type: llm.DeltaToolCall, ToolCall: &b})
+			}
+		}
+	}
+}
+
+// reasoningDelta reads the reasoning text that compatible servers send in the
+// non-standard reasoning_content (DeepSeek, vLLM, llama.cpp) or reasoning
+// (Ollama, OpenRouter) field.
+func reasoningDelta(d openai.ChatCompletionChunkChoiceDelta) string {
+	for _, k := range []string{"reasoning_content", "reasoning"} {
+		if f, ok := d.JSON.ExtraFields[k]; ok {
+			if s := rawString(f.Raw()); s != "" {
+				return s
+			}
+		}
+	}
+	return ""
+}
+
+// call adds a tool call delta. A delta with a new id starts a call; one without
+// continues the latest call at its index.
+func (a *chatAssembly) call(tc openai.ChatCompletionChunkChoiceDeltaToolCall) {
+	var c *chatCall
+	for i := len(a.calls) - 1; i >= 0; i-- {
+		if x := a.calls[i]; (tc.ID != "" && x.id == tc.ID) || (tc.ID == "" && x.index == tc.Index) {
+			c = x
+			break
+		}
+	}
+	if c == nil {
+		c = &chatCall{index: tc.Index, id: tc.ID}
+		a.calls = append(a.calls, c)
+	}
+	if c.name == "" {
+		c.name = tc.Function.Name
+	}
+	c.args += tc.Function.Arguments
+}
+
+func (a *chatAssembly) toolBlocks() []llm.Block {
+	blocks := make([]llm.Block, 0, len(a.calls))
+	for i, c := range a.calls {
+		id := c.id
+		if id == "" {
+			id = fmt.Sprintf("call_%d", i)
+		}
+		blocks = append(blocks, llm.Block{Type: llm.BlockToolUse, ToolCallID: id, ToolName: c.name, Input: input(c.args)})
+	}
+	return blocks
+}
+
+func (a *chatAssembly) response() llm.Response {
+	msg := llm.Message{Role: llm.RoleAssistant}
+	if a.thinking.Len() > 0 {
+		msg.Content = append(msg.Content, llm.Block{Type: llm.BlockThinking, Text: a.thinking.String()})
+	}
+	if a.text.Len() > 0 {
+		msg.Content = append(msg.Content, llm.Block{Type: llm.BlockText, Text: a.text.String()})
+	}
+	msg.Content = append(msg.Content, a.toolBlocks()...)
+	d := a.usage.PromptTokensDetails
+	return llm.Response{
+		Message:    msg,
+		Usage:      usage(a.usage.PromptTokens, d.CachedTokens, d.CacheWriteTokens, a.usage.CompletionTokens),
+		StopReason: chatStopReason(a.finish, len(a.calls) > 0),
+	}
+}
+
+// chatStopReason maps a finish_reason to the llm vocabulary.
+func chatStopReason(finish string, calls bool) string {
+	switch {
+	case finish == "length":
+		return "max_tokens"
+	case calls:
+		return "tool_use"
+	case finish == "stop":
+		return "end_turn"
+	}
+	return finish
+}

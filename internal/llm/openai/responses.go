@@ -1,0 +1,124 @@
+package openai
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/responses"
+
+	"github.com/gantry-dev/gantry/internal/llm"
+)
+
+// NewResponses returns the provider for the OpenAI Responses API.
+func NewResponses(o Options) llm.Provider {
+	return &responsesProvider{client: newClient(o)}
+}
+
+type responsesProvider struct {
+	client openai.Client
+}
+
+func (p *responsesProvider) Name() string { return "openai" }
+
+// Stream sends req and streams the answer: text and reasoning-summary deltas as
+// they arrive, each function call once its output item is done.
+func (p *responsesProvider) Stream(ctx context.Context, req llm.Request, emit func(llm.Delta)) (llm.Response, error) {
+	const name = "openai"
+	params, err := encodeResponses(req)
+	if err != nil {
+		return llm.Response{}, fmt.Errorf("%s: %w", name, err)
+	}
+	stream := p.client.Responses.NewStreaming(ctx, params)
+	defer stream.Close()
+
+	msg := llm.Message{Role: llm.RoleAssistant}
+	var final *responses.Response
+	for stream.Next() {
+		ev := stream.Current()
+		switch ev.Type {
+		case "response.output_text.delta":
+			emit(llm.Delta{Type: llm.DeltaText, Text: ev.Delta})
+		case "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
+			emit(llm.Delta{Type: llm.DeltaThinking, Text: ev.Delta})
+		case "response.output_item.done":
+			b, ok := outputBlock(ev.Item)
+			if !ok {
+				continue
+			}
+			msg.Content = append(msg.Content, b)
+			if b.Type == llm.BlockToolUse {
+				call := b
+				emit(llm.Delta{Type: llm.DeltaToolCall, ToolCall: &call})
+			}
+		case "response.completed", "response.incomplete":
+			r := ev.Response
+			final = &r
+		case "response.failed":
+			e := ev.Response.Error
+			return llm.Response{}, streamError(name, fmt.Sprintf("%s: %s", e.Code, e.Message), retryableCode(string(e.Code)))
+		case "error":
+			return llm.Response{}, streamError(name, fmt.Sprintf("%s: %s", ev.Code, ev.Message), retryableCode(ev.Code))
+		}
+	}
+	if err := stream.Err(); err != nil {
+		return llm.Response{}, classify(ctx, name, err)
+	}
+	if final == nil {
+		return llm.Response{}, &llm.RetryableError{Err: fmt.Errorf("%s: stream ended before response.completed", name)}
+	}
+	u := final.Usage
+	return llm.Response{
+		Message:    msg,
+		Usage:      usage(u.InputTokens, u.InputTokensDetails.CachedTokens, u.InputTokensDetails.CacheWriteTokens, u.OutputTokens),
+		StopReason: responsesStopReason(final, msg),
+	}, nil
+}
+
+// outputBlock maps a finished output item; ok is false for items gantry does not
+// use (hosted tools).
+func outputBlock(item responses.ResponseOutputItemUnion) (llm.Block, bool) {
+	switch item.Type {
+	case "message":
+		var b strings.Builder
+		for _, c := range item.Content {
+			switch c.Type {
+			case "output_text":
+				b.WriteString(c.Text)
+			case "refusal":
+				b.WriteString(c.Refusal)
+			}
+		}
+		return llm.Block{Type: llm.BlockText, Text: b.String()}, true
+	case "reasoning":
+		texts := make([]string, 0, len(item.Summary))
+		for _, s := range item.Summary {
+			texts = append(texts, s.Text)
+		}
+		ref := reasoningRef{ID: item.ID, EncryptedContent: item.EncryptedContent}
+		return llm.Block{Type: llm.BlockThinking, Text: strings.Join(texts, "\n\n"), Signature: ref.signature()}, true
+	case "function_call":
+		return llm.Block{Type: llm.BlockToolUse, ToolCallID: item.CallID, ToolName: item.Name,
+			Input: input(item.Arguments.OfString)}, true
+	}
+	return llm.Block{}, false
+}
+
+// responsesStopReason says why the response ended, in the llm vocabulary.
+func responsesStopReason(r *responses.Response, msg llm.Message) string {
+	if r.Status == "incomplete" {
+		switch r.IncompleteDetails.Reason {
+		case "max_output_tokens":
+			return "max_tokens"
+		case "":
+			return "incomplete"
+		default:
+			return string(r.IncompleteDetails.Reason)
+		}
+	}
+	if len(msg.ToolCalls()) > 0 {
+		return "tool_use"
+	}
+	return "end_turn"
+}

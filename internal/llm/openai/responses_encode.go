@@ -1,0 +1,152 @@
+package openai
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/responses"
+
+	"github.com/gantry-dev/gantry/internal/llm"
+)
+
+// reasoningPrefix marks the Signature of a thinking block that holds a Responses
+// reasoning item, so it can be sent back (and other providers can skip it).
+const reasoningPrefix = "openai:"
+
+// reasoningRef is what a thinking block's Signature keeps of a reasoning item.
+type reasoningRef struct {
+	ID               string `json:"id"`
+	EncryptedContent string `json:"encrypted_content,omitempty"`
+}
+
+func (r reasoningRef) signature() string {
+	b, _ := json.Marshal(r)
+	return reasoningPrefix + string(b)
+}
+
+func parseReasoningRef(sig string) (reasoningRef, bool) {
+	var r reasoningRef
+	rest, ok := strings.CutPrefix(sig, reasoningPrefix)
+	if !ok || json.Unmarshal([]byte(rest), &r) != nil || r.ID == "" {
+		return r, false
+	}
+	return r, true
+}
+
+// encodeResponses maps req to Responses API parameters.
+func encodeResponses(req llm.Request) (responses.ResponseNewParams, error) {
+	p := responses.ResponseNewParams{Model: req.Model}
+	if req.System != "" {
+		p.Instructions = openai.String(req.System)
+	}
+	if req.MaxTokens > 0 {
+		p.MaxOutputTokens = openai.Int(int64(req.MaxTokens))
+	}
+	var items responses.ResponseInputParam
+	for i, m := range req.Messages {
+		var err error
+		switch m.Role {
+		case llm.RoleUser:
+			items = appendUserItems(items, m)
+		case llm.RoleAssistant:
+			items = appendAssistantItems(items, m)
+		default:
+			err = fmt.Errorf("unknown role %q", m.Role)
+		}
+		if err != nil {
+			return p, fmt.Errorf("message %d: %w", i+1, err)
+		}
+	}
+	p.Input = responses.ResponseNewParamsInputUnion{OfInputItemList: items}
+	for _, t := range req.Tools {
+		schema, err := schemaMap(t.Schema)
+		if err != nil {
+			return p, fmt.Errorf("tool %s: %w", t.Name, err)
+		}
+		ft := &responses.FunctionToolParam{Name: t.Name, Parameters: schema, Strict: openai.Bool(false)}
+		if t.Description != "" {
+			ft.Description = openai.String(t.Description)
+		}
+		p.Tools = append(p.Tools, responses.ToolUnionParam{OfFunction: ft})
+	}
+	return p, nil
+}
+
+// appendUserItems adds a user message: its text and images as messages, its tool
+// results as function_call_output items, in the order of the blocks.
+func appendUserItems(items responses.ResponseInputParam, m llm.Message) responses.ResponseInputParam {
+	var content responses.ResponseInputMessageContentListParam
+	flush := func() {
+		if len(content) > 0 {
+			items = append(items, responses.ResponseInputItemUnionParam{OfMessage: &responses.EasyInputMessageParam{
+				Role:    responses.EasyInputMessageRoleUser,
+				Content: responses.EasyInputMessageContentUnionParam{OfInputItemContentList: content},
+			}})
+			content = nil
+		}
+	}
+	for _, b := range m.Content {
+		switch b.Type {
+		case llm.BlockText:
+			content = append(content, responses.ResponseInputContentUnionParam{OfInputText: &responses.ResponseInputTextParam{Text: b.Text}})
+		case llm.BlockImage:
+			for _, img := range b.Images {
+				content = append(content, responses.ResponseInputContentUnionParam{OfInputImage: &responses.ResponseInputImageParam{
+					ImageURL: openai.String(dataURL(img)), Detail: responses.ResponseInputImageDetailAuto}})
+			}
+		case llm.BlockToolResult:
+			flush()
+			items = append(items, responses.ResponseInputItemUnionParam{OfFunctionCallOutput: functionCallOutput(b)})
+		}
+	}
+	flush()
+	return items
+}
+
+func functionCallOutput(b llm.Block) *responses.ResponseInputItemFunctionCallOutputParam {
+	out := &responses.ResponseInputItemFunctionCallOutputParam{CallID: openai.String(b.ToolCallID)}
+	if len(b.Images) == 0 {
+		out.Output.OfString = openai.String(resultText(b))
+		return out
+	}
+	list := responses.ResponseFunctionCallOutputItemListParam{{OfInputText: &responses.ResponseInputTextContentParam{Text: resultText(b)}}}
+	for _, img := range b.Images {
+		list = append(list, responses.ResponseFunctionCallOutputItemUnionParam{OfInputImage: &responses.ResponseInputImageContentParam{
+			ImageURL: openai.String(dataURL(img))}})
+	}
+	out.Output.OfResponseFunctionCallOutputItemArray = list
+	return out
+}
+
+// appendAssistantItems adds an assistant message: text as messages, reasoning
+// items kept from a Responses answer, tool calls as function_call items.
+func appendAssistantItems(items responses.ResponseInputParam, m llm.Message) responses.ResponseInputParam {
+	for _, b := range m.Content {
+		switch b.Type {
+		case llm.BlockText:
+			items = append(items, responses.ResponseInputItemUnionParam{OfMessage: &responses.EasyInputMessageParam{
+				Role:    responses.EasyInputMessageRoleAssistant,
+				Content: responses.EasyInputMessageContentUnionParam{OfString: openai.String(b.Text)},
+			}})
+		case llm.BlockThinking:
+			ref, ok := parseReasoningRef(b.Signature)
+			if !ok {
+				continue // reasoning of another provider
+			}
+			r := &responses.ResponseReasoningItemParam{ID: ref.ID, Summary: []responses.ResponseReasoningItemSummaryParam{}}
+			if b.Text != "" {
+				r.Summary = append(r.Summary, responses.ResponseReasoningItemSummaryParam{Text: b.Text})
+			}
+			if ref.EncryptedContent != "" {
+				r.EncryptedContent = openai.String(ref.EncryptedContent)
+			}
+			items = append(items, responses.ResponseInputItemUnionParam{OfReasoning: r})
+		case llm.BlockToolUse:
+			items = append(items, responses.ResponseInputItemUnionParam{OfFunctionCall: &responses.ResponseFunctionToolCallParam{
+				CallID: b.ToolCallID, Name: b.ToolName, Arguments: arguments(b)}})
+		}
+	}
+	return items
+}
