@@ -222,3 +222,16 @@ func TestUnreadableFileIsAnError(t *testing.T) {
 		t.Errorf("a folder in place of the file: %v", err)
 	}
 }
+
+func TestSameFileAsUserAndProjectIsReadOnce(t *testing.T) {
+	e := newEnv(t)
+	t.Setenv("GANTRY_CONFIG_DIR", filepath.Join(e.root, ".gantry"))
+	e.projectFile(t, "hooks:\n  Stop:\n    - hooks: [{type: command, command: x}]\n")
+	c, err := Load(e.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Files()) != 1 || len(c.Hooks["Stop"]) != 1 {
+		t.Errorf("files %v, hooks %v", c.Files(), c.Hooks)
+	}
+}

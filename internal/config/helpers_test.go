@@ -29,7 +29,9 @@ func newEnv(t *testing.T) env {
 	return e
 }
 
-func write(t *testing.T, path, content string) {
+func write(t *testing.T, path, content string) { writeB(t, path, content) }
+
+func writeB(t testing.TB, path, content string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)

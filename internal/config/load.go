@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 // maxFileSize bounds a configuration file; anything larger is surely not one.
@@ -22,6 +23,9 @@ func Load(cwd string) (*Config, error) {
 		filepath.Join(UserDir(), "config.yaml"),
 		filepath.Join(c.root, ".gantry", "config.yaml"),
 	} {
+		if slices.Contains(c.files, path) {
+			continue // the user folder is the project's .gantry: read it once
+		}
 		l, err := readFile(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue

@@ -52,7 +52,9 @@ func (s *Session) AddUsage(u llm.Usage, cost float64) error {
 }
 
 // Messages returns the conversation as stored, repaired for resuming (see Repair):
-// it can be sent to a model as it is.
+// it can be sent to a model as it is. After an interrupted turn it may end with a user
+// message of synthetic tool results; a prompt appended after it is merged into that
+// message by the next Messages.
 func (s *Session) Messages() ([]llm.Message, error) {
 	msgs, err := s.RawMessages()
 	if err != nil {
