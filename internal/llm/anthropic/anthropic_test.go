@@ -374,3 +374,34 @@ func TestCancelMidStream(t *testing.T) {
 		t.Fatalf("returned after %v", time.Since(start))
 	}
 }
+
+func TestBaseURLFromEnvironment(t *testing.T) {
+	srv := fakellm.New(fakellm.Turn{Parts: []fakellm.Part{fakellm.Text("via env")}})
+	defer srv.Close()
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	t.Setenv("ANTHROPIC_BASE_URL", srv.URL())
+	p := New(Options{APIKey: "k", HTTPClient: &http.Client{Transport: tr}})
+	resp, err := p.Stream(context.Background(), request(userText("hi")), func(llm.Delta) {})
+	if err != nil || resp.Message.Text() != "via env" {
+		t.Fatalf("%v %+v", err, resp)
+	}
+}
+
+func TestEmptyTextIsNotSent(t *testing.T) {
+	p, srv := setup(t)
+	msg := llm.Message{Role: llm.RoleUser, Content: []llm.Block{
+		{Type: llm.BlockToolResult, ToolCallID: "toolu_1"},
+		{Type: llm.BlockText, Text: ""},
+	}}
+	if _, err := p.Stream(context.Background(), request(msg), func(llm.Delta) {}); err != nil {
+		t.Fatal(err)
+	}
+	content := jsonPath(t, srv.Requests()[0].Body, "messages", 0, "content").([]any)
+	if len(content) != 1 {
+		t.Fatalf("content = %v", content)
+	}
+	if _, ok := content[0].(map[string]any)["content"]; ok {
+		t.Errorf("empty tool result has content: %v", content[0])
+	}
+}

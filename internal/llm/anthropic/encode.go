@@ -62,11 +62,15 @@ func encodeMessage(m llm.Message, last bool) (anthropic.MessageParam, error) {
 	return anthropic.MessageParam{}, fmt.Errorf("unknown role %q", m.Role)
 }
 
-// encodeBlock maps one block; ok is false for a block the API must not see: a
-// thinking block without an Anthropic signature (from another provider).
+// encodeBlock maps one block; ok is false for a block the API must not see: an
+// empty text block, or a thinking block without an Anthropic signature (from
+// another provider).
 func encodeBlock(b llm.Block) (bp anthropic.ContentBlockParamUnion, ok bool, err error) {
 	switch b.Type {
 	case llm.BlockText:
+		if b.Text == "" {
+			return bp, false, nil // the API rejects empty text blocks
+		}
 		return anthropic.ContentBlockParamUnion{OfText: &anthropic.TextBlockParam{Text: b.Text}}, true, nil
 	case llm.BlockThinking:
 		if b.Signature == "" || strings.HasPrefix(b.Signature, "openai:") {
@@ -93,7 +97,7 @@ func encodeToolResult(b llm.Block) *anthropic.ToolResultBlockParam {
 	if b.IsError {
 		r.IsError = param.NewOpt(true)
 	}
-	if b.Text != "" || len(b.Images) == 0 {
+	if b.Text != "" {
 		r.Content = append(r.Content, anthropic.ToolResultBlockParamContentUnion{
 			OfText: &anthropic.TextBlockParam{Text: b.Text}})
 	}

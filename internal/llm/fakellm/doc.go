@@ -32,7 +32,7 @@
 //	  {"parts": [{"text": "It is gantry."}],
 //	   "usage": {"input_tokens": 1200, "output_tokens": 8, "cache_read_tokens": 1000}},
 //	  {"parts": [{"text": "slow"}], "delay_ms": 50, "stop_reason": "max_tokens"},
-//	  {"parts": [{"text": "never finished"}], "stream_error": "overloaded_error", "stall_after": 0}
+//	  {"parts": [{"text": "never finished"}], "stream_error": "overloaded_error", "cut_after": 3}
 //	]}
 //
 // The fields mirror Turn: status (HTTP status with an error body in the endpoint's

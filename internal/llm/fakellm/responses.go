@@ -90,80 +90,84 @@ func (r *responsesCall) response(status string, output []any, incomplete any) ob
 	}
 }
 
-// item streams part p as output item i and returns the finished item.
+// item streams part p as output item i: added, the part's own events, done. It
+// returns the finished item.
 func (r *responsesCall) item(i int, p Part) (obj, bool) {
 	id := fmt.Sprintf("%s_fake_%d_%d", map[PartKind]string{KindText: "msg", KindThinking: "rs", KindToolCall: "fc"}[p.Kind], r.call.seq, i)
-	at := obj{"item_id": id, "output_index": i}
-	with := func(more obj) obj {
-		m := obj{}
-		for k, v := range at {
-			m[k] = v
-		}
-		for k, v := range more {
-			m[k] = v
-		}
-		return m
-	}
+	at := itemRef{r: r, id: id, index: i}
 	var start, done obj
-	var steps []func() bool
+	var body func(itemRef) bool
 	switch p.Kind {
 	case KindText:
 		start = obj{"id": id, "type": "message", "status": "in_progress", "role": "assistant", "content": []any{}}
-		part := obj{"type": "output_text", "text": p.Text, "annotations": []any{}}
-		done = obj{"id": id, "type": "message", "status": "completed", "role": "assistant", "content": []any{part}}
-		steps = append(steps, func() bool {
-			return r.send("response.content_part.added", with(obj{"content_index": 0,
-				"part": obj{"type": "output_text", "text": "", "annotations": []any{}}}))
-		})
-		for _, w := range words(p.Text) {
-			steps = append(steps, func() bool {
-				return r.send("response.output_text.delta", with(obj{"content_index": 0, "delta": w, "logprobs": []any{}}))
-			})
-		}
-		steps = append(steps,
-			func() bool {
-				return r.send("response.output_text.done", with(obj{"content_index": 0, "text": p.Text, "logprobs": []any{}}))
-			},
-			func() bool { return r.send("response.content_part.done", with(obj{"content_index": 0, "part": part})) })
+		done = obj{"id": id, "type": "message", "status": "completed", "role": "assistant",
+			"content": []any{outputText(p.Text)}}
+		body = p.textEvents
 	case KindThinking:
 		start = obj{"id": id, "type": "reasoning", "summary": []any{}}
-		summary := obj{"type": "summary_text", "text": p.Text}
-		done = obj{"id": id, "type": "reasoning", "summary": []any{summary}, "encrypted_content": signature(p.Text)}
-		steps = append(steps, func() bool {
-			return r.send("response.reasoning_summary_part.added", with(obj{"summary_index": 0,
-				"part": obj{"type": "summary_text", "text": ""}}))
-		})
-		for _, w := range words(p.Text) {
-			steps = append(steps, func() bool {
-				return r.send("response.reasoning_summary_text.delta", with(obj{"summary_index": 0, "delta": w}))
-			})
-		}
-		steps = append(steps,
-			func() bool {
-				return r.send("response.reasoning_summary_text.done", with(obj{"summary_index": 0, "text": p.Text}))
-			},
-			func() bool {
-				return r.send("response.reasoning_summary_part.done", with(obj{"summary_index": 0, "part": summary}))
-			})
+		done = obj{"id": id, "type": "reasoning", "summary": []any{summaryText(p.Text)}, "encrypted_content": signature(p.Text)}
+		body = p.reasoningEvents
 	case KindToolCall:
 		start = obj{"id": id, "type": "function_call", "status": "in_progress", "call_id": p.ID, "name": p.Name, "arguments": ""}
 		done = obj{"id": id, "type": "function_call", "status": "completed", "call_id": p.ID, "name": p.Name, "arguments": p.input()}
-		for _, a := range pieces(p.input(), 12) {
-			steps = append(steps, func() bool {
-				return r.send("response.function_call_arguments.delta", with(obj{"delta": a}))
-			})
+		body = p.argumentEvents
+	}
+	ok := r.send("response.output_item.added", obj{"output_index": i, "item": start}) &&
+		body(at) &&
+		r.send("response.output_item.done", obj{"output_index": i, "item": done})
+	return done, ok
+}
+
+// itemRef sends the events of one output item, which all carry its id and index.
+type itemRef struct {
+	r     *responsesCall
+	id    string
+	index int
+}
+
+func (a itemRef) send(kind string, fields obj) bool {
+	fields["item_id"] = a.id
+	fields["output_index"] = a.index
+	return a.r.send(kind, fields)
+}
+
+func outputText(text string) obj {
+	return obj{"type": "output_text", "text": text, "annotations": []any{}}
+}
+
+func summaryText(text string) obj { return obj{"type": "summary_text", "text": text} }
+
+func (p Part) textEvents(a itemRef) bool {
+	if !a.send("response.content_part.added", obj{"content_index": 0, "part": outputText("")}) {
+		return false
+	}
+	for _, w := range words(p.Text) {
+		if !a.send("response.output_text.delta", obj{"content_index": 0, "delta": w, "logprobs": []any{}}) {
+			return false
 		}
-		steps = append(steps, func() bool {
-			return r.send("response.function_call_arguments.done", with(obj{"arguments": p.input(), "name": p.Name}))
-		})
 	}
-	if !r.send("response.output_item.added", obj{"output_index": i, "item": start}) {
-		return nil, false
+	return a.send("response.output_text.done", obj{"content_index": 0, "text": p.Text, "logprobs": []any{}}) &&
+		a.send("response.content_part.done", obj{"content_index": 0, "part": outputText(p.Text)})
+}
+
+func (p Part) reasoningEvents(a itemRef) bool {
+	if !a.send("response.reasoning_summary_part.added", obj{"summary_index": 0, "part": summaryText("")}) {
+		return false
 	}
-	for _, step := range steps {
-		if !step() {
-			return nil, false
+	for _, w := range words(p.Text) {
+		if !a.send("response.reasoning_summary_text.delta", obj{"summary_index": 0, "delta": w}) {
+			return false
 		}
 	}
-	return done, r.send("response.output_item.done", obj{"output_index": i, "item": done})
+	return a.send("response.reasoning_summary_text.done", obj{"summary_index": 0, "text": p.Text}) &&
+		a.send("response.reasoning_summary_part.done", obj{"summary_index": 0, "part": summaryText(p.Text)})
+}
+
+func (p Part) argumentEvents(a itemRef) bool {
+	for _, piece := range pieces(p.input(), 12) {
+		if !a.send("response.function_call_arguments.delta", obj{"delta": piece}) {
+			return false
+		}
+	}
+	return a.send("response.function_call_arguments.done", obj{"arguments": p.input(), "name": p.Name})
 }

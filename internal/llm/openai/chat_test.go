@@ -3,6 +3,7 @@ package openai
 import (
 	"context"
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -217,5 +218,18 @@ func TestChatCancelMidStream(t *testing.T) {
 	})
 	if !errors.Is(err, context.Canceled) || time.Since(start) > 2*time.Second {
 		t.Fatalf("err = %v after %v", err, time.Since(start))
+	}
+}
+
+func TestChatBaseURLFromEnvironment(t *testing.T) {
+	srv := fakellm.New(fakellm.Turn{Parts: []fakellm.Part{fakellm.Text("via env")}})
+	defer srv.Close()
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	t.Setenv("OPENAI_BASE_URL", srv.URL()+"/v1")
+	p := NewChat(Options{APIKey: "k", HTTPClient: &http.Client{Transport: tr}})
+	resp, err := p.Stream(context.Background(), request("qwen3", userText("hi")), func(llm.Delta) {})
+	if err != nil || resp.Message.Text() != "via env" {
+		t.Fatalf("%v %+v", err, resp)
 	}
 }

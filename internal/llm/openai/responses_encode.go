@@ -46,17 +46,13 @@ func encodeResponses(req llm.Request) (responses.ResponseNewParams, error) {
 	}
 	var items responses.ResponseInputParam
 	for i, m := range req.Messages {
-		var err error
 		switch m.Role {
 		case llm.RoleUser:
 			items = appendUserItems(items, m)
 		case llm.RoleAssistant:
 			items = appendAssistantItems(items, m)
 		default:
-			err = fmt.Errorf("unknown role %q", m.Role)
-		}
-		if err != nil {
-			return p, fmt.Errorf("message %d: %w", i+1, err)
+			return p, fmt.Errorf("message %d: unknown role %q", i+1, m.Role)
 		}
 	}
 	p.Input = responses.ResponseNewParamsInputUnion{OfInputItemList: items}
@@ -90,6 +86,9 @@ func appendUserItems(items responses.ResponseInputParam, m llm.Message) response
 	for _, b := range m.Content {
 		switch b.Type {
 		case llm.BlockText:
+			if b.Text == "" {
+				continue
+			}
 			content = append(content, responses.ResponseInputContentUnionParam{OfInputText: &responses.ResponseInputTextParam{Text: b.Text}})
 		case llm.BlockImage:
 			for _, img := range b.Images {
@@ -126,6 +125,9 @@ func appendAssistantItems(items responses.ResponseInputParam, m llm.Message) res
 	for _, b := range m.Content {
 		switch b.Type {
 		case llm.BlockText:
+			if b.Text == "" {
+				continue
+			}
 			items = append(items, responses.ResponseInputItemUnionParam{OfMessage: &responses.EasyInputMessageParam{
 				Role:    responses.EasyInputMessageRoleAssistant,
 				Content: responses.EasyInputMessageContentUnionParam{OfString: openai.String(b.Text)},
