@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Builds gantry and measures it against a local fake model server (bench/harness).
+# Usage: bash bench/run.sh [harness flags, e.g. -runs 30 -big 0]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=bench/out
+mkdir -p "$out"
+go build -trimpath -o "$out/gantry" ./cmd/gantry
+go build -o "$out/harness" ./bench/harness
+echo "# $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores, $(go version | cut -d' ' -f3)"
+"$out/harness" -gantry "$PWD/$out/gantry" "$@"
