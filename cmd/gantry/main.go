@@ -33,6 +33,7 @@ func run(args []string) int {
 		fmt.Fprintln(os.Stderr, "gantry:", err)
 		return 2
 	}
+	defer startProfile()()
 	return runPrint(f)
 }
 

@@ -93,7 +93,8 @@ type ToolSpec struct {
 	Schema      json.RawMessage `json:"input_schema"`
 }
 
-// Request is one call to a model.
+// Request is one call to a model. Messages are immutable once sent: a provider may
+// keep the encoding of a message it has seen, known by the identity of its content.
 type Request struct {
 	Model     string
 	System    string

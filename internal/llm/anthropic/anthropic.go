@@ -45,6 +45,7 @@ func New(o Options) llm.Provider {
 
 type provider struct {
 	client anthropic.Client
+	cache  bodyCache
 }
 
 func (p *provider) Name() string { return "anthropic" }
@@ -52,11 +53,14 @@ func (p *provider) Name() string { return "anthropic" }
 // Stream sends req and streams the answer. Text and thinking are emitted as they
 // arrive, each tool call once its block is complete.
 func (p *provider) Stream(ctx context.Context, req llm.Request, emit func(llm.Delta)) (llm.Response, error) {
-	params, err := encodeRequest(req)
+	body, err := p.cache.body(req)
 	if err != nil {
 		return llm.Response{}, fmt.Errorf("anthropic: %w", err)
 	}
-	stream := p.client.Messages.NewStreaming(ctx, params)
+	// The body is built by bodyCache from the SDK's own encoding; the params passed
+	// beside it only name the model for the SDK's bookkeeping.
+	params := anthropic.MessageNewParams{Model: anthropic.Model(req.Model)}
+	stream := p.client.Messages.NewStreaming(ctx, params, option.WithRequestBody("application/json", body))
 	defer stream.Close()
 
 	var msg anthropic.Message

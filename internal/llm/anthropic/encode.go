@@ -29,7 +29,7 @@ func encodeRequest(req llm.Request) (anthropic.MessageNewParams, error) {
 	for i, m := range req.Messages {
 		mp, err := encodeMessage(m, i == len(req.Messages)-1)
 		if err != nil {
-			return p, fmt.Errorf("message %d: %w", i+1, err)
+			return p, messageError(i, err)
 		}
 		p.Messages = append(p.Messages, mp)
 	}
@@ -38,6 +38,8 @@ func encodeRequest(req llm.Request) (anthropic.MessageNewParams, error) {
 	}
 	return p, nil
 }
+
+func messageError(i int, err error) error { return fmt.Errorf("message %d: %w", i+1, err) }
 
 func encodeMessage(m llm.Message, last bool) (anthropic.MessageParam, error) {
 	var blocks []anthropic.ContentBlockParamUnion

@@ -64,7 +64,7 @@ func TestAnthropicWireFormat(t *testing.T) {
 	srv := New(Turn{Parts: []Part{Thinking("hmm"), Text("one two three four five"), ToolCall("toolu_1", "read", `{"path":"a.go"}`)},
 		Usage: llm.Usage{InputTokens: 10, OutputTokens: 5, CacheReadTokens: 3}})
 	defer srv.Close()
-	resp := post(t, client(t), srv.URL()+"/v1/messages", `{"model":"claude-x"}`)
+	resp := post(t, client(t), srv.URL()+"/v1/messages", `{"model":"claude-x","stream":true}`)
 	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
 		t.Fatalf("content type %q", ct)
 	}
@@ -85,7 +85,7 @@ func TestAnthropicWireFormat(t *testing.T) {
 func TestResponsesWireFormat(t *testing.T) {
 	srv := New(Turn{Parts: []Part{Text("hi there"), ToolCall("call_9", "ls", "")}})
 	defer srv.Close()
-	body := readAll(t, post(t, client(t), srv.URL()+"/v1/responses", `{"model":"gpt-x"}`))
+	body := readAll(t, post(t, client(t), srv.URL()+"/v1/responses", `{"model":"gpt-x","stream":true}`))
 	order := []string{"event: response.created", "event: response.output_text.delta", "event: response.output_item.done",
 		"event: response.function_call_arguments.delta", "event: response.function_call_arguments.done", `"call_id":"call_9"`,
 		"event: response.completed", `"input_tokens_details"`}
@@ -103,7 +103,7 @@ func TestChatWireFormat(t *testing.T) {
 	srv := New(Turn{Parts: []Part{Text("hi"), ToolCall("call_1", "ls", `{}`)}}, Turn{Parts: []Part{Text("x")}})
 	defer srv.Close()
 	c := client(t)
-	body := readAll(t, post(t, c, srv.URL()+"/v1/chat/completions", `{"model":"m","stream_options":{"include_usage":true}}`))
+	body := readAll(t, post(t, c, srv.URL()+"/v1/chat/completions", `{"model":"m","stream":true,"stream_options":{"include_usage":true}}`))
 	for _, want := range []string{`"object":"chat.completion.chunk"`, `"tool_calls":[{`, `"finish_reason":"tool_calls"`, `"prompt_tokens"`} {
 		if !strings.Contains(body, want) {
 			t.Errorf("stream lacks %s:\n%s", want, body)
@@ -113,7 +113,7 @@ func TestChatWireFormat(t *testing.T) {
 		t.Errorf("stream does not end with [DONE]:\n%s", body)
 	}
 	// Without include_usage there is no usage chunk.
-	if body := readAll(t, post(t, c, srv.URL()+"/chat/completions", `{"model":"m"}`)); strings.Contains(body, "prompt_tokens") {
+	if body := readAll(t, post(t, c, srv.URL()+"/chat/completions", `{"model":"m","stream":true}`)); strings.Contains(body, "prompt_tokens") {
 		t.Errorf("usage chunk without include_usage:\n%s", body)
 	}
 }
@@ -123,19 +123,19 @@ func TestStatusFaultsConsumeTurns(t *testing.T) {
 	defer srv.Close()
 	srv.Append(Turn{Status: 500}, Turn{Parts: []Part{Text("fine")}})
 	c := client(t)
-	resp := post(t, c, srv.URL()+"/v1/messages", `{}`)
+	resp := post(t, c, srv.URL()+"/v1/messages", `{"stream":true}`)
 	if body := readAll(t, resp); resp.StatusCode != 429 || resp.Header.Get("Retry-After") != "0" || !strings.Contains(body, `"rate_limit_error"`) {
 		t.Errorf("429: %v %s", resp.Header, body)
 	}
-	resp = post(t, c, srv.URL()+"/v1/messages", `{}`)
+	resp = post(t, c, srv.URL()+"/v1/messages", `{"stream":true}`)
 	if body := readAll(t, resp); resp.StatusCode != 529 || resp.Header.Get("Retry-After") != "2" || !strings.Contains(body, `"overloaded_error"`) {
 		t.Errorf("529: %v %s", resp.Header, body)
 	}
-	resp = post(t, c, srv.URL()+"/v1/chat/completions", `{}`)
+	resp = post(t, c, srv.URL()+"/v1/chat/completions", `{"stream":true}`)
 	if body := readAll(t, resp); resp.StatusCode != 500 || !strings.Contains(body, `"server_error"`) {
 		t.Errorf("500: %s", body)
 	}
-	if body := readAll(t, post(t, c, srv.URL()+"/v1/responses", `{}`)); !strings.Contains(body, "fine") || srv.Remaining() != 0 {
+	if body := readAll(t, post(t, c, srv.URL()+"/v1/responses", `{"stream":true}`)); !strings.Contains(body, "fine") || srv.Remaining() != 0 {
 		t.Errorf("success: %s", body)
 	}
 }
@@ -143,7 +143,7 @@ func TestStatusFaultsConsumeTurns(t *testing.T) {
 func TestCutDropsTheConnection(t *testing.T) {
 	srv := New(Turn{Parts: []Part{Text("a b c d e f g h i j k l")}, CutAfter: 3})
 	defer srv.Close()
-	resp := post(t, client(t), srv.URL()+"/v1/messages", `{}`)
+	resp := post(t, client(t), srv.URL()+"/v1/messages", `{"stream":true}`)
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
 	if err == nil {
@@ -157,7 +157,7 @@ func TestCutDropsTheConnection(t *testing.T) {
 func TestEventsAreFlushedOneByOne(t *testing.T) {
 	srv := New(Turn{Parts: []Part{Text("hello")}, StallAfter: 1})
 	defer srv.Close()
-	resp := post(t, client(t), srv.URL()+"/v1/messages", `{}`)
+	resp := post(t, client(t), srv.URL()+"/v1/messages", `{"stream":true}`)
 	defer resp.Body.Close()
 	got := make(chan string, 1)
 	go func() {
@@ -179,7 +179,7 @@ func TestEventsAreFlushedOneByOne(t *testing.T) {
 func TestStreamErrorEvent(t *testing.T) {
 	srv := New(Turn{Parts: []Part{Text("a b c")}, StreamError: "overloaded_error", CutAfter: 2})
 	defer srv.Close()
-	body := readAll(t, post(t, client(t), srv.URL()+"/v1/messages", `{}`))
+	body := readAll(t, post(t, client(t), srv.URL()+"/v1/messages", `{"stream":true}`))
 	if !strings.Contains(body, "event: error\ndata: ") || !strings.Contains(body, `"overloaded_error"`) || strings.Contains(body, "message_stop") {
 		t.Fatalf("body:\n%s", body)
 	}
@@ -240,5 +240,15 @@ func TestChunking(t *testing.T) {
 		if !json.Valid([]byte(`"`+strings.ReplaceAll(p, `"`, `\"`)+`"`)) || strings.ToValidUTF8(p, "?") != p {
 			t.Errorf("piece %q splits a character", p)
 		}
+	}
+}
+
+func TestNonStreamingRequestIsRefused(t *testing.T) {
+	srv := New(Turn{Parts: []Part{Text("kept")}})
+	defer srv.Close()
+	resp := post(t, client(t), srv.URL()+"/v1/messages", `{"model":"m"}`)
+	body := readAll(t, resp)
+	if resp.StatusCode != 400 || !strings.Contains(body, "streaming") || srv.Remaining() != 1 || len(srv.Requests()) != 1 {
+		t.Fatalf("status %d, body %s, remaining %d", resp.StatusCode, body, srv.Remaining())
 	}
 }

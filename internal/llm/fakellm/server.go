@@ -134,6 +134,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if json.Unmarshal(body, &decoded) != nil {
 		decoded = nil
 	}
+	if decoded["stream"] != true {
+		// Every endpoint answers a non-streaming request with one JSON object, which
+		// gantry never asks for: refuse it as a real server would choke a client on it.
+		s.mu.Lock()
+		s.reqs = append(s.reqs, Recorded{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: decoded, Raw: body})
+		s.mu.Unlock()
+		writeJSON(w, http.StatusBadRequest, obj{"error": obj{"type": "invalid_request_error", "message": "fakellm: only streaming requests (\"stream\": true) are served"}})
+		return
+	}
 	turn, seq := s.take(Recorded{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: decoded, Raw: body})
 	model, _ := decoded["model"].(string)
 	h(&call{w: w, r: r, done: s.done, turn: turn, seq: seq, body: decoded, model: model, usage: turn.usage(len(body))})
