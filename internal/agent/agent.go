@@ -75,6 +75,14 @@ func (a *Agent) History() []llm.Message {
 	return append([]llm.Message(nil), a.history...)
 }
 
+// conversation shares the history with a request without copying it: messages are
+// immutable once appended, and the capped slice keeps later appends out of its view.
+func (a *Agent) conversation() []llm.Message {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.history[:len(a.history):len(a.history)]
+}
+
 // Usage returns the tokens and cost of the session so far (this process).
 func (a *Agent) Usage() (llm.Usage, float64) {
 	a.mu.Lock()
@@ -183,7 +191,7 @@ func (a *Agent) request(ctx context.Context) (llm.Response, error) {
 	req := llm.Request{
 		Model:     a.Config.Model,
 		System:    a.Config.System,
-		Messages:  a.History(),
+		Messages:  a.conversation(),
 		Tools:     a.Tools.Specs(level),
 		MaxTokens: a.Config.MaxTokens,
 	}

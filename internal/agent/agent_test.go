@@ -333,3 +333,55 @@ func TestUsageAndCost(t *testing.T) {
 		t.Fatalf("usage event %+v", last)
 	}
 }
+
+// Seed 002, bash row "ACP": a refusal returns [command rejected by the user].
+func TestBash_RefusalText(t *testing.T) {
+	if r := rejected("bash"); r.Text != "[command rejected by the user]" || !r.IsError {
+		t.Fatalf("bash refusal = %+v", r)
+	}
+}
+
+// Seed 002, counters table: one test per row.
+func TestCounters_Commands(t *testing.T) {
+	var c face.Counters
+	c.Count("bash")
+	c.Count("bash")
+	c.Count("task_output")
+	if c.Commands != 2 || c.FileOps != 0 || c.Skills != 0 {
+		t.Fatalf("%+v", c)
+	}
+}
+
+func TestCounters_FileOps(t *testing.T) {
+	var c face.Counters
+	for _, n := range []string{"read_file", "write_file", "edit_file", "apply_patch", "grep"} {
+		c.Count(n)
+	}
+	if c.FileOps != 4 || c.Commands != 0 || c.Skills != 0 {
+		t.Fatalf("%+v", c)
+	}
+}
+
+func TestCounters_Skills(t *testing.T) {
+	var c face.Counters
+	c.Count("read_skill")
+	if c.Skills != 1 || c.Commands != 0 || c.FileOps != 0 {
+		t.Fatalf("%+v", c)
+	}
+}
+
+// BenchmarkTurn measures the loop's own work for one model response with one read
+// call: request assembly, gate, dispatch, result, events (no store, no network).
+func BenchmarkTurn(b *testing.B) {
+	steps := make([]scripted.Step, 0, b.N+1)
+	for i := 0; i < b.N; i++ {
+		steps = append(steps, scripted.Step{Text: "step", Calls: []scripted.Call{{Name: "echo", Input: `{"text":"x"}`}}})
+	}
+	p := scripted.New(steps...)
+	gate, _ := permission.NewEngine(permission.ModeDefault, nil, nil)
+	var running, peak int32
+	a := &Agent{Provider: p, Tools: testTools(&running, &peak), Gate: gate, Sink: func(face.Event) {},
+		Env: tool.Env{Cwd: b.TempDir()}, Config: Config{Model: "m", MaxOutput: 30000, MaxTurns: b.N + 1}}
+	b.ResetTimer()
+	a.Run(context.Background(), "go")
+}
