@@ -1,6 +1,7 @@
 package session
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -89,4 +90,47 @@ func BenchmarkAppendEvent(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkList lists the 30 latest of 3000 sessions, as `gantry sessions` does;
+// BenchmarkLast finds the latest of one folder's sessions, as --continue does.
+func BenchmarkList(b *testing.B) {
+	st := manySessions(b)
+	for b.Loop() {
+		if l, err := st.List(30); err != nil || len(l) != 30 {
+			b.Fatal(len(l), err)
+		}
+	}
+}
+
+func BenchmarkLast(b *testing.B) {
+	st := manySessions(b)
+	for b.Loop() {
+		if _, err := st.Last("/p/7"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// manySessions fills a store with 3000 sessions in 100 folders, each with a few
+// messages, events and usage rows.
+func manySessions(b *testing.B) *Store {
+	st := openTemp(b)
+	for i := range 3000 {
+		s := mustCreate(b, st, fmt.Sprintf("/p/%d", i%100))
+		for j := range 6 {
+			if err := s.AppendMessage(userText("x")); err != nil {
+				b.Fatal(err)
+			}
+			if err := s.AppendEvent("tick", j); err != nil {
+				b.Fatal(err)
+			}
+			if j%2 == 0 {
+				if err := s.AddUsage(usage(1, 2), 0.01); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	}
+	return st
 }

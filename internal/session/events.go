@@ -1,8 +1,6 @@
 package session
 
 import (
-	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -18,24 +16,20 @@ type Event struct {
 }
 
 // AppendEvent stores one event the agent published (a tool call, a todo list, a mode
-// change, …) with its payload encoded as JSON. Like AppendMessage, it is on disk when
-// it returns.
+// change, …) with its payload encoded as JSON. Like AppendMessage, it is one INSERT,
+// and on disk when it returns.
 func (s *Session) AppendEvent(kind string, payload any) error {
 	body, err := json.Marshal(payload)
 	if err != nil {
 		return fmt.Errorf("session: encode %s event: %w", kind, err)
 	}
-	now := time.Now().UnixNano()
-	err = s.store.write(context.Background(), func(tx *sql.Tx) error {
-		if err := touch(tx, s.id, now); err != nil {
-			return err
-		}
-		_, err := tx.Exec(`INSERT INTO events (session_id, kind, payload, created) VALUES (?, ?, ?, ?)`,
-			s.id, kind, string(body), now)
-		return err
-	})
+	st := s.store
+	st.wmu.Lock()
+	defer st.wmu.Unlock()
+	_, err = st.exec(`INSERT INTO events (session_id, kind, payload, created) VALUES (?, ?, ?, ?)`,
+		s.id, kind, string(body), time.Now().UnixNano())
 	if err != nil {
-		return fmt.Errorf("session: append %s event: %w", kind, err)
+		return fmt.Errorf("session: append %s event: %w", kind, notFound(s.id, err))
 	}
 	return nil
 }

@@ -15,6 +15,8 @@ type Info struct {
 	Provider string
 	Model    string
 	Created  time.Time
+	// Updated is when the session was last written to: created, titled, a turn
+	// ended, or a message, event or usage figure stored.
 	Updated  time.Time
 	Messages int
 	Turns    int
@@ -22,10 +24,40 @@ type Info struct {
 	Cost     float64
 }
 
-const infoColumns = `id, cwd, title, provider, model, created, updated, messages, turns,
-	input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost`
+// updatedExpr is Info.Updated of the sessions row s: the newest of its own updated
+// and of the created times of its last message, event and usage row, each found by
+// one seek in the table's session index. Rows are stored in the order of their times
+// (which are taken under the write lock), so the last is the newest.
+const updatedExpr = `max(s.updated,
+	coalesce((SELECT created FROM messages WHERE session_id = s.id ORDER BY seq DESC LIMIT 1), 0),
+	coalesce((SELECT created FROM events WHERE session_id = s.id ORDER BY id DESC LIMIT 1), 0),
+	coalesce((SELECT created FROM usage WHERE session_id = s.id ORDER BY seq DESC LIMIT 1), 0))`
 
-// scanInfo reads one row of infoColumns.
+// infoQuery returns the query of the Infos of the sessions that pick selects from
+// `sessions AS s`, in its order; pick must select s.id and updatedExpr AS upd. Only
+// the picked sessions get their usage summed: List orders all sessions by upd but
+// sums the usage of no more than it returns.
+func infoQuery(pick string) string {
+	return `WITH picked AS MATERIALIZED (` + pick + `)
+	SELECT s.id, s.cwd, s.title, s.provider, s.model, s.created, p.upd,
+		coalesce((SELECT max(seq) FROM messages WHERE session_id = s.id), 0), s.turns,
+		coalesce(sum(u.input_tokens), 0), coalesce(sum(u.output_tokens), 0),
+		coalesce(sum(u.cache_read_tokens), 0), coalesce(sum(u.cache_write_tokens), 0),
+		coalesce(sum(u.cost), 0)
+	FROM picked AS p JOIN sessions AS s ON s.id = p.id
+		LEFT JOIN usage AS u ON u.session_id = p.id
+	GROUP BY p.id
+	ORDER BY p.upd DESC, p.id DESC`
+}
+
+var (
+	listQuery = infoQuery(`SELECT s.id, ` + updatedExpr + ` AS upd FROM sessions AS s
+		ORDER BY upd DESC, s.id DESC LIMIT ?`)
+	infoOneQuery = infoQuery(`SELECT s.id, ` + updatedExpr + ` AS upd FROM sessions AS s
+		WHERE s.id = ?`)
+)
+
+// scanInfo reads one row of infoQuery.
 func scanInfo(row interface{ Scan(...any) error }) (Info, error) {
 	var (
 		in               Info
@@ -38,13 +70,13 @@ func scanInfo(row interface{ Scan(...any) error }) (Info, error) {
 	return in, err
 }
 
-// List returns the most recently updated sessions first, at most limit of them (all
-// when limit ≤ 0).
+// List returns the most recently updated sessions first (see Info.Updated), at most
+// limit of them (all when limit ≤ 0).
 func (st *Store) List(limit int) ([]Info, error) {
 	if limit <= 0 {
 		limit = -1 // SQLite: no limit
 	}
-	rows, err := st.db.Query(`SELECT `+infoColumns+` FROM sessions ORDER BY updated DESC, id DESC LIMIT ?`, limit)
+	rows, err := st.db.Query(listQuery, limit)
 	if err != nil {
 		return nil, fmt.Errorf("session: list: %w", err)
 	}
@@ -65,7 +97,7 @@ func (st *Store) List(limit int) ([]Info, error) {
 
 // Info returns the stored summary of the session.
 func (s *Session) Info() (Info, error) {
-	in, err := scanInfo(s.store.db.QueryRow(`SELECT `+infoColumns+` FROM sessions WHERE id = ?`, s.id))
+	in, err := scanInfo(s.store.db.QueryRow(infoOneQuery, s.id))
 	if err != nil {
 		return Info{}, fmt.Errorf("session: info: %w", errNoRows(s.id, err))
 	}

@@ -1,52 +1,74 @@
 package session
 
 import (
-	"context"
 	"database/sql"
 	"encoding/json"
 	"fmt"
 	"time"
+
+	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/gantry-dev/gantry/internal/llm"
 )
 
 // AppendMessage stores m as the next message of the conversation. When it returns
 // without error the message is on disk and survives a kill of the process.
+//
+// It is one INSERT. The store keeps the next sequence number of each session it has
+// opened; when another process has appended to the session meanwhile, the INSERT
+// fails on the primary key, and AppendMessage reads the highest number again and
+// retries once.
 func (s *Session) AppendMessage(m llm.Message) error {
 	body, err := json.Marshal(m)
 	if err != nil {
 		return fmt.Errorf("session: encode message: %w", err)
 	}
-	now := time.Now().UnixNano()
-	err = s.store.write(context.Background(), func(tx *sql.Tx) error {
-		// The counter and the row change in one transaction, so they always agree,
-		// and the counter gives the next sequence number without scanning.
-		var seq int64
-		err := tx.QueryRow(`UPDATE sessions SET messages = messages + 1, updated = ?
-			WHERE id = ? RETURNING messages`, now, s.id).Scan(&seq)
-		if err != nil {
-			return errNoRows(s.id, err)
+	st := s.store
+	st.wmu.Lock()
+	defer st.wmu.Unlock()
+	seq, known := st.nextSeq[s.id]
+	for try := 0; ; try++ {
+		if !known {
+			if seq, err = st.loadNextSeq(s.id); err != nil {
+				return fmt.Errorf("session: append message: %w", err)
+			}
 		}
-		_, err = tx.Exec(`INSERT INTO messages (session_id, seq, role, body, created) VALUES (?, ?, ?, ?, ?)`,
-			s.id, seq, string(m.Role), string(body), now)
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("session: append message: %w", err)
+		_, err = st.exec(`INSERT INTO messages (session_id, seq, role, body, created) VALUES (?, ?, ?, ?, ?)`,
+			s.id, seq, string(m.Role), string(body), time.Now().UnixNano())
+		if err == nil {
+			st.nextSeq[s.id] = seq + 1
+			return nil
+		}
+		if try > 0 || sqliteCode(err) != sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY {
+			return fmt.Errorf("session: append message: %w", notFound(s.id, err))
+		}
+		known = false
 	}
-	return nil
 }
 
-// AddUsage adds the tokens and cost of one response to the session's totals.
+// loadNextSeq reads the next message sequence number of session id from the database.
+func (st *Store) loadNextSeq(id string) (int64, error) {
+	var maxSeq sql.NullInt64
+	if err := st.db.QueryRow(`SELECT max(seq) FROM messages WHERE session_id = ?`, id).Scan(&maxSeq); err != nil {
+		return 0, err
+	}
+	return maxSeq.Int64 + 1, nil
+}
+
+// AddUsage adds the tokens and cost of one response to the session's totals. It is
+// one INSERT of a row into the usage table; Info sums them.
 func (s *Session) AddUsage(u llm.Usage, cost float64) error {
-	err := s.update(`UPDATE sessions SET
-		input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
-		cache_read_tokens = cache_read_tokens + ?, cache_write_tokens = cache_write_tokens + ?,
-		cost = cost + ?, updated = ?
-		WHERE id = ?`,
-		u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens, cost, time.Now().UnixNano(), s.id)
+	st := s.store
+	st.wmu.Lock()
+	defer st.wmu.Unlock()
+	// The seq only keeps the rows apart; computed by the statement itself, it is
+	// right even when another process adds usage to the session at the same time.
+	_, err := st.exec(`INSERT INTO usage (session_id, seq, input_tokens, output_tokens,
+			cache_read_tokens, cache_write_tokens, cost, created)
+		VALUES (?1, (SELECT coalesce(max(seq), 0) + 1 FROM usage WHERE session_id = ?1), ?2, ?3, ?4, ?5, ?6, ?7)`,
+		s.id, u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens, cost, time.Now().UnixNano())
 	if err != nil {
-		return fmt.Errorf("session: add usage: %w", err)
+		return fmt.Errorf("session: add usage: %w", notFound(s.id, err))
 	}
 	return nil
 }

@@ -8,26 +8,27 @@ import (
 
 // migrations[i] brings the schema from user_version i to i+1. Append only: a released
 // migration is never edited, so an old database always finds its way to the newest.
+//
+// Every write on the hot path (a message, an event, a usage figure) is one INSERT of
+// one row into a table clustered by session, so that it costs one autocommit
+// statement. What a session's summary shows is derived when it is read: the message
+// count is the highest seq (they run 1, 2, 3, … without gaps), usage and cost are sums,
+// and the time of the last update is the newest of sessions.updated (set by the rare
+// writes: creation, title, end of a turn) and the created time of the session's last
+// message, event and usage row.
 var migrations = []string{
-	// 1: sessions, their messages and their events.
+	// 1: sessions, their messages, events and usage.
 	`CREATE TABLE sessions (
-		id          TEXT PRIMARY KEY,
-		cwd         TEXT NOT NULL,
-		provider    TEXT NOT NULL DEFAULT '',
-		model       TEXT NOT NULL DEFAULT '',
-		title       TEXT NOT NULL DEFAULT '',
-		created     INTEGER NOT NULL,
-		updated     INTEGER NOT NULL,
-		messages    INTEGER NOT NULL DEFAULT 0,
-		turns       INTEGER NOT NULL DEFAULT 0,
-		input_tokens       INTEGER NOT NULL DEFAULT 0,
-		output_tokens      INTEGER NOT NULL DEFAULT 0,
-		cache_read_tokens  INTEGER NOT NULL DEFAULT 0,
-		cache_write_tokens INTEGER NOT NULL DEFAULT 0,
-		cost        REAL NOT NULL DEFAULT 0
+		id       TEXT PRIMARY KEY,
+		cwd      TEXT NOT NULL,
+		provider TEXT NOT NULL DEFAULT '',
+		model    TEXT NOT NULL DEFAULT '',
+		title    TEXT NOT NULL DEFAULT '',
+		created  INTEGER NOT NULL,
+		updated  INTEGER NOT NULL,
+		turns    INTEGER NOT NULL DEFAULT 0
 	);
-	CREATE INDEX sessions_updated ON sessions (updated DESC);
-	CREATE INDEX sessions_cwd_updated ON sessions (cwd, updated DESC);
+	CREATE INDEX sessions_cwd ON sessions (cwd);
 	CREATE TABLE messages (
 		session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
 		seq        INTEGER NOT NULL,
@@ -37,13 +38,24 @@ var migrations = []string{
 		PRIMARY KEY (session_id, seq)
 	) WITHOUT ROWID;
 	CREATE TABLE events (
-		id         INTEGER PRIMARY KEY AUTOINCREMENT,
+		id         INTEGER PRIMARY KEY,
 		session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
 		kind       TEXT NOT NULL,
 		payload    TEXT NOT NULL,
 		created    INTEGER NOT NULL
 	);
-	CREATE INDEX events_session ON events (session_id, id);`,
+	CREATE INDEX events_session ON events (session_id, id, created); -- covers updatedExpr
+	CREATE TABLE usage (
+		session_id         TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+		seq                INTEGER NOT NULL,
+		input_tokens       INTEGER NOT NULL,
+		output_tokens      INTEGER NOT NULL,
+		cache_read_tokens  INTEGER NOT NULL,
+		cache_write_tokens INTEGER NOT NULL,
+		cost               REAL NOT NULL,
+		created            INTEGER NOT NULL,
+		PRIMARY KEY (session_id, seq)
+	) WITHOUT ROWID;`,
 }
 
 // migrate brings the schema to the newest version. It runs in one immediate

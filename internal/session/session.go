@@ -1,7 +1,6 @@
 package session
 
 import (
-	"context"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -45,15 +44,15 @@ func (st *Store) Create(meta Meta) (*Session, error) {
 	now := time.Now()
 	meta.Title = Title(meta.Title)
 	id := newID(now)
-	err := st.write(context.Background(), func(tx *sql.Tx) error {
-		_, err := tx.Exec(`INSERT INTO sessions (id, cwd, provider, model, title, created, updated)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`,
-			id, meta.Cwd, meta.Provider, meta.Model, meta.Title, now.UnixNano(), now.UnixNano())
-		return err
-	})
+	st.wmu.Lock()
+	defer st.wmu.Unlock()
+	_, err := st.exec(`INSERT INTO sessions (id, cwd, provider, model, title, created, updated)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		id, meta.Cwd, meta.Provider, meta.Model, meta.Title, now.UnixNano(), now.UnixNano())
 	if err != nil {
 		return nil, fmt.Errorf("session: create: %w", err)
 	}
+	st.nextSeq[id] = 1
 	return &Session{store: st, id: id, meta: meta}, nil
 }
 
@@ -66,7 +65,7 @@ func (st *Store) Get(idOrPrefix string) (*Session, error) {
 		return nil, fmt.Errorf("session %q: %w (an id is %d letters and digits)", idOrPrefix, ErrNotFound, idLen)
 	}
 	// Ids are [0-9a-z]; "~" sorts after all of them, so the range is the prefix's.
-	rows, err := st.db.Query(`SELECT id, cwd, provider, model, title FROM sessions
+	rows, err := st.db.Query(`SELECT `+sessionColumns+` FROM sessions
 		WHERE id >= ? AND id < ? ORDER BY id LIMIT 4`, p, p+"~")
 	if err != nil {
 		return nil, fmt.Errorf("session: get %q: %w", idOrPrefix, err)
@@ -89,14 +88,15 @@ func (st *Store) Get(idOrPrefix string) (*Session, error) {
 		}
 		return nil, fmt.Errorf("session prefix %q is ambiguous: it matches %s%s; give more characters", idOrPrefix, strings.Join(ids, ", "), more)
 	}
-	return found[0], nil
+	st.initSeq(found[0])
+	return found[0].Session, nil
 }
 
-// Last returns the most recently updated session whose working directory is cwd.
-// It wraps ErrNotFound when the folder has none.
+// Last returns the most recently updated session whose working directory is cwd (see
+// Info.Updated). It wraps ErrNotFound when the folder has none.
 func (st *Store) Last(cwd string) (*Session, error) {
-	rows, err := st.db.Query(`SELECT id, cwd, provider, model, title FROM sessions
-		WHERE cwd = ? ORDER BY updated DESC, id DESC LIMIT 1`, cwd)
+	rows, err := st.db.Query(`SELECT `+sessionColumns+` FROM sessions AS s
+		WHERE cwd = ? ORDER BY `+updatedExpr+` DESC, id DESC LIMIT 1`, cwd)
 	if err != nil {
 		return nil, fmt.Errorf("session: last: %w", err)
 	}
@@ -107,20 +107,42 @@ func (st *Store) Last(cwd string) (*Session, error) {
 	if len(found) == 0 {
 		return nil, fmt.Errorf("no session in %s: %w", cwd, ErrNotFound)
 	}
-	return found[0], nil
+	st.initSeq(found[0])
+	return found[0].Session, nil
 }
 
-func scanSessions(st *Store, rows *sql.Rows) ([]*Session, error) {
+// sessionColumns are what scanSessions reads, the last being the highest message seq.
+const sessionColumns = `id, cwd, provider, model, title,
+	(SELECT max(seq) FROM messages WHERE session_id = id)`
+
+// foundSession is a Session read by scanSessions, with its highest message seq.
+type foundSession struct {
+	*Session
+	maxSeq int64
+}
+
+func scanSessions(st *Store, rows *sql.Rows) ([]foundSession, error) {
 	defer rows.Close()
-	var out []*Session
+	var out []foundSession
 	for rows.Next() {
 		s := &Session{store: st}
-		if err := rows.Scan(&s.id, &s.meta.Cwd, &s.meta.Provider, &s.meta.Model, &s.meta.Title); err != nil {
+		var maxSeq sql.NullInt64
+		if err := rows.Scan(&s.id, &s.meta.Cwd, &s.meta.Provider, &s.meta.Model, &s.meta.Title, &maxSeq); err != nil {
 			return nil, err
 		}
-		out = append(out, s)
+		out = append(out, foundSession{s, maxSeq.Int64})
 	}
 	return out, rows.Err()
+}
+
+// initSeq records the next message seq of a session just read, unless the process
+// already knows a later one.
+func (st *Store) initSeq(f foundSession) {
+	st.wmu.Lock()
+	defer st.wmu.Unlock()
+	if st.nextSeq[f.id] <= f.maxSeq {
+		st.nextSeq[f.id] = f.maxSeq + 1
+	}
 }
 
 // maxTitle is how many characters of the first prompt make a title.
@@ -145,8 +167,7 @@ func Title(prompt string) string {
 // of at most about 80 characters.
 func (s *Session) SetTitle(title string) error {
 	title = Title(title)
-	err := s.update(`UPDATE sessions SET title = ?, updated = ? WHERE id = ?`, title, time.Now().UnixNano(), s.id)
-	if err != nil {
+	if err := s.update(`UPDATE sessions SET title = ?, updated = ? WHERE id = ?`, title); err != nil {
 		return fmt.Errorf("session: set title: %w", err)
 	}
 	s.mu.Lock()
@@ -157,24 +178,25 @@ func (s *Session) SetTitle(title string) error {
 
 // EndTurn counts one more finished turn.
 func (s *Session) EndTurn() error {
-	if err := s.update(`UPDATE sessions SET turns = turns + 1, updated = ? WHERE id = ?`, time.Now().UnixNano(), s.id); err != nil {
+	if err := s.update(`UPDATE sessions SET turns = turns + 1, updated = ? WHERE id = ?`); err != nil {
 		return fmt.Errorf("session: end turn: %w", err)
 	}
 	return nil
 }
 
-// update runs one UPDATE of the session's row, which must exist.
+// update runs one UPDATE of the session's row, which must exist. Its last two
+// parameters are the time now and the session's id, which update appends to args.
 func (s *Session) update(query string, args ...any) error {
-	return s.store.write(context.Background(), func(tx *sql.Tx) error {
-		res, err := tx.Exec(query, args...)
-		if err != nil {
-			return err
-		}
-		if n, err := res.RowsAffected(); err == nil && n == 0 {
-			return fmt.Errorf("session %s: %w", s.id, ErrNotFound)
-		}
-		return nil
-	})
+	s.store.wmu.Lock()
+	defer s.store.wmu.Unlock()
+	res, err := s.store.exec(query, append(args, time.Now().UnixNano(), s.id)...)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return fmt.Errorf("session %s: %w", s.id, ErrNotFound)
+	}
+	return nil
 }
 
 // errNoRows turns sql.ErrNoRows into ErrNotFound for session id.
@@ -183,16 +205,4 @@ func errNoRows(id string, err error) error {
 		return fmt.Errorf("session %s: %w", id, ErrNotFound)
 	}
 	return err
-}
-
-// touch marks session id as updated at now; the session must exist.
-func touch(tx *sql.Tx, id string, now int64) error {
-	res, err := tx.Exec(`UPDATE sessions SET updated = ? WHERE id = ?`, now, id)
-	if err != nil {
-		return err
-	}
-	if n, err := res.RowsAffected(); err == nil && n == 0 {
-		return fmt.Errorf("session %s: %w", id, ErrNotFound)
-	}
-	return nil
 }

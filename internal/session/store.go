@@ -10,7 +10,8 @@ import (
 	"path/filepath"
 	"sync"
 
-	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
+	"modernc.org/sqlite" // the "sqlite" database/sql driver
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // ErrNotFound is returned (wrapped) when no session matches.
@@ -22,8 +23,13 @@ type Store struct {
 	path string
 	// wmu serialises this process's writes: SQLite has one writer at a time anyway,
 	// and queueing here is cheaper than SQLite's busy loop. Other processes are
-	// waited for by busy_timeout.
+	// waited for by busy_timeout. It also guards the fields below.
 	wmu sync.Mutex
+	// stmts holds the write statements, prepared on first use.
+	stmts map[string]*sql.Stmt
+	// nextSeq is the next message sequence number of each session this process has
+	// opened, shared by all its Sessions of that id (see AppendMessage).
+	nextSeq map[string]int64
 }
 
 // pragmas run on every new connection of the pool.
@@ -62,7 +68,7 @@ func Open(path string) (*Store, error) {
 	db.SetMaxOpenConns(4)
 	db.SetMaxIdleConns(4)
 
-	s := &Store{db: db, path: path}
+	s := &Store{db: db, path: path, stmts: map[string]*sql.Stmt{}, nextSeq: map[string]int64{}}
 	if err := s.init(context.Background()); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("session: open %s: %w", path, err)
@@ -87,20 +93,45 @@ func (s *Store) init(ctx context.Context) error {
 func (s *Store) Path() string { return s.path }
 
 // Close closes the database. Sessions of the store must not be used afterwards.
-func (s *Store) Close() error { return s.db.Close() }
-
-// write runs fn in one immediate transaction, serialised with the process's other
-// writes. Either all of fn's statements are stored, or none.
-func (s *Store) write(ctx context.Context, fn func(*sql.Tx) error) error {
+func (s *Store) Close() error {
 	s.wmu.Lock()
-	defer s.wmu.Unlock()
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
+	for q, stmt := range s.stmts {
+		stmt.Close()
+		delete(s.stmts, q)
 	}
-	if err := fn(tx); err != nil {
-		tx.Rollback() //nolint:errcheck // the first error is the one worth reporting
-		return err
+	s.wmu.Unlock()
+	return s.db.Close()
+}
+
+// exec runs one write statement on its own (autocommit: it is stored, or not at all,
+// and on disk when exec returns). The caller holds wmu, which serialises it with the
+// process's other writes. The statement is prepared once per store.
+func (s *Store) exec(query string, args ...any) (sql.Result, error) {
+	stmt := s.stmts[query]
+	if stmt == nil {
+		var err error
+		if stmt, err = s.db.Prepare(query); err != nil {
+			return nil, err
+		}
+		s.stmts[query] = stmt
 	}
-	return tx.Commit()
+	return stmt.Exec(args...)
+}
+
+// sqliteCode returns the extended SQLite result code of err, or 0.
+func sqliteCode(err error) int {
+	var e *sqlite.Error
+	if errors.As(err, &e) {
+		return e.Code()
+	}
+	return 0
+}
+
+// notFound turns the failure of an INSERT that references session id, when the
+// session does not exist, into ErrNotFound.
+func notFound(id string, err error) error {
+	if sqliteCode(err) == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY {
+		return fmt.Errorf("session %s: %w", id, ErrNotFound)
+	}
+	return err
 }
