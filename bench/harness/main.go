@@ -42,7 +42,8 @@ func main() {
 	fmt.Println("| measure | result | target |")
 	fmt.Println("| --- | --- | --- |")
 	h.startup(*runs)
-	h.session50()
+	h.session50(0)
+	h.session50(200 * time.Microsecond)
 	h.editFile()
 	if *bigSize > 0 {
 		h.bigRead(*bigSize)
@@ -113,7 +114,10 @@ func (h *harness) startup(runs int) {
 }
 
 // session50: a 50-turn session; overhead = next request − end of response − tool time.
-func (h *harness) session50() {
+// pace spaces the events of each response as a model generating tokens does; with no
+// pace the whole response arrives in one burst and gantry's decoding of it falls after
+// the response's end, so it counts as overhead.
+func (h *harness) session50(pace time.Duration) {
 	check(os.WriteFile(filepath.Join(h.dir, "small.txt"), []byte(strings.Repeat("a line of text\n", 40)), 0o644))
 	var turns []fakellm.Turn
 	for i := 0; i < 50; i++ {
@@ -121,7 +125,7 @@ func (h *harness) session50() {
 		if i%5 == 4 {
 			call = fakellm.ToolCall(fmt.Sprintf("c%d", i), "bash", fmt.Sprintf(`{"command":"echo turn %d"}`, i))
 		}
-		turns = append(turns, fakellm.Turn{Parts: []fakellm.Part{fakellm.Text(fmt.Sprintf("Step %d.", i)), call}})
+		turns = append(turns, fakellm.Turn{Parts: []fakellm.Part{fakellm.Text(fmt.Sprintf("Step %d.", i)), call}, Delay: pace})
 	}
 	turns = append(turns, fakellm.Turn{Parts: []fakellm.Part{fakellm.Text("Finished.")}})
 	srv := newTimedServer(turns...)
@@ -142,8 +146,12 @@ func (h *harness) session50() {
 		over = append(over, ms(gap))
 	}
 	rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
-	fmt.Printf("| harness overhead per turn, 50-turn session (median) | %.3f ms (p90 %.3f) | < 1 ms |\n", median(over), percentile(over, 0.9))
-	fmt.Printf("| peak RSS of the 50-turn session | %.1f MB | < 30 MB |\n", float64(rss)/1024)
+	how := "events in one burst"
+	if pace > 0 {
+		how = fmt.Sprintf("events %v apart", pace)
+	}
+	fmt.Printf("| harness overhead per turn, 50-turn session, %s (median) | %.3f ms (p90 %.3f) | < 1 ms |\n", how, median(over), percentile(over, 0.9))
+	fmt.Printf("| peak RSS of the 50-turn session, %s | %.1f MB | < 30 MB |\n", how, float64(rss)/1024)
 }
 
 // toolDurations reads duration_us of each tool_finished event of a stream-json output.

@@ -16,7 +16,10 @@ import (
 )
 
 // Recorder stores what happens in a session as it happens. The session store
-// implements it; nil means nothing is stored.
+// implements it; nil means nothing is stored. Each model response and each batch of
+// tool results is a message; each settled call is also a tool_finished event the
+// moment it ends, so a kill in the middle of a batch keeps the results already had.
+// A call's start is in the assistant message, usage in AddUsage.
 type Recorder interface {
 	AppendMessage(m llm.Message) error
 	AppendEvent(kind string, payload any) error
@@ -237,7 +240,6 @@ func (a *Agent) account(u llm.Usage) {
 	if a.Store != nil {
 		_ = a.Store.AddUsage(u, cost)
 	}
-	a.record("usage", ev)
 	a.emit(ev)
 }
 

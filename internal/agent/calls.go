@@ -2,7 +2,6 @@ package agent
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -104,7 +103,6 @@ func (a *Agent) prepare(c llm.Block) *pending {
 	inv, msg := t.Decode(a.Env, c.Input)
 	p.inv = inv
 	a.emit(face.ToolStarted{CallID: c.ToolCallID, Name: c.ToolName, Principal: inv.Principal, Level: t.Level(), Kind: t.Kind(), Locations: inv.Paths, Input: c.Input})
-	a.record("tool_started", map[string]any{"id": c.ToolCallID, "name": c.ToolName, "principal": inv.Principal, "input": json.RawMessage(c.Input)})
 	if msg != "" {
 		a.settle(p, tool.Fail(msg), false)
 	}

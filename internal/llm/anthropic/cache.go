@@ -73,7 +73,10 @@ func (c *bodyCache) body(req llm.Request) ([]byte, error) {
 	next := make(map[cacheKey]json.RawMessage, len(req.Messages))
 	var buf bytes.Buffer
 	buf.Grow(len(head) + 256*len(req.Messages))
-	buf.Write(head[:at])
+	// "stream" comes first: the SDK sets it again with sjson, which then stops at the
+	// first key instead of scanning the whole conversation for it.
+	buf.WriteString(`{"stream":true,`)
+	buf.Write(head[1:at])
 	buf.WriteString(`"messages":[`)
 	for i, m := range req.Messages {
 		if i > 0 {

@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"testing"
@@ -18,7 +19,7 @@ func freshJSON(t testing.TB, req llm.Request) any {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var v any
+	var v map[string]any
 	if err := json.Unmarshal(b, &v); err != nil {
 		t.Fatal(err)
 	}
@@ -31,10 +32,14 @@ func cachedJSON(t testing.TB, req llm.Request, c *bodyCache) any {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var v any
+	var v map[string]any
 	if err := json.Unmarshal(b, &v); err != nil {
 		t.Fatalf("body is not JSON: %v\n%s", err, b)
 	}
+	if !bytes.HasPrefix(b, []byte(`{"stream":true,`)) || v["stream"] != true {
+		t.Fatalf("the body does not start with the stream flag: %.60s", b)
+	}
+	delete(v, "stream")
 	return v
 }
 
