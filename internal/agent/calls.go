@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/face"
@@ -20,6 +21,8 @@ type pending struct {
 	inv    tool.Invocation
 	result *tool.Result // set once settled (refused, malformed, or run)
 	took   time.Duration
+	// unsettled counts the calls of the response not settled yet, shared by them.
+	unsettled *atomic.Int32
 }
 
 // runCalls settles every call of a response, in order: decode, gate, run. Calls of
@@ -27,8 +30,10 @@ type pending struct {
 // time. Every call gets exactly one result block, in the order of the calls.
 func (a *Agent) runCalls(ctx context.Context, calls []llm.Block) ([]llm.Block, face.Counters) {
 	ps := make([]*pending, len(calls))
+	unsettled := new(atomic.Int32)
+	unsettled.Store(int32(len(calls)))
 	for i, c := range calls {
-		ps[i] = a.prepare(c)
+		ps[i] = a.prepare(c, unsettled)
 	}
 	for i := 0; i < len(ps); {
 		p := ps[i]
@@ -65,6 +70,11 @@ func (a *Agent) runCalls(ctx context.Context, calls []llm.Block) ([]llm.Block, f
 				batch = append(batch, q)
 			}
 		}
+		if len(batch) == 1 { // no goroutine for a lone call
+			a.execute(ctx, batch[0])
+			i = j
+			continue
+		}
 		var wg sync.WaitGroup
 		for _, q := range batch {
 			wg.Add(1)
@@ -88,8 +98,8 @@ func (a *Agent) runCalls(ctx context.Context, calls []llm.Block) ([]llm.Block, f
 
 // prepare decodes a call and announces it. Unknown tools and malformed arguments are
 // settled at once with a sentence for the model.
-func (a *Agent) prepare(c llm.Block) *pending {
-	p := &pending{block: c}
+func (a *Agent) prepare(c llm.Block, unsettled *atomic.Int32) *pending {
+	p := &pending{block: c, unsettled: unsettled}
 	t, ok := a.Tools.Lookup(c.ToolName)
 	if ok && a.MaxLevel != nil && t.Level() > a.MaxLevel() {
 		ok = false
@@ -197,7 +207,13 @@ func (a *Agent) settle(p *pending, r tool.Result, refused bool) {
 		r.Text += "\n" + note
 	}
 	p.result = &r
-	a.record("tool_finished", map[string]any{"id": p.block.ToolCallID, "name": p.block.ToolName, "is_error": r.IsError, "refused": refused, "text": r.Text})
+	// The results of a response are stored together as one message once all its
+	// calls are settled; until then each result is kept as an event, so a kill in
+	// the middle of a batch keeps the results already had (the session's resume
+	// puts them back). The last one needs none: the message follows at once.
+	if p.unsettled.Add(-1) > 0 {
+		a.record("tool_finished", map[string]any{"id": p.block.ToolCallID, "name": p.block.ToolName, "is_error": r.IsError, "refused": refused, "text": r.Text})
+	}
 	a.emit(face.ToolFinished{CallID: p.block.ToolCallID, Name: p.block.ToolName, Result: r, Refused: refused, Duration: p.took})
 }
 

@@ -111,8 +111,10 @@ func New(opts Options, sink face.Sink, asker face.Asker) (_ *App, err error) {
 	if maxTurns == 0 {
 		maxTurns = cfg.MaxTurns
 	}
+	records := session.NewPipeline(a.Session)
+	a.closer = append(a.closer, func() { _ = records.Close() })
 	a.Agent = &agent.Agent{
-		Provider: provider, Tools: reg, Gate: a.Gate, Asker: asker, Sink: sink, Store: a.Session, Env: env,
+		Provider: provider, Tools: reg, Gate: a.Gate, Asker: asker, Sink: sink, Store: records, Env: env,
 		MaxLevel: func() tool.Level { return a.Gate.Mode().MaxLevel() },
 		Config: agent.Config{
 			Model:       a.Model,

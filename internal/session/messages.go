@@ -82,7 +82,49 @@ func (s *Session) Messages() ([]llm.Message, error) {
 	if err != nil {
 		return nil, err
 	}
+	if msgs, err = s.recoverResults(msgs); err != nil {
+		return nil, err
+	}
 	return Repair(msgs), nil
+}
+
+// recoverResults gives the calls of a trailing assistant message the results that
+// were stored as tool_finished events before the process stopped (the agent stores
+// a response's results as one message once all its calls are settled, and each
+// earlier one as an event meanwhile).
+func (s *Session) recoverResults(msgs []llm.Message) ([]llm.Message, error) {
+	if len(msgs) == 0 || msgs[len(msgs)-1].Role != llm.RoleAssistant {
+		return msgs, nil
+	}
+	calls := msgs[len(msgs)-1].ToolCalls()
+	if len(calls) == 0 {
+		return msgs, nil
+	}
+	events, err := s.Events("tool_finished")
+	if err != nil {
+		return nil, err
+	}
+	found := make(map[string]llm.Block)
+	for _, e := range events {
+		var r struct {
+			ID      string `json:"id"`
+			Text    string `json:"text"`
+			IsError bool   `json:"is_error"`
+		}
+		if json.Unmarshal(e.Payload, &r) == nil && r.ID != "" {
+			found[r.ID] = llm.Block{Type: llm.BlockToolResult, ToolCallID: r.ID, Text: r.Text, IsError: r.IsError}
+		}
+	}
+	var results []llm.Block
+	for _, c := range calls {
+		if b, ok := found[c.ToolCallID]; ok {
+			results = append(results, b)
+		}
+	}
+	if len(results) == 0 {
+		return msgs, nil
+	}
+	return append(msgs[:len(msgs):len(msgs)], llm.Message{Role: llm.RoleUser, Content: results}), nil
 }
 
 // RawMessages returns the conversation exactly as stored, without repair.

@@ -135,3 +135,27 @@ func TestMessagesRepairsStoredHistory(t *testing.T) {
 	}
 	assertMessages(t, got, append(stored, user(interrupted("a"))))
 }
+
+// A kill in the middle of a batch of calls: the results stored as events come back,
+// the call that never finished is marked interrupted.
+func TestMessagesRecoversResultsFromEvents(t *testing.T) {
+	st := openTemp(t)
+	s := mustCreate(t, st, "/w")
+	for _, m := range []llm.Message{userText("go"), assistant(call("a", "bash"), call("b", "bash"), call("c", "bash"))} {
+		if err := s.AppendMessage(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, id := range []string{"a", "b"} {
+		if err := s.AppendEvent("tool_finished", map[string]any{"id": id, "text": "out " + id, "is_error": id == "b"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.Messages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []llm.Message{userText("go"), assistant(call("a", "bash"), call("b", "bash"), call("c", "bash")),
+		user(result("a", "out a"), llm.Block{Type: llm.BlockToolResult, ToolCallID: "b", Text: "out b", IsError: true}, interrupted("c"))}
+	assertMessages(t, got, want)
+}

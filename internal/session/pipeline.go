@@ -1,0 +1,113 @@
+package session
+
+import (
+	"errors"
+	"sync"
+
+	"github.com/gantry-dev/gantry/internal/llm"
+)
+
+// Pipeline writes a session's records one at a time on a goroutine of its own, so
+// that the agent goes on while its last record is being written. It never holds more
+// than that one record: handing over the next one waits until the previous one is on
+// disk. A kill of the process therefore loses at most the record being written, as
+// with direct writes, while the write overlaps the agent's next step (a tool call, a
+// model request) instead of delaying it.
+//
+// A write error is returned by the next call, or by Flush or Close.
+type Pipeline struct {
+	s    *Session
+	jobs chan func() error
+
+	mu     sync.Mutex
+	err    error
+	closed bool
+	done   chan struct{}
+	idle   sync.WaitGroup
+}
+
+// NewPipeline starts the writer of s. Close stops it.
+func NewPipeline(s *Session) *Pipeline {
+	p := &Pipeline{s: s, jobs: make(chan func() error), done: make(chan struct{})}
+	go p.run()
+	return p
+}
+
+func (p *Pipeline) run() {
+	defer close(p.done)
+	for job := range p.jobs {
+		if err := job(); err != nil {
+			p.mu.Lock()
+			p.err = errors.Join(p.err, err)
+			p.mu.Unlock()
+		}
+		p.idle.Done()
+	}
+}
+
+// submit hands job to the writer once it has finished the previous one, and returns
+// the errors of earlier writes not yet reported.
+func (p *Pipeline) submit(job func() error) error {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return errors.New("session: write after the pipeline was closed")
+	}
+	p.idle.Add(1)
+	p.mu.Unlock()
+	p.jobs <- job // unbuffered: taken only when the writer is free
+	return p.takeErr()
+}
+
+func (p *Pipeline) takeErr() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	err := p.err
+	p.err = nil
+	return err
+}
+
+// Flush waits until every record handed over is on disk.
+func (p *Pipeline) Flush() error {
+	p.idle.Wait()
+	return p.takeErr()
+}
+
+// Close flushes and stops the writer. It is safe to call twice.
+func (p *Pipeline) Close() error {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return p.takeErr()
+	}
+	p.closed = true
+	p.mu.Unlock()
+	close(p.jobs)
+	<-p.done
+	return p.takeErr()
+}
+
+// AppendMessage stores m (see Session.AppendMessage) behind the records before it.
+func (p *Pipeline) AppendMessage(m llm.Message) error {
+	return p.submit(func() error { return p.s.AppendMessage(m) })
+}
+
+// AppendEvent stores an event (see Session.AppendEvent). The payload is encoded on
+// the writer, so the caller must not change it afterwards.
+func (p *Pipeline) AppendEvent(kind string, payload any) error {
+	return p.submit(func() error { return p.s.AppendEvent(kind, payload) })
+}
+
+// AddUsage adds to the session's usage (see Session.AddUsage).
+func (p *Pipeline) AddUsage(u llm.Usage, cost float64) error {
+	return p.submit(func() error { return p.s.AddUsage(u, cost) })
+}
+
+// EndTurn counts a finished turn (see Session.EndTurn) and waits until everything
+// handed over is on disk: a turn's end is a point where the session is whole.
+func (p *Pipeline) EndTurn() error {
+	if err := p.submit(p.s.EndTurn); err != nil {
+		return err
+	}
+	return p.Flush()
+}

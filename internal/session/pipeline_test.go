@@ -1,0 +1,101 @@
+package session
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gantry-dev/gantry/internal/llm"
+)
+
+func TestPipelineKeepsOrderAndFlushes(t *testing.T) {
+	st := openTemp(t)
+	s := mustCreate(t, st, "/w")
+	p := NewPipeline(s)
+	for i := 0; i < 20; i++ {
+		if err := p.AppendMessage(userText(fmt.Sprintf("m%d", i))); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.AppendEvent("tool_finished", map[string]int{"i": i}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := p.AddUsage(usage(10, 1), 0.5); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.EndTurn(); err != nil { // flushes
+		t.Fatal(err)
+	}
+	msgs, err := s.RawMessages()
+	if err != nil || len(msgs) != 20 || msgs[19].Text() != "m19" || msgs[0].Text() != "m0" {
+		t.Fatalf("messages after EndTurn: %d %v", len(msgs), err)
+	}
+	evs, _ := s.Events("tool_finished")
+	if len(evs) != 20 || string(evs[19].Payload) != `{"i":19}` {
+		t.Fatalf("events: %d", len(evs))
+	}
+	in, _ := s.Info()
+	if in.Turns != 1 || in.Usage.InputTokens != 10 || in.Cost != 0.5 {
+		t.Fatalf("info %+v", in)
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal("second Close:", err)
+	}
+	if err := p.AppendEvent("x", 1); err == nil || !strings.Contains(err.Error(), "closed") {
+		t.Fatalf("write after close: %v", err)
+	}
+}
+
+// At most one record is ever in the writer's hands: the next hand-over waits.
+func TestPipelineHoldsOneRecordAtMost(t *testing.T) {
+	st := openTemp(t)
+	s := mustCreate(t, st, "/w")
+	p := NewPipeline(s)
+	defer p.Close()
+	release := make(chan struct{})
+	started := make(chan struct{})
+	if err := p.submit(func() error { close(started); <-release; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	<-started
+	handed := make(chan struct{})
+	go func() {
+		_ = p.AppendMessage(assistantText("second"))
+		close(handed)
+	}()
+	select {
+	case <-handed:
+		t.Fatal("a second record was taken while the first was being written")
+	case <-time.After(50 * time.Millisecond):
+	}
+	close(release)
+	<-handed
+	if err := p.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if msgs, _ := s.RawMessages(); len(msgs) != 1 {
+		t.Fatalf("%d messages", len(msgs))
+	}
+}
+
+func TestPipelineReportsWriteErrors(t *testing.T) {
+	st := openTemp(t)
+	s := mustCreate(t, st, "/w")
+	p := NewPipeline(s)
+	defer p.Close()
+	bad := func() error { return fmt.Errorf("disk on fire") }
+	err := p.submit(bad) // reported by this call if it already failed, else by Flush
+	if err == nil {
+		err = p.Flush()
+	}
+	if err == nil || !strings.Contains(err.Error(), "disk on fire") {
+		t.Fatalf("the write error was lost: %v", err)
+	}
+	if err := p.AppendMessage(llm.Message{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockText, Text: "ok"}}}); err != nil {
+		t.Fatalf("an error is reported once: %v", err)
+	}
+}
