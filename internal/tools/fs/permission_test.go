@@ -31,7 +31,6 @@ var permCases = []permCase{
 	{"apply_patch a locked file", "apply_patch", A{"patch": "*** Begin Patch\n*** Update File: locked/kept.txt\n@@\n-kept\n+changed\n*** End Patch\n"}},
 }
 
-
 // TestHelperNoPermission runs the calls when started by TestNoPermission.
 func TestHelperNoPermission(t *testing.T) {
 	dir := os.Getenv(noPermChild)
