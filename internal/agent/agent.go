@@ -5,7 +5,6 @@ package agent
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 
@@ -267,6 +266,3 @@ func errString(err error) string {
 	}
 	return err.Error()
 }
-
-// ErrCancelled is the error of a turn stopped by its context.
-var ErrCancelled = errors.New("cancelled")

@@ -55,6 +55,7 @@ type Printer struct {
 	usage     face.TurnUsage
 	atLineEnd bool // text mode: the last thing written ended a line
 	lastTool  string
+	inputs    map[string]json.RawMessage // call id → input, until the call finishes
 	enc       *json.Encoder
 }
 
@@ -68,7 +69,7 @@ type Denial struct {
 
 // New returns a printer writing to out.
 func New(out io.Writer, opts Options) *Printer {
-	return &Printer{out: out, opts: opts, start: time.Now(), atLineEnd: true, enc: json.NewEncoder(out)}
+	return &Printer{out: out, opts: opts, start: time.Now(), atLineEnd: true, enc: json.NewEncoder(out), inputs: map[string]json.RawMessage{}}
 }
 
 // Start announces the session (stream-json's init line).
@@ -87,8 +88,16 @@ func (p *Printer) line(v any) { _ = p.enc.Encode(v) }
 func (p *Printer) Handle(e face.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if f, ok := e.(face.ToolFinished); ok && f.Refused {
-		p.denials = append(p.denials, Denial{Tool: f.Name, CallID: f.CallID, Reason: f.Result.Text})
+	switch e := e.(type) {
+	case face.ToolStarted:
+		if json.Valid(e.Input) {
+			p.inputs[e.CallID] = e.Input
+		}
+	case face.ToolFinished:
+		if e.Refused {
+			p.denials = append(p.denials, Denial{Tool: e.Name, CallID: e.CallID, Input: p.inputs[e.CallID], Reason: e.Result.Text})
+		}
+		delete(p.inputs, e.CallID)
 	}
 	if u, ok := e.(face.TurnUsage); ok {
 		p.usage = u
@@ -117,7 +126,6 @@ type Result struct {
 	CostUSD    float64        `json:"total_cost_usd"`
 	Counters   face.Counters  `json:"counters"`
 	Denials    []Denial       `json:"permission_denials"`
-	Extra      map[string]any `json:"-"`
 }
 
 // Finish writes the end of the run: the JSON result object (json and stream-json) or a

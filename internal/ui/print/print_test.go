@@ -19,7 +19,7 @@ func play(p *Printer) Result {
 	p.Handle(face.ToolFinished{CallID: "2", Name: "read_skill", Result: tool.Result{Text: "# secret skill", Display: tool.Display{Hidden: true}}})
 	p.Handle(face.ToolStarted{CallID: "3", Name: "bash", Principal: "true"})
 	p.Handle(face.ToolFinished{CallID: "3", Name: "bash", Result: tool.Result{Text: "(no output)"}})
-	p.Handle(face.ToolStarted{CallID: "4", Name: "bash", Principal: "rm -rf /"})
+	p.Handle(face.ToolStarted{CallID: "4", Name: "bash", Principal: "rm -rf /", Input: []byte(`{"command":"rm -rf /"}`)})
 	p.Handle(face.ToolFinished{CallID: "4", Name: "bash", Refused: true, Result: tool.Result{Text: "refused", IsError: true}})
 	p.Handle(face.StepEnded{Step: 1, Counters: face.Counters{Commands: 3, Skills: 1}})
 	p.Handle(face.TextDelta{Text: "Done."})
@@ -67,7 +67,7 @@ func TestJSONFormat(t *testing.T) {
 	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
 		t.Fatalf("%v: %s", err, b.String())
 	}
-	if got.Result != "Done." || got.SessionID != "s1" || got.Turns != 2 || got.IsError || len(got.Denials) != 1 || got.Denials[0].Tool != "bash" {
+	if got.Result != "Done." || got.SessionID != "s1" || got.Turns != 2 || got.IsError || len(got.Denials) != 1 || got.Denials[0].Tool != "bash" || string(got.Denials[0].Input) != `{"command":"rm -rf /"}` {
 		t.Fatalf("result %+v", got)
 	}
 	if r.IsError {
