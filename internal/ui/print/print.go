@@ -112,20 +112,20 @@ func (p *Printer) Handle(e face.Event) {
 
 // Result is the JSON result object of a run.
 type Result struct {
-	Type       string         `json:"type"`
-	Subtype    string         `json:"subtype"`
-	IsError    bool           `json:"is_error"`
-	Result     string         `json:"result"`
-	Error      string         `json:"error,omitempty"`
-	StopReason string         `json:"stop_reason"`
-	SessionID  string         `json:"session_id"`
-	Model      string         `json:"model"`
-	Turns      int            `json:"num_turns"`
-	DurationMS int64          `json:"duration_ms"`
-	Usage      llm.Usage      `json:"usage"`
-	CostUSD    float64        `json:"total_cost_usd"`
-	Counters   face.Counters  `json:"counters"`
-	Denials    []Denial       `json:"permission_denials"`
+	Type       string        `json:"type"`
+	Subtype    string        `json:"subtype"`
+	IsError    bool          `json:"is_error"`
+	Result     string        `json:"result"`
+	Error      string        `json:"error,omitempty"`
+	StopReason string        `json:"stop_reason"`
+	SessionID  string        `json:"session_id"`
+	Model      string        `json:"model"`
+	Turns      int           `json:"num_turns"`
+	DurationMS int64         `json:"duration_ms"`
+	Usage      llm.Usage     `json:"usage"`
+	CostUSD    float64       `json:"total_cost_usd"`
+	Counters   face.Counters `json:"counters"`
+	Denials    []Denial      `json:"permission_denials"`
 }
 
 // Finish writes the end of the run: the JSON result object (json and stream-json) or a
