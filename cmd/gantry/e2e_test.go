@@ -346,3 +346,89 @@ func processesWith(s string) []int {
 	}
 	return pids
 }
+
+func TestResumeByIDAndMemory(t *testing.T) {
+	srv := fakellm.New(
+		fakellm.Turn{Parts: []fakellm.Part{fakellm.Text("First answer.")}},
+		fakellm.Turn{Parts: []fakellm.Part{fakellm.Text("Second answer.")}},
+	)
+	defer srv.Close()
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, ".git"), 0o755)
+	os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte("Always answer in haiku.\n@docs/style.md\n"), 0o644)
+	os.MkdirAll(filepath.Join(dir, "docs"), 0o755)
+	os.WriteFile(filepath.Join(dir, "docs", "style.md"), []byte("Use British spelling.\n"), 0o644)
+	e := env(t, "ANTHROPIC_BASE_URL="+srv.URL(), "ANTHROPIC_API_KEY=k")
+	if r := gantry(t, dir, e, "-p", "first question"); r.code != 0 {
+		t.Fatalf("first run: %s", r.stderr)
+	}
+	first, _ := json.Marshal(srv.Requests()[0].Body["system"])
+	for _, want := range []string{"Always answer in haiku.", "Use British spelling.", dir} {
+		if !strings.Contains(string(first), want) {
+			t.Errorf("the system prompt lacks %q: %s", want, first)
+		}
+	}
+	r := gantry(t, dir, e, "sessions", "--json")
+	var list []struct{ ID string }
+	if err := json.Unmarshal([]byte(r.stdout), &list); err != nil || len(list) != 1 {
+		t.Fatalf("sessions --json: %v %s", err, r.stdout)
+	}
+	other := t.TempDir() // resuming by id works from any folder
+	if r := gantry(t, other, e, "-p", "--resume", list[0].ID[:8], "second question"); r.code != 0 {
+		t.Fatalf("resume: %s", r.stderr)
+	}
+	body, _ := json.Marshal(srv.Requests()[1].Body["messages"])
+	if !strings.Contains(string(body), "first question") || !strings.Contains(string(body), "First answer.") {
+		t.Fatalf("the resumed request lacks the history: %s", body)
+	}
+	if r := gantry(t, other, e, "-p", "--resume", "zzzzzzzz", "x"); r.code == 0 || !strings.Contains(r.stderr, "zzzzzzzz") {
+		t.Fatalf("unknown session: exit %d, %q", r.code, r.stderr)
+	}
+}
+
+func TestBadConfigNamesFileLineAndKey(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, ".gantry"), 0o755)
+	path := filepath.Join(dir, ".gantry", "config.yaml")
+	os.WriteFile(path, []byte("model: m\nbash:\n  timeout: 30\nmaxOutptu: 5\n"), 0o644)
+	r := gantry(t, dir, env(t, "ANTHROPIC_API_KEY=k"), "-p", "hi")
+	if r.code == 0 || !strings.Contains(r.stderr, path+":4") || !strings.Contains(r.stderr, "maxOutptu") {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+func TestInterruptKillsTheRunningCommand(t *testing.T) {
+	marker := "318.75"
+	srv := fakellm.New(fakellm.Turn{Parts: []fakellm.Part{fakellm.ToolCall("s1", "bash", `{"command":"sleep `+marker+`"}`)}})
+	defer srv.Close()
+	cmd := exec.Command(binary, "-p", "wait a long time", "--permission-mode", "yolo")
+	cmd.Dir, cmd.Env = t.TempDir(), env(t, "ANTHROPIC_BASE_URL="+srv.URL(), "ANTHROPIC_API_KEY=k")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for len(processesWith(marker)) == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if len(processesWith(marker)) == 0 {
+		cmd.Process.Kill()
+		t.Fatal("the command never started")
+	}
+	start := time.Now()
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+		t.Fatalf("exit: %v, stderr %q", err, stderr.String())
+	}
+	if time.Since(start) > 10*time.Second {
+		t.Fatalf("gantry took %v to stop", time.Since(start))
+	}
+	if pids := processesWith(marker); len(pids) > 0 {
+		for _, p := range pids {
+			syscall.Kill(p, syscall.SIGKILL)
+		}
+		t.Fatalf("the command outlived the interrupt: %v", pids)
+	}
+}
