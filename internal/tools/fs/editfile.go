@@ -78,7 +78,13 @@ func editFile(ctx context.Context, env tool.Env, a editArgs, maxOut int) tool.Re
 		return tool.Fail(tool.Bound(head+strings.Join(problems, "\n\n"), maxOut))
 	}
 	updated := form.join(applySpans(text, spans))
-	c := newChange(a.Path, data, updated, false, false)
+	if form.bom { // the spans are offsets into the text after the byte-order mark
+		for i := range spans {
+			spans[i].start += len(utf8BOM)
+			spans[i].end += len(utf8BOM)
+		}
+	}
+	c := newEditChange(a.Path, data, updated, spans)
 	n := plural(len(a.Edits), "edit")
 	d := c.diff(false)
 	if a.DryRun {

@@ -24,6 +24,12 @@ func newChange(shown string, old, new []byte, created, deleted bool) *change {
 	return c
 }
 
+// newEditChange is the change of an edit whose spans are known (offsets into old):
+// its diff compares only the lines the spans touch.
+func newEditChange(shown string, old, new []byte, spans []span) *change {
+	return &change{shown: shown, old: old, new: new, lines: spanDiff(string(old), spans)}
+}
+
 // stats returns the lines added and deleted and the first changed line.
 func (c *change) stats() (added, deleted, first int) { return diffStats(c.lines) }
 
