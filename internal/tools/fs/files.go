@@ -185,7 +185,11 @@ func loadText(shown, abs, tool string) ([]byte, os.FileInfo, string) {
 		return nil, nil, statFailure(shown, err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxEditSize+1))
+	// Read into a buffer of the size the file had, plus room to notice that it grew,
+	// instead of letting ReadAll double its way up to it.
+	buf := bytes.NewBuffer(make([]byte, 0, info.Size()+512))
+	_, err = buf.ReadFrom(io.LimitReader(f, maxEditSize+1))
+	data := buf.Bytes()
 	if err != nil {
 		return nil, nil, statFailure(shown, err)
 	}

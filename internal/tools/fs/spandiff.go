@@ -32,7 +32,7 @@ func spanDiff(full string, spans []span) []diffLine {
 		nLines-- // starts holds a start for the empty remainder after the last newline
 	}
 
-	var out []diffLine
+	out := make([]diffLine, 0, nLines+2*len(spans)+8)
 	oldLine, newLine := 0, 0 // lines emitted so far, 0-based
 	keepTo := func(l int) {
 		for ; oldLine < l; oldLine++ {
