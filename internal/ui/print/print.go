@@ -56,6 +56,7 @@ type Printer struct {
 	atLineEnd bool // text mode: the last thing written ended a line
 	lastTool  string
 	inputs    map[string]json.RawMessage // call id → input, until the call finishes
+	lines     map[string]string          // call id → its tool line, until it finishes
 	enc       *json.Encoder
 }
 
@@ -69,7 +70,7 @@ type Denial struct {
 
 // New returns a printer writing to out.
 func New(out io.Writer, opts Options) *Printer {
-	return &Printer{out: out, opts: opts, start: time.Now(), atLineEnd: true, enc: json.NewEncoder(out), inputs: map[string]json.RawMessage{}}
+	return &Printer{out: out, opts: opts, start: time.Now(), atLineEnd: true, enc: json.NewEncoder(out), inputs: map[string]json.RawMessage{}, lines: map[string]string{}}
 }
 
 // Start announces the session (stream-json's init line).

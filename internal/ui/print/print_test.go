@@ -91,3 +91,30 @@ func TestStreamJSONFormat(t *testing.T) {
 		t.Fatalf("types = %s", strings.Join(types, " "))
 	}
 }
+
+func TestEditPreviewShowsChangedLinesAndParallelCallsAreNamed(t *testing.T) {
+	var b bytes.Buffer
+	p := New(&b, Options{Format: FormatText, PreviewLines: 5})
+	p.Handle(face.ToolStarted{CallID: "1", Name: "read_file", Principal: "a.go"})
+	p.Handle(face.ToolStarted{CallID: "2", Name: "read_file", Principal: "b.go"})
+	p.Handle(face.ToolFinished{CallID: "1", Name: "read_file", Result: tool.Result{Text: "package a"}})
+	p.Handle(face.ToolFinished{CallID: "2", Name: "read_file", Result: tool.Result{Text: "package b"}})
+	p.Handle(face.ToolStarted{CallID: "3", Name: "edit_file", Principal: "a.go"})
+	p.Handle(face.ToolFinished{CallID: "3", Name: "edit_file", Result: tool.Result{
+		Text:    "Applied 1 edit to a.go: +1 -1 lines, first change at line 3.\n\n--- a/a.go\n+++ b/a.go\n@@ -3 +3 @@\n-\treturn a - b\n+\treturn a + b\n",
+		Display: tool.Display{Diff: "--- a/a.go\n+++ b/a.go\n@@ -3 +3 @@\n-\treturn a - b\n+\treturn a + b\n"}}})
+	want := `📄 read_file: a.go
+📄 read_file: b.go
+  ↳ 📄 read_file: a.go
+  package a
+  ↳ 📄 read_file: b.go
+  package b
+✏️ edit_file: a.go
+  Applied 1 edit to a.go: +1 -1 lines, first change at line 3.
+  -	return a - b
+  +	return a + b
+`
+	if b.String() != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", b.String(), want)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gantry-dev/gantry/internal/face"
+	"github.com/gantry-dev/gantry/internal/tool"
 )
 
 // Icon is the icon of a tool's line in the terminal.
@@ -87,24 +88,21 @@ func (p *Printer) text(e face.Event) {
 		fmt.Fprintln(p.out, p.dim(fmt.Sprintf("↻ retrying the model request (attempt %d): %s", e.Attempt+1, e.Reason)))
 	case face.ToolStarted:
 		p.endLine()
-		fmt.Fprintln(p.out, ToolLine(e.Name, e.Principal))
+		line := ToolLine(e.Name, e.Principal)
+		fmt.Fprintln(p.out, line)
 		p.lastTool = e.CallID
+		p.lines[e.CallID] = line
 	case face.ToolFinished:
 		p.endLine()
+		line := p.lines[e.CallID]
+		delete(p.lines, e.CallID)
 		if e.Result.Display.Hidden && !e.Result.IsError {
 			return
 		}
-		if p.lastTool != e.CallID { // parallel calls: say which one this is
-			fmt.Fprintln(p.out, p.dim(fmt.Sprintf("  ↳ %s", e.Name)))
+		if p.lastTool != e.CallID && line != "" { // parallel calls: say which one this is
+			fmt.Fprintln(p.out, p.dim("  ↳ "+line))
 		}
-		text := e.Result.Text
-		if e.Result.Display.Preview != "" {
-			text = e.Result.Display.Preview
-		}
-		if e.Result.Display.Note != "" {
-			text = e.Result.Display.Note
-		}
-		for _, l := range Preview(text, p.opts.PreviewLines) {
+		for _, l := range Preview(previewText(e.Result), p.opts.PreviewLines) {
 			fmt.Fprintln(p.out, p.dim(l))
 		}
 		p.lastTool = ""
@@ -114,4 +112,28 @@ func (p *Printer) text(e face.Event) {
 			fmt.Fprintln(p.out, s)
 		}
 	}
+}
+
+// previewText is what the preview lines show of a result: the face's own preview or
+// note when the tool gave one; for a change, its headline and the changed lines of
+// its diff; else the text the model read.
+func previewText(r tool.Result) string {
+	switch {
+	case r.Display.Preview != "":
+		return r.Display.Preview
+	case r.Display.Note != "":
+		return r.Display.Note
+	case r.Display.Diff != "" && !r.IsError:
+		headline, _, _ := strings.Cut(r.Text, "\n")
+		var b strings.Builder
+		b.WriteString(headline)
+		for _, l := range strings.Split(r.Display.Diff, "\n") {
+			if (strings.HasPrefix(l, "+") || strings.HasPrefix(l, "-")) && !strings.HasPrefix(l, "+++ ") && !strings.HasPrefix(l, "--- ") {
+				b.WriteString("\n")
+				b.WriteString(l)
+			}
+		}
+		return b.String()
+	}
+	return r.Text
 }
