@@ -18,11 +18,12 @@ import (
 // implements it; nil means nothing is stored. Each model response and each batch of
 // tool results is a message; each settled call is also a tool_finished event the
 // moment it ends, so a kill in the middle of a batch keeps the results already had.
-// A call's start is in the assistant message, usage in AddUsage.
+// A call's start is in the assistant message, the usage beside it.
 type Recorder interface {
 	AppendMessage(m llm.Message) error
+	// AppendResponse stores a complete model response with its usage and cost.
+	AppendResponse(m llm.Message, u llm.Usage, cost float64) error
 	AppendEvent(kind string, payload any) error
-	AddUsage(u llm.Usage, cost float64) error
 	EndTurn() error
 }
 
@@ -116,14 +117,27 @@ func (a *Agent) appendMessage(m llm.Message) error {
 	return nil
 }
 
+// appendResponse adds a complete response to the history and stores it with its usage.
+func (a *Agent) appendResponse(m llm.Message, u llm.Usage, cost float64) error {
+	a.mu.Lock()
+	a.history = append(a.history, m)
+	a.mu.Unlock()
+	if a.Store != nil {
+		if err := a.Store.AppendResponse(m, u, cost); err != nil {
+			return fmt.Errorf("storing the session: %w", err)
+		}
+	}
+	return nil
+}
+
 // Run sends one user prompt and drives the loop to the model's final answer, the
 // turn limit, cancellation or an error. It always returns the TurnEnded it emitted.
 func (a *Agent) Run(ctx context.Context, prompt string) face.TurnEnded {
 	end := a.run(ctx, prompt)
+	a.record("turn_ended", map[string]any{"stop_reason": end.StopReason, "steps": end.Steps, "counters": end.Counters, "error": errString(end.Err)})
 	if a.Store != nil {
 		_ = a.Store.EndTurn()
 	}
-	a.record("turn_ended", map[string]any{"stop_reason": end.StopReason, "steps": end.Steps, "counters": end.Counters, "error": errString(end.Err)})
 	a.emit(end)
 	return end
 }
@@ -140,12 +154,18 @@ func (a *Agent) run(ctx context.Context, prompt string) face.TurnEnded {
 	}
 	for end.Steps < maxTurns {
 		end.Steps++
-		resp, err := a.request(ctx)
+		resp, cost, err := a.request(ctx)
 		calls := resp.Message.ToolCalls() // as the model sent them, before sanitizing
 		if len(resp.Message.Content) > 0 {
 			msg := resp.Message
 			msg.Content = sanitizeToolInputs(append([]llm.Block(nil), msg.Content...))
-			if serr := a.appendMessage(msg); serr != nil && err == nil {
+			var serr error
+			if err == nil {
+				serr = a.appendResponse(msg, resp.Usage, cost)
+			} else {
+				serr = a.appendMessage(msg) // what was streamed before the failure
+			}
+			if serr != nil && err == nil {
 				err = serr
 			}
 		}
@@ -183,9 +203,10 @@ func (a *Agent) run(ctx context.Context, prompt string) face.TurnEnded {
 	return end
 }
 
-// request sends the conversation and streams the answer out. On error the partial
-// answer (text streamed before a cancel) is returned so it is not lost.
-func (a *Agent) request(ctx context.Context) (llm.Response, error) {
+// request sends the conversation and streams the answer out; it returns the answer
+// and its cost. On error the partial answer (text streamed before a cancel) is
+// returned so it is not lost.
+func (a *Agent) request(ctx context.Context) (llm.Response, float64, error) {
 	level := tool.LevelExec
 	if a.MaxLevel != nil {
 		level = a.MaxLevel()
@@ -219,14 +240,15 @@ func (a *Agent) request(ctx context.Context) (llm.Response, error) {
 		}
 		// An interrupted answer keeps its text but never a tool call without a result.
 		resp.Message.Content = textOnly(resp.Message.Content)
-		return resp, err
+		return resp, 0, err
 	}
 	resp.Message.Role = llm.RoleAssistant
-	a.account(resp.Usage)
-	return resp, nil
+	return resp, a.account(resp.Usage), nil
 }
 
-func (a *Agent) account(u llm.Usage) {
+// account adds a response's usage to the session's totals, announces it, and
+// returns its cost.
+func (a *Agent) account(u llm.Usage) float64 {
 	var cost float64
 	if a.Config.Price != nil {
 		cost = a.Config.Price(a.Config.Model, u)
@@ -236,10 +258,8 @@ func (a *Agent) account(u llm.Usage) {
 	a.cost += cost
 	ev := face.TurnUsage{Model: a.Config.Model, Usage: u, Cost: cost, SessionUsage: a.usage, SessionCost: a.cost}
 	a.mu.Unlock()
-	if a.Store != nil {
-		_ = a.Store.AddUsage(u, cost)
-	}
 	a.emit(ev)
+	return cost
 }
 
 func appendText(bs []llm.Block, t llm.BlockType, s string) []llm.Block {

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -384,4 +385,40 @@ func BenchmarkTurn(b *testing.B) {
 		Env: tool.Env{Cwd: b.TempDir()}, Config: Config{Model: "m", MaxOutput: 30000, MaxTurns: b.N + 1}}
 	b.ResetTimer()
 	a.Run(context.Background(), "go")
+}
+
+type memRecorder struct {
+	mu    sync.Mutex
+	calls []string
+}
+
+func (m *memRecorder) add(s string) { m.mu.Lock(); m.calls = append(m.calls, s); m.mu.Unlock() }
+func (m *memRecorder) AppendMessage(msg llm.Message) error {
+	m.add("message:" + string(msg.Role))
+	return nil
+}
+func (m *memRecorder) AppendResponse(msg llm.Message, u llm.Usage, cost float64) error {
+	m.add(fmt.Sprintf("response:%d", u.InputTokens))
+	return nil
+}
+func (m *memRecorder) AppendEvent(kind string, payload any) error { m.add("event:" + kind); return nil }
+func (m *memRecorder) EndTurn() error                             { m.add("end"); return nil }
+
+// What a turn stores: the prompt, each response with its usage, each batch of results
+// as one message, and a result event for every call but the last of a batch.
+func TestWhatATurnStores(t *testing.T) {
+	p := scripted.New(
+		scripted.Step{Calls: []scripted.Call{{Name: "echo", Input: `{"text":"1"}`}, {Name: "echo", Input: `{"text":"2"}`}}, Usage: llm.Usage{InputTokens: 11}},
+		scripted.Step{Calls: []scripted.Call{{Name: "run", Input: `{"text":"3"}`}}, Usage: llm.Usage{InputTokens: 12}},
+		scripted.Step{Text: "done", Usage: llm.Usage{InputTokens: 13}},
+	)
+	a, _, _ := newAgent(t, p, permission.ModeYolo)
+	rec := &memRecorder{}
+	a.Store = rec
+	a.Run(context.Background(), "go")
+	got := strings.Join(rec.calls, " ")
+	want := "message:user response:11 event:tool_finished message:user response:12 message:user response:13 event:turn_ended end"
+	if got != want {
+		t.Fatalf("stored:\n got %s\nwant %s", got, want)
+	}
 }

@@ -98,6 +98,11 @@ func (p *Pipeline) AppendEvent(kind string, payload any) error {
 	return p.submit(func() error { return p.s.AppendEvent(kind, payload) })
 }
 
+// AppendResponse stores a response with its usage (see Session.AppendResponse).
+func (p *Pipeline) AppendResponse(m llm.Message, u llm.Usage, cost float64) error {
+	return p.submit(func() error { return p.s.AppendResponse(m, u, cost) })
+}
+
 // AddUsage adds to the session's usage (see Session.AddUsage).
 func (p *Pipeline) AddUsage(u llm.Usage, cost float64) error {
 	return p.submit(func() error { return p.s.AddUsage(u, cost) })

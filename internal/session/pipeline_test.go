@@ -99,3 +99,22 @@ func TestPipelineReportsWriteErrors(t *testing.T) {
 		t.Fatalf("an error is reported once: %v", err)
 	}
 }
+
+func TestAppendResponseStoresMessageAndUsageTogether(t *testing.T) {
+	st := openTemp(t)
+	s := mustCreate(t, st, "/w")
+	if err := s.AppendMessage(userText("q")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AppendResponse(assistantText("a"), usage(120, 7), 0.25); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddUsage(usage(5, 1), 0.01); err != nil {
+		t.Fatal(err)
+	}
+	msgs, _ := s.RawMessages()
+	in, err := s.Info()
+	if err != nil || len(msgs) != 2 || msgs[1].Text() != "a" || in.Messages != 2 || in.Usage.InputTokens != 125 || in.Usage.OutputTokens != 8 || in.Cost != 0.26 {
+		t.Fatalf("messages %d, info %+v, err %v", len(msgs), in, err)
+	}
+}

@@ -118,6 +118,20 @@ func (s *Store) exec(query string, args ...any) (sql.Result, error) {
 	return stmt.Exec(args...)
 }
 
+// inTx runs fn in one transaction (immediate: it takes the write lock at once). The
+// caller holds wmu.
+func (s *Store) inTx(fn func(*sql.Tx) error) error {
+	tx, err := s.db.Begin()
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback() // the first error is the one worth reporting
+		return err
+	}
+	return tx.Commit()
+}
+
 // sqliteCode returns the extended SQLite result code of err, or 0.
 func sqliteCode(err error) int {
 	var e *sqlite.Error
