@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/gantry-dev/gantry/internal/app"
 	"github.com/gantry-dev/gantry/internal/face"
@@ -64,7 +65,7 @@ func runPrint(f *flags) int {
 		previewLines = a.Config.PreviewLines
 	}
 	printer = printface.New(os.Stdout, printface.Options{
-		Format: format, PreviewLines: previewLines,
+		Format: format, PreviewLines: previewLines, FlushAfter: 10 * time.Millisecond,
 		Color: isTerminal(os.Stdout) && os.Getenv("NO_COLOR") == "",
 	})
 	printer.Start(a.Session.ID(), a.Model, a.Agent.Env.Cwd, a.ToolNames())

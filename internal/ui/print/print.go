@@ -4,6 +4,7 @@
 package print
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -36,6 +37,10 @@ func ParseFormat(s string) (Format, error) {
 
 // Options configure the printer.
 type Options struct {
+	// FlushAfter bounds how long written output may wait in the printer's buffer, so
+	// that the events of one step go out in one write instead of one each. Zero
+	// writes every event at once.
+	FlushAfter   time.Duration
 	Format       Format
 	PreviewLines int
 	// Color enables dim preview lines (a terminal without NO_COLOR).
@@ -44,9 +49,10 @@ type Options struct {
 
 // Printer renders events. Handle is its face.Sink; it is safe for concurrent use.
 type Printer struct {
-	mu   sync.Mutex
-	out  io.Writer
-	opts Options
+	mu    sync.Mutex
+	out   *bufio.Writer
+	opts  Options
+	timer *time.Timer // pending flush, nil when the buffer is empty or flushed
 
 	start     time.Time
 	sessionID string
@@ -70,7 +76,8 @@ type Denial struct {
 
 // New returns a printer writing to out.
 func New(out io.Writer, opts Options) *Printer {
-	return &Printer{out: out, opts: opts, start: time.Now(), atLineEnd: true, enc: json.NewEncoder(out), inputs: map[string]json.RawMessage{}, lines: map[string]string{}}
+	bw := bufio.NewWriterSize(out, 32<<10)
+	return &Printer{out: bw, opts: opts, start: time.Now(), atLineEnd: true, enc: json.NewEncoder(bw), inputs: map[string]json.RawMessage{}, lines: map[string]string{}}
 }
 
 // Start announces the session (stream-json's init line).
@@ -81,6 +88,7 @@ func (p *Printer) Start(sessionID, model, cwd string, tools []string) {
 	if p.opts.Format == FormatStreamJSON {
 		p.line(map[string]any{"type": "system", "subtype": "init", "session_id": sessionID, "model": model, "cwd": cwd, "tools": tools})
 	}
+	p.flushLocked()
 }
 
 func (p *Printer) line(v any) { _ = p.enc.Encode(v) }
@@ -109,6 +117,42 @@ func (p *Printer) Handle(e face.Event) {
 	case FormatStreamJSON:
 		p.streamJSON(e)
 	}
+	p.scheduleFlush()
+}
+
+// scheduleFlush writes the buffer out now (FlushAfter zero) or within FlushAfter.
+// Called with mu held.
+func (p *Printer) scheduleFlush() {
+	if p.out.Buffered() == 0 {
+		return
+	}
+	if p.opts.FlushAfter <= 0 {
+		_ = p.out.Flush()
+		return
+	}
+	if p.timer == nil {
+		p.timer = time.AfterFunc(p.opts.FlushAfter, func() {
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			p.timer = nil
+			_ = p.out.Flush()
+		})
+	}
+}
+
+// Flush writes out what the printer holds.
+func (p *Printer) Flush() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.flushLocked()
+}
+
+func (p *Printer) flushLocked() {
+	if p.timer != nil {
+		p.timer.Stop()
+		p.timer = nil
+	}
+	_ = p.out.Flush()
 }
 
 // Result is the JSON result object of a run.
@@ -159,6 +203,7 @@ func (p *Printer) Finish(end face.TurnEnded) Result {
 	default:
 		p.line(r)
 	}
+	p.flushLocked()
 	return r
 }
 

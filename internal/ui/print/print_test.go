@@ -103,6 +103,7 @@ func TestEditPreviewShowsChangedLinesAndParallelCallsAreNamed(t *testing.T) {
 	p.Handle(face.ToolFinished{CallID: "3", Name: "edit_file", Result: tool.Result{
 		Text:    "Applied 1 edit to a.go: +1 -1 lines, first change at line 3.\n\n--- a/a.go\n+++ b/a.go\n@@ -3 +3 @@\n-\treturn a - b\n+\treturn a + b\n",
 		Display: tool.Display{Diff: "--- a/a.go\n+++ b/a.go\n@@ -3 +3 @@\n-\treturn a - b\n+\treturn a + b\n"}}})
+	p.Flush()
 	want := `📄 read_file: a.go
 📄 read_file: b.go
   ↳ 📄 read_file: a.go
