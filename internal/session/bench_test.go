@@ -134,3 +134,14 @@ func manySessions(b *testing.B) *Store {
 	}
 	return st
 }
+
+func BenchmarkAppendResponse(b *testing.B) {
+	st := openTemp(b)
+	s := mustCreate(b, st, "/p")
+	m := assistant(llm.Block{Type: llm.BlockText, Text: strings.Repeat("some answer text ", 30)}, call("c1", "bash"))
+	for b.Loop() {
+		if err := s.AppendResponse(m, llm.Usage{InputTokens: 1000, OutputTokens: 50}, 0.01); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -58,11 +58,10 @@ func (s *Session) appendMessage(m llm.Message, u *llm.Usage, cost float64) error
 			_, err = st.exec(insertMessage, s.id, seq, string(m.Role), string(body), now)
 		} else {
 			err = st.inTx(func(tx *sql.Tx) error {
-				if _, err := tx.Exec(insertMessage, s.id, seq, string(m.Role), string(body), now); err != nil {
+				if err := st.txExec(tx, insertMessage, s.id, seq, string(m.Role), string(body), now); err != nil {
 					return err
 				}
-				_, err := tx.Exec(insertUsage, s.id, u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens, cost, now)
-				return err
+				return st.txExec(tx, insertUsage, s.id, u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens, cost, now)
 			})
 		}
 		if err == nil {

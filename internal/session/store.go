@@ -107,6 +107,15 @@ func (s *Store) Close() error {
 // and on disk when exec returns). The caller holds wmu, which serialises it with the
 // process's other writes. The statement is prepared once per store.
 func (s *Store) exec(query string, args ...any) (sql.Result, error) {
+	stmt, err := s.prepared(query)
+	if err != nil {
+		return nil, err
+	}
+	return stmt.Exec(args...)
+}
+
+// prepared returns the store's prepared statement of query. The caller holds wmu.
+func (s *Store) prepared(query string) (*sql.Stmt, error) {
 	stmt := s.stmts[query]
 	if stmt == nil {
 		var err error
@@ -115,7 +124,17 @@ func (s *Store) exec(query string, args ...any) (sql.Result, error) {
 		}
 		s.stmts[query] = stmt
 	}
-	return stmt.Exec(args...)
+	return stmt, nil
+}
+
+// txExec runs a prepared statement of query inside tx. The caller holds wmu.
+func (s *Store) txExec(tx *sql.Tx, query string, args ...any) error {
+	stmt, err := s.prepared(query)
+	if err != nil {
+		return err
+	}
+	_, err = tx.Stmt(stmt).Exec(args...)
+	return err
 }
 
 // inTx runs fn in one transaction (immediate: it takes the write lock at once). The
