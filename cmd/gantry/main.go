@@ -5,15 +5,9 @@ package main
 import (
 	"fmt"
 	"os"
-	"runtime/debug"
 )
 
 func main() {
-	// A coding agent's live heap is small and its work comes in bursts: collect more
-	// often than Go's default so the resident size stays low. GOGC still wins.
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(50)
-	}
 	os.Exit(run(os.Args[1:]))
 }
 
