@@ -38,14 +38,20 @@ const updatedExpr = `max(s.updated,
 // the picked sessions get their usage summed: List orders all sessions by upd but
 // sums the usage of no more than it returns.
 func infoQuery(pick string) string {
-	return `WITH picked AS MATERIALIZED (` + pick + `)
+	return `WITH picked AS MATERIALIZED (` + pick + `),
+	spent AS (
+		SELECT session_id, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost
+			FROM messages WHERE session_id IN (SELECT id FROM picked)
+		UNION ALL
+		SELECT session_id, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost
+			FROM usage WHERE session_id IN (SELECT id FROM picked))
 	SELECT s.id, s.cwd, s.title, s.provider, s.model, s.created, p.upd,
 		coalesce((SELECT max(seq) FROM messages WHERE session_id = s.id), 0), s.turns,
 		coalesce(sum(u.input_tokens), 0), coalesce(sum(u.output_tokens), 0),
 		coalesce(sum(u.cache_read_tokens), 0), coalesce(sum(u.cache_write_tokens), 0),
 		coalesce(sum(u.cost), 0)
 	FROM picked AS p JOIN sessions AS s ON s.id = p.id
-		LEFT JOIN usage AS u ON u.session_id = p.id
+		LEFT JOIN spent AS u ON u.session_id = p.id
 	GROUP BY p.id
 	ORDER BY p.upd DESC, p.id DESC`
 }

@@ -23,14 +23,16 @@ func (s *Session) AppendMessage(m llm.Message) error {
 }
 
 // AppendResponse stores a model's response as the next message together with the
-// tokens and cost it took, in one transaction: one write on the hot path instead of
-// two. When it returns without error both are on disk.
+// tokens and cost it took, in the same row: one write on the hot path instead of two.
+// When it returns without error it is on disk.
 func (s *Session) AppendResponse(m llm.Message, u llm.Usage, cost float64) error {
 	return s.appendMessage(m, &u, cost)
 }
 
 const (
-	insertMessage = `INSERT INTO messages (session_id, seq, role, body, created) VALUES (?, ?, ?, ?, ?)`
+	insertMessage = `INSERT INTO messages (session_id, seq, role, body, created,
+			input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	// The usage seq only keeps the rows apart; computed by the statement itself, it
 	// is right even when another process adds usage to the session at the same time.
 	insertUsage = `INSERT INTO usage (session_id, seq, input_tokens, output_tokens,
@@ -53,17 +55,12 @@ func (s *Session) appendMessage(m llm.Message, u *llm.Usage, cost float64) error
 				return fmt.Errorf("session: append message: %w", err)
 			}
 		}
-		now := time.Now().UnixNano()
-		if u == nil {
-			_, err = st.exec(insertMessage, s.id, seq, string(m.Role), string(body), now)
-		} else {
-			err = st.inTx(func(tx *sql.Tx) error {
-				if err := st.txExec(tx, insertMessage, s.id, seq, string(m.Role), string(body), now); err != nil {
-					return err
-				}
-				return st.txExec(tx, insertUsage, s.id, u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens, cost, now)
-			})
+		var usage llm.Usage
+		if u != nil {
+			usage = *u
 		}
+		_, err = st.exec(insertMessage, s.id, seq, string(m.Role), string(body), time.Now().UnixNano(),
+			usage.InputTokens, usage.OutputTokens, usage.CacheReadTokens, usage.CacheWriteTokens, cost)
 		if err == nil {
 			st.nextSeq[s.id] = seq + 1
 			return nil
@@ -84,8 +81,9 @@ func (st *Store) loadNextSeq(id string) (int64, error) {
 	return maxSeq.Int64 + 1, nil
 }
 
-// AddUsage adds the tokens and cost of one response to the session's totals. It is
-// one INSERT of a row into the usage table; Info sums them.
+// AddUsage adds tokens and cost that belong to no stored message (a response
+// AppendResponse stores carries its own) to the session's totals. It is one INSERT
+// of a row into the usage table; Info sums both.
 func (s *Session) AddUsage(u llm.Usage, cost float64) error {
 	st := s.store
 	st.wmu.Lock()

@@ -9,9 +9,9 @@ import (
 // migrations[i] brings the schema from user_version i to i+1. Append only: a released
 // migration is never edited, so an old database always finds its way to the newest.
 //
-// Every write on the hot path (a message, an event, a usage figure) is one INSERT of
-// one row into a table clustered by session, so that it costs one autocommit
-// statement. What a session's summary shows is derived when it is read: the message
+// Every write on the hot path (a message, a model response with its usage, an event)
+// is one INSERT of one row into a table clustered by session, so that it costs one
+// autocommit statement. The usage table holds usage that belongs to no message. What a session's summary shows is derived when it is read: the message
 // count is the highest seq (they run 1, 2, 3, … without gaps), usage and cost are sums,
 // and the time of the last update is the newest of sessions.updated (set by the rare
 // writes: creation, title, end of a turn) and the created time of the session's last
@@ -33,8 +33,15 @@ var migrations = []string{
 		session_id TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
 		seq        INTEGER NOT NULL,
 		role       TEXT NOT NULL,
-		body       TEXT NOT NULL,
 		created    INTEGER NOT NULL,
+		-- the usage of a model response (zero for other messages); before body, so
+		-- summing them never reads a body's overflow pages
+		input_tokens       INTEGER NOT NULL DEFAULT 0,
+		output_tokens      INTEGER NOT NULL DEFAULT 0,
+		cache_read_tokens  INTEGER NOT NULL DEFAULT 0,
+		cache_write_tokens INTEGER NOT NULL DEFAULT 0,
+		cost               REAL NOT NULL DEFAULT 0,
+		body       TEXT NOT NULL,
 		PRIMARY KEY (session_id, seq)
 	) WITHOUT ROWID;
 	CREATE TABLE events (

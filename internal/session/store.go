@@ -127,30 +127,6 @@ func (s *Store) prepared(query string) (*sql.Stmt, error) {
 	return stmt, nil
 }
 
-// txExec runs a prepared statement of query inside tx. The caller holds wmu.
-func (s *Store) txExec(tx *sql.Tx, query string, args ...any) error {
-	stmt, err := s.prepared(query)
-	if err != nil {
-		return err
-	}
-	_, err = tx.Stmt(stmt).Exec(args...)
-	return err
-}
-
-// inTx runs fn in one transaction (immediate: it takes the write lock at once). The
-// caller holds wmu.
-func (s *Store) inTx(fn func(*sql.Tx) error) error {
-	tx, err := s.db.Begin()
-	if err != nil {
-		return err
-	}
-	if err := fn(tx); err != nil {
-		_ = tx.Rollback() // the first error is the one worth reporting
-		return err
-	}
-	return tx.Commit()
-}
-
 // sqliteCode returns the extended SQLite result code of err, or 0.
 func sqliteCode(err error) int {
 	var e *sqlite.Error
