@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/tool"
@@ -117,5 +119,39 @@ func TestEditPreviewShowsChangedLinesAndParallelCallsAreNamed(t *testing.T) {
 `
 	if b.String() != want {
 		t.Fatalf("got:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the printer's flush timer.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+
+func TestBufferedOutputGoesOutWithinFlushAfter(t *testing.T) {
+	var out syncBuffer
+	p := New(&out, Options{Format: FormatText, PreviewLines: 5, FlushAfter: 20 * time.Millisecond})
+	p.Handle(face.TextDelta{Text: "hello"})
+	if out.String() != "" {
+		t.Fatal("written at once despite FlushAfter")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for out.String() != "hello" && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if out.String() != "hello" {
+		t.Fatalf("not flushed: %q", out.String())
+	}
+	p.Handle(face.TextDelta{Text: " world"})
+	p.Finish(face.TurnEnded{StopReason: "end_turn"}) // flushes at once and stops the timer
+	if out.String() != "hello world\n" {
+		t.Fatalf("after Finish: %q", out.String())
 	}
 }
