@@ -13,6 +13,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
 	"github.com/gantry-dev/gantry/internal/llm"
+	"github.com/gantry-dev/gantry/internal/llm/reqbody"
 )
 
 // Options configure the provider. Empty fields fall back to what the SDK does by
@@ -40,12 +41,12 @@ func New(o Options) llm.Provider {
 	if o.HTTPClient != nil {
 		opts = append(opts, option.WithHTTPClient(o.HTTPClient))
 	}
-	return &provider{client: anthropic.NewClient(opts...)}
+	return &provider{client: anthropic.NewClient(opts...), cache: newBodyCache()}
 }
 
 type provider struct {
 	client anthropic.Client
-	cache  bodyCache
+	cache  *reqbody.Cache
 }
 
 func (p *provider) Name() string { return "anthropic" }
@@ -53,11 +54,11 @@ func (p *provider) Name() string { return "anthropic" }
 // Stream sends req and streams the answer. Text and thinking are emitted as they
 // arrive, each tool call once its block is complete.
 func (p *provider) Stream(ctx context.Context, req llm.Request, emit func(llm.Delta)) (llm.Response, error) {
-	body, err := p.cache.body(req)
+	body, err := p.cache.Body(req)
 	if err != nil {
 		return llm.Response{}, fmt.Errorf("anthropic: %w", err)
 	}
-	// The body is built by bodyCache from the SDK's own encoding; the params passed
+	// The body is built by the cache from the SDK's own encoding; the params passed
 	// beside it only name the model for the SDK's bookkeeping.
 	params := anthropic.MessageNewParams{Model: anthropic.Model(req.Model)}
 	stream := p.client.Messages.NewStreaming(ctx, params, option.WithRequestBody("application/json", body))

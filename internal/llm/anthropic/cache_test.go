@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gantry-dev/gantry/internal/llm"
+	"github.com/gantry-dev/gantry/internal/llm/reqbody"
 )
 
 func freshJSON(t testing.TB, req llm.Request) any {
@@ -26,9 +27,9 @@ func freshJSON(t testing.TB, req llm.Request) any {
 	return v
 }
 
-func cachedJSON(t testing.TB, req llm.Request, c *bodyCache) any {
+func cachedJSON(t testing.TB, req llm.Request, c *reqbody.Cache) any {
 	t.Helper()
-	b, err := c.body(req)
+	b, err := c.Body(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,17 +48,17 @@ var tools = []llm.ToolSpec{{Name: "read_file", Description: "reads", Schema: jso
 
 // The cached body of a growing conversation is the fresh SDK encoding.
 func TestBodyCacheMatchesFreshEncoding(t *testing.T) {
-	var cache bodyCache
+	cache := newBodyCache()
 	var msgs []llm.Message
 	add := func(m llm.Message) { msgs = append(msgs, m) }
 	add(llm.Message{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockText, Text: `say "messages":[] please`}}})
 	for i := 0; i < 4; i++ {
 		req := llm.Request{Model: "m", System: `sys with "messages":[]`, Tools: tools, Messages: append([]llm.Message(nil), msgs...)}
-		if got, want := cachedJSON(t, req, &cache), freshJSON(t, req); !reflect.DeepEqual(got, want) {
+		if got, want := cachedJSON(t, req, cache), freshJSON(t, req); !reflect.DeepEqual(got, want) {
 			t.Fatalf("request %d differs:\n got %v\nwant %v", i, got, want)
 		}
-		if len(cache.messages) != len(msgs)-1 {
-			t.Fatalf("request %d: %d cached messages, want %d", i, len(cache.messages), len(msgs)-1)
+		if cache.Len() != len(msgs)-1 {
+			t.Fatalf("request %d: %d cached messages, want %d", i, cache.Len(), len(msgs)-1)
 		}
 		add(llm.Message{Role: llm.RoleAssistant, Content: []llm.Block{
 			{Type: llm.BlockText, Text: "looking"},
@@ -71,11 +72,11 @@ func TestBodyCacheMatchesFreshEncoding(t *testing.T) {
 		{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockText, Text: "a"}}},
 		{Role: llm.RoleAssistant, Content: []llm.Block{{Type: llm.BlockText, Text: "b"}}},
 		{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockText, Text: "c"}}}}}
-	if got, want := cachedJSON(t, other, &cache), freshJSON(t, other); !reflect.DeepEqual(got, want) {
+	if got, want := cachedJSON(t, other, cache), freshJSON(t, other); !reflect.DeepEqual(got, want) {
 		t.Fatalf("new conversation differs:\n got %v\nwant %v", got, want)
 	}
-	if len(cache.messages) != 2 {
-		t.Fatalf("%d entries after a new conversation, want 2", len(cache.messages))
+	if cache.Len() != 2 {
+		t.Fatalf("%d entries after a new conversation, want 2", cache.Len())
 	}
 }
 
@@ -101,9 +102,9 @@ func BenchmarkEncode100Messages(b *testing.B) {
 		}
 	})
 	b.Run("cached", func(b *testing.B) {
-		var c bodyCache
+		c := newBodyCache()
 		for i := 0; i < b.N; i++ {
-			if _, err := c.body(req); err != nil {
+			if _, err := c.Body(req); err != nil {
 				b.Fatal(err)
 			}
 		}

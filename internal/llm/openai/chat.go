@@ -11,16 +11,18 @@ import (
 	"github.com/openai/openai-go/v3/packages/ssestream"
 
 	"github.com/gantry-dev/gantry/internal/llm"
+	"github.com/gantry-dev/gantry/internal/llm/reqbody"
 )
 
 // NewChat returns the provider for the Chat Completions API, of OpenAI or of any
 // compatible server at Options.BaseURL.
 func NewChat(o Options) llm.Provider {
-	return &chatProvider{client: newClient(o)}
+	return &chatProvider{client: newClient(o), cache: newChatCache()}
 }
 
 type chatProvider struct {
 	client openai.Client
+	cache  *reqbody.Cache
 }
 
 func (p *chatProvider) Name() string { return "openai-chat" }
@@ -29,14 +31,16 @@ func (p *chatProvider) Name() string { return "openai-chat" }
 // arrive, the tool calls once the finish_reason says they are complete.
 func (p *chatProvider) Stream(ctx context.Context, req llm.Request, emit func(llm.Delta)) (llm.Response, error) {
 	const name = "openai-chat"
-	params, err := encodeChat(req)
+	body, err := p.cache.Body(req)
 	if err != nil {
 		return llm.Response{}, fmt.Errorf("%s: %w", name, err)
 	}
-	// The SDK's stream ends alike on data: [DONE] and on a clean EOF; the raw
-	// response lets doneDecoder tell the two apart.
+	// The body is built by the cache from the SDK's own encoding; the params beside
+	// it only name the model. The SDK's stream ends alike on data: [DONE] and on a
+	// clean EOF; the raw response lets doneDecoder tell the two apart.
 	var raw *http.Response
-	if _, err := p.client.Chat.Completions.New(ctx, params,
+	if _, err := p.client.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: req.Model},
+		option.WithRequestBody("application/json", body),
 		option.WithJSONSet("stream", true), option.WithResponseBodyInto(&raw)); err != nil {
 		return llm.Response{}, classify(ctx, name, err)
 	}

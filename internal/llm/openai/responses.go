@@ -6,18 +6,21 @@ import (
 	"strings"
 
 	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/responses"
 
 	"github.com/gantry-dev/gantry/internal/llm"
+	"github.com/gantry-dev/gantry/internal/llm/reqbody"
 )
 
 // NewResponses returns the provider for the OpenAI Responses API.
 func NewResponses(o Options) llm.Provider {
-	return &responsesProvider{client: newClient(o)}
+	return &responsesProvider{client: newClient(o), cache: newResponsesCache()}
 }
 
 type responsesProvider struct {
 	client openai.Client
+	cache  *reqbody.Cache
 }
 
 func (p *responsesProvider) Name() string { return "openai" }
@@ -26,11 +29,14 @@ func (p *responsesProvider) Name() string { return "openai" }
 // they arrive, each function call once its output item is done.
 func (p *responsesProvider) Stream(ctx context.Context, req llm.Request, emit func(llm.Delta)) (llm.Response, error) {
 	const name = "openai"
-	params, err := encodeResponses(req)
+	body, err := p.cache.Body(req)
 	if err != nil {
 		return llm.Response{}, fmt.Errorf("%s: %w", name, err)
 	}
-	stream := p.client.Responses.NewStreaming(ctx, params)
+	// The body is built by the cache from the SDK's own encoding; the params beside
+	// it only name the model.
+	stream := p.client.Responses.NewStreaming(ctx, responses.ResponseNewParams{Model: req.Model},
+		option.WithRequestBody("application/json", body))
 	defer stream.Close()
 
 	msg := llm.Message{Role: llm.RoleAssistant}
