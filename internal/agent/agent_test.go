@@ -175,7 +175,10 @@ func TestNoHumanRefusalNamesTheFlag(t *testing.T) {
 	}
 }
 
-type answerer struct{ ans face.Answer }
+type answerer struct {
+	face.NoHuman
+	ans face.Answer
+}
 
 func (a answerer) AskPermission(context.Context, face.PermissionRequest) (face.Answer, error) {
 	return a.ans, nil
@@ -184,7 +187,7 @@ func (a answerer) AskPermission(context.Context, face.PermissionRequest) (face.A
 func TestUserRejectionAndAlways(t *testing.T) {
 	p := scripted.New(scripted.Step{Calls: []scripted.Call{{Name: "run", Input: `{"text":"ls"}`}}})
 	a, _, _ := newAgent(t, p, permission.ModeDefault)
-	a.Asker = answerer{face.DenyOnce}
+	a.Asker = answerer{ans: face.DenyOnce}
 	a.Run(context.Background(), "go")
 	if r := results(t, p, 1)[0]; r.Text != "[run rejected by the user]" {
 		t.Fatalf("rejection = %q", r.Text)
@@ -194,7 +197,7 @@ func TestUserRejectionAndAlways(t *testing.T) {
 		scripted.Step{Calls: []scripted.Call{{Name: "run", Input: `{"text":"ls"}`}}},
 	)
 	b, _, _ := newAgent(t, p2, permission.ModeDefault)
-	b.Asker = answerer{face.AllowAlways}
+	b.Asker = answerer{ans: face.AllowAlways}
 	b.Run(context.Background(), "go")
 	b.Asker = nil // the second call must not ask again
 	if r := results(t, p2, 2)[0]; r.Text != "run:ls" {

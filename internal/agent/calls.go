@@ -162,7 +162,7 @@ func (a *Agent) permit(ctx context.Context, p *pending) bool {
 		return false
 	}
 	switch ans {
-	case face.AllowAlways:
+	case face.AllowAlways, face.AllowAlwaysSaved:
 		a.Gate.Remember(call, true)
 		return true
 	case face.AllowOnce:

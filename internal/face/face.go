@@ -134,21 +134,56 @@ type PermissionRequest struct {
 // Answer is the person's answer to a permission request.
 type Answer int
 
-// The four answers.
+// The answers. AllowAlwaysSaved is AllowAlways that the person also wants written
+// into the project's rules file.
 const (
 	AllowOnce Answer = iota
 	AllowAlways
 	DenyOnce
 	DenyAlways
+	AllowAlwaysSaved
 )
 
 // ErrNoHuman is returned by an Asker that has nobody to ask.
 var ErrNoHuman = errors.New("no human is attached to answer")
 
-// Asker is how the core asks the face a question. It blocks until answered or until
-// ctx is done.
+// Option is one choice of a question.
+type Option struct {
+	Label       string `json:"label"`
+	Description string `json:"description,omitempty"`
+}
+
+// Question is one question of ask_user.
+type Question struct {
+	Header        string   `json:"header,omitempty"` // a short label (batch shape)
+	Question      string   `json:"question"`
+	Context       string   `json:"context,omitempty"`
+	Options       []Option `json:"options,omitempty"`
+	AllowFreeText bool     `json:"allow_free_text,omitempty"`
+	MultiSelect   bool     `json:"multi_select,omitempty"`
+}
+
+// UserAnswer is the person's answer to a set of questions.
+type UserAnswer struct {
+	// Passed: the person chose not to answer; the model goes on with an assumption.
+	Passed bool
+	// Answers holds, per question, the chosen option labels or the free text.
+	Answers [][]string
+}
+
+// PlanAnswer is the person's verdict on a plan.
+type PlanAnswer struct {
+	Approved bool
+	// Feedback is what the person said (why not, or what to change).
+	Feedback string
+}
+
+// Asker is how the core asks the face a question. Each method blocks until answered
+// or until ctx is done; a face with nobody to ask returns ErrNoHuman at once.
 type Asker interface {
 	AskPermission(ctx context.Context, req PermissionRequest) (Answer, error)
+	AskUser(ctx context.Context, questions []Question) (UserAnswer, error)
+	ApprovePlan(ctx context.Context, plan string) (PlanAnswer, error)
 }
 
 // NoHuman is the Asker of a face with nobody to ask: it answers ErrNoHuman at once.
@@ -157,4 +192,14 @@ type NoHuman struct{}
 // AskPermission implements Asker.
 func (NoHuman) AskPermission(context.Context, PermissionRequest) (Answer, error) {
 	return DenyOnce, ErrNoHuman
+}
+
+// AskUser implements Asker.
+func (NoHuman) AskUser(context.Context, []Question) (UserAnswer, error) {
+	return UserAnswer{}, ErrNoHuman
+}
+
+// ApprovePlan implements Asker.
+func (NoHuman) ApprovePlan(context.Context, string) (PlanAnswer, error) {
+	return PlanAnswer{}, ErrNoHuman
 }
