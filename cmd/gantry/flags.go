@@ -20,6 +20,7 @@ type flags struct {
 	cont               bool
 	resume             string
 	cwd                string
+	interactive        bool
 	prompt             string
 }
 
@@ -51,6 +52,7 @@ Flags:
   -c, --continue                  continue the last session of this folder
   -r, --resume [ID]               resume a session by id or unique prefix (no id: the most recent)
   -C, --cwd DIR                   work in DIR instead of the current folder
+  -i, --interactive               ask permission, ask_user questions and plan approval at the terminal
   -h, --help                      this help
 
 Environment: GANTRY_PROVIDER, GANTRY_MODEL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL,
@@ -83,6 +85,8 @@ func parseFlags(args []string) (*flags, error) {
 	fs.StringVar(&f.resume, "r", "", "")
 	fs.StringVar(&f.cwd, "cwd", "", "")
 	fs.StringVar(&f.cwd, "C", "", "")
+	fs.BoolVar(&f.interactive, "interactive", false, "")
+	fs.BoolVar(&f.interactive, "i", false, "")
 
 	var words []string
 	args = bareResume(args)

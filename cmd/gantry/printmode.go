@@ -50,11 +50,21 @@ func runPrint(f *flags) int {
 
 	var printer *printface.Printer
 	sink := func(e face.Event) { printer.Handle(e) }
+	var asker face.Asker = face.NoHuman{}
+	if f.interactive {
+		tty, closeTTY, ok := printface.OpenTerminal(func() { printer.Flush() })
+		if !ok {
+			fmt.Fprintln(os.Stderr, "gantry: --interactive needs a terminal to ask at, and none is attached")
+			return 2
+		}
+		defer closeTTY()
+		asker = tty
+	}
 	a, err := app.New(app.Options{
 		Cwd: f.cwd, Provider: f.provider, Model: f.model, PermissionMode: f.permissionMode,
 		Allow: f.allow, Deny: f.deny, MaxTurns: f.maxTurns, SystemPrompt: f.systemPrompt,
 		AppendSystemPrompt: f.appendSystemPrompt, Continue: f.cont, Resume: f.resume,
-	}, sink, face.NoHuman{})
+	}, sink, asker)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gantry:", sentence(err))
 		return 1
