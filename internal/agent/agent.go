@@ -52,6 +52,7 @@ type Agent struct {
 	Asker    face.Asker
 	Sink     face.Sink
 	Store    Recorder
+	Hooks    Hooks
 	Env      tool.Env
 	// MaxLevel caps the declared tools (plan mode and read-only agents: LevelRead).
 	MaxLevel func() tool.Level
@@ -144,10 +145,16 @@ func (a *Agent) Run(ctx context.Context, prompt string) face.TurnEnded {
 
 func (a *Agent) run(ctx context.Context, prompt string) face.TurnEnded {
 	var end face.TurnEnded
-	if err := a.appendMessage(llm.Message{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockText, Text: prompt}}}); err != nil {
+	msg, blocked := a.promptMessage(ctx, prompt)
+	if blocked != "" {
+		end.StopReason, end.Err = "blocked", fmt.Errorf("a UserPromptSubmit hook refused the prompt: %s", blocked)
+		return end
+	}
+	if err := a.appendMessage(msg); err != nil {
 		end.StopReason, end.Err = "error", err
 		return end
 	}
+	stopHookActive := false
 	maxTurns := a.Config.MaxTurns
 	if maxTurns <= 0 {
 		maxTurns = 100
@@ -180,6 +187,14 @@ func (a *Agent) run(ctx context.Context, prompt string) face.TurnEnded {
 		}
 		end.Text = resp.Message.Text()
 		if len(calls) == 0 {
+			if goOn := a.stopHook(ctx, end.Text, stopHookActive); goOn != "" && ctx.Err() == nil {
+				stopHookActive = true
+				if err := a.appendMessage(llm.Message{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockText, Text: "<stop-hook>\n" + goOn + "\n</stop-hook>"}}}); err != nil {
+					end.StopReason, end.Err = "error", err
+					return end
+				}
+				continue
+			}
 			end.StopReason = resp.StopReason
 			if end.StopReason == "" || end.StopReason == "tool_use" {
 				end.StopReason = "end_turn"

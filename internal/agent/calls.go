@@ -127,13 +127,21 @@ func (a *Agent) declaredNames() []string {
 	return a.Tools.Names(level)
 }
 
-// permit asks the gate, and the person when the gate asks. A refused call is settled.
+// permit runs the PreToolUse hooks, asks the gate, and the person when the gate
+// asks. A refused call is settled.
 func (a *Agent) permit(ctx context.Context, p *pending) bool {
+	hookAllows := a.preToolUse(ctx, p)
+	if p.result != nil {
+		return false // blocked by a hook
+	}
 	call := permission.Call{Tool: p.tool.Name(), Level: p.tool.Level(), Principal: p.inv.Principal}
 	if a.Gate == nil {
 		return true
 	}
 	v := a.Gate.Check(call)
+	if v.Decision == permission.Ask && hookAllows {
+		return true
+	}
 	switch v.Decision {
 	case permission.Allow:
 		return true
@@ -190,6 +198,7 @@ func (a *Agent) execute(ctx context.Context, p *pending) {
 	start := time.Now()
 	r := p.inv.Run(ctx)
 	p.took = time.Since(start)
+	a.postToolUse(ctx, p, &r)
 	a.settle(p, r, false)
 }
 

@@ -105,6 +105,11 @@ type TurnEnded struct {
 	Err        error
 }
 
+// Notice is a line for the person about the session itself: a hook that failed or
+// blocked, a setting that was ignored.
+type Notice struct{ Text string }
+
+func (Notice) event()        {}
 func (TextDelta) event()     {}
 func (ThinkingDelta) event() {}
 func (Retry) event()         {}

@@ -13,6 +13,8 @@ func (p *Printer) streamJSON(e face.Event) {
 		p.line(map[string]any{"type": "text_delta", "text": e.Text})
 	case face.ThinkingDelta:
 		p.line(map[string]any{"type": "thinking_delta", "text": e.Text})
+	case face.Notice:
+		p.line(map[string]any{"type": "notice", "text": e.Text})
 	case face.Retry:
 		p.line(map[string]any{"type": "retry", "attempt": e.Attempt, "reason": e.Reason})
 	case face.ToolStarted:

@@ -83,6 +83,9 @@ func (p *Printer) text(e face.Event) {
 		}
 		fmt.Fprint(p.out, e.Text)
 		p.atLineEnd = strings.HasSuffix(e.Text, "\n")
+	case face.Notice:
+		p.endLine()
+		fmt.Fprintln(p.out, p.dim("⚠ "+e.Text))
 	case face.Retry:
 		p.endLine()
 		fmt.Fprintln(p.out, p.dim(fmt.Sprintf("↻ retrying the model request (attempt %d): %s", e.Attempt+1, e.Reason)))

@@ -1,0 +1,148 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/gantry-dev/gantry/internal/face"
+	"github.com/gantry-dev/gantry/internal/llm"
+	"github.com/gantry-dev/gantry/internal/tool"
+)
+
+// Hooks runs the user's hook commands at the loop's events. The hook package
+// implements it (through the app); nil means no hooks.
+type Hooks interface {
+	Has(event string) bool
+	Run(ctx context.Context, event, toolName string, fields map[string]any) HookResult
+}
+
+// HookResult is what the hooks of one event decided.
+type HookResult struct {
+	// Block stops what the event announces (the prompt, the call, the stop); Reason
+	// says why, for the model.
+	Block  bool
+	Reason string
+	// Context is added for the model (UserPromptSubmit, SessionStart, PostToolUse).
+	Context string
+	// UpdatedInput replaces a tool call's arguments (PreToolUse).
+	UpdatedInput json.RawMessage
+	// Allow lets a call run without asking (PreToolUse); deny rules still hold.
+	Allow bool
+	// Warnings are hooks that failed without blocking, one sentence each.
+	Warnings []string
+}
+
+// The hook events the loop raises.
+const (
+	HookUserPromptSubmit = "UserPromptSubmit"
+	HookPreToolUse       = "PreToolUse"
+	HookPostToolUse      = "PostToolUse"
+	HookStop             = "Stop"
+)
+
+// hook runs an event's hooks, when there are any, and shows their warnings.
+func (a *Agent) hook(ctx context.Context, event, toolName string, fields map[string]any) (HookResult, bool) {
+	if a.Hooks == nil || !a.Hooks.Has(event) {
+		return HookResult{}, false
+	}
+	r := a.Hooks.Run(ctx, event, toolName, fields)
+	for _, w := range r.Warnings {
+		a.emit(face.Notice{Text: fmt.Sprintf("%s hook: %s", event, w)})
+	}
+	if r.Block {
+		a.record("hook_blocked", map[string]any{"event": event, "tool": toolName, "reason": r.Reason})
+	}
+	return r, true
+}
+
+// inputValue is a tool call's input as a JSON value for a hook's stdin.
+func inputValue(raw json.RawMessage) any {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return string(raw)
+	}
+	return v
+}
+
+// preToolUse runs the PreToolUse hooks of a prepared call. It may settle the call
+// (blocked), replace its arguments (decoding them again) or pre-approve it.
+func (a *Agent) preToolUse(ctx context.Context, p *pending) (allow bool) {
+	r, ran := a.hook(ctx, HookPreToolUse, p.block.ToolName, map[string]any{
+		"tool_name": p.block.ToolName, "tool_input": inputValue(p.block.Input), "tool_use_id": p.block.ToolCallID,
+	})
+	if !ran {
+		return false
+	}
+	if r.Block {
+		reason := r.Reason
+		if reason == "" {
+			reason = "no reason given"
+		}
+		a.settle(p, tool.Fail(fmt.Sprintf("%s was blocked by a PreToolUse hook: %s", p.block.ToolName, reason)), true)
+		return false
+	}
+	if len(r.UpdatedInput) > 0 && json.Valid(r.UpdatedInput) {
+		inv, msg := p.tool.Decode(a.Env, r.UpdatedInput)
+		if msg != "" {
+			a.settle(p, tool.Fail("A PreToolUse hook rewrote the arguments, and they are not valid: "+msg), false)
+			return false
+		}
+		p.inv = inv
+		p.block.Input = r.UpdatedInput
+	}
+	return r.Allow
+}
+
+// postToolUse runs the PostToolUse hooks of a call that ran; their feedback and
+// context are added to what the model reads.
+func (a *Agent) postToolUse(ctx context.Context, p *pending, res *tool.Result) {
+	r, ran := a.hook(ctx, HookPostToolUse, p.block.ToolName, map[string]any{
+		"tool_name": p.block.ToolName, "tool_input": inputValue(p.block.Input), "tool_use_id": p.block.ToolCallID,
+		"tool_response": map[string]any{"output": res.Text, "is_error": res.IsError},
+	})
+	if !ran {
+		return
+	}
+	if r.Block && r.Reason != "" {
+		res.Text += "\n[PostToolUse hook: " + r.Reason + "]"
+	}
+	if r.Context != "" {
+		res.Text += "\n[PostToolUse hook context: " + r.Context + "]"
+	}
+}
+
+// promptBlocks is the user message of a prompt, with the context its
+// UserPromptSubmit hooks added; blocked says the hooks refused the prompt.
+func (a *Agent) promptMessage(ctx context.Context, prompt string) (msg llm.Message, blocked string) {
+	msg = llm.Message{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockText, Text: prompt}}}
+	r, ran := a.hook(ctx, HookUserPromptSubmit, "", map[string]any{"prompt": prompt})
+	if !ran {
+		return msg, ""
+	}
+	if r.Block {
+		reason := r.Reason
+		if reason == "" {
+			reason = "no reason given"
+		}
+		return msg, reason
+	}
+	if r.Context != "" {
+		msg.Content = append(msg.Content, llm.Block{Type: llm.BlockText, Text: "<hook-context>\n" + r.Context + "\n</hook-context>"})
+	}
+	return msg, ""
+}
+
+// stopHook runs the Stop hooks when the model ends its turn; a block gives the
+// model the reason as a new prompt and the loop goes on. active says a Stop hook
+// already made it go on in this turn (so a hook can let it stop).
+func (a *Agent) stopHook(ctx context.Context, lastText string, active bool) (goOn string) {
+	r, ran := a.hook(ctx, HookStop, "", map[string]any{"stop_hook_active": active, "last_message": lastText})
+	if !ran || !r.Block {
+		return ""
+	}
+	if r.Reason == "" {
+		return "A Stop hook asked you to continue."
+	}
+	return r.Reason
+}
