@@ -41,6 +41,9 @@ type Config struct {
 	// RefusalHint completes the sentence given to the model when a call is refused
 	// because nobody can be asked (print mode names the flag that would allow it).
 	RefusalHint func(c permission.Call) string
+	// SaveRule writes an "always" answer into the project's rules file and returns
+	// the rule it wrote; nil means answers are kept for the session only.
+	SaveRule func(c permission.Call) (string, error)
 }
 
 // Agent is one conversation's loop. Run is not safe for concurrent use; one turn

@@ -425,3 +425,30 @@ func TestWhatATurnStores(t *testing.T) {
 		t.Fatalf("stored:\n got %s\nwant %s", got, want)
 	}
 }
+
+func TestAllowAlwaysSavedWritesTheRule(t *testing.T) {
+	p := scripted.New(scripted.Step{Calls: []scripted.Call{{Name: "run", Input: `{"text":"make"}`}}}, scripted.Step{Text: "done"})
+	a, ev, _ := newAgent(t, p, permission.ModeDefault)
+	a.Asker = answerer{ans: face.AllowAlwaysSaved}
+	var saved []string
+	a.Config.SaveRule = func(c permission.Call) (string, error) {
+		saved = append(saved, c.Tool+":"+c.Principal)
+		return "run:make", nil
+	}
+	a.Run(context.Background(), "go")
+	if len(saved) != 1 || saved[0] != "run:make" {
+		t.Fatalf("saved %v", saved)
+	}
+	if r := results(t, p, 1)[0]; r.IsError {
+		t.Fatalf("the call did not run: %+v", r)
+	}
+	noticed := false
+	for _, e := range ev.ev {
+		if n, ok := e.(face.Notice); ok && strings.Contains(n.Text, `"run:make"`) {
+			noticed = true
+		}
+	}
+	if !noticed {
+		t.Fatal("no notice of the saved rule")
+	}
+}

@@ -172,6 +172,13 @@ func (a *Agent) permit(ctx context.Context, p *pending) bool {
 	switch ans {
 	case face.AllowAlways, face.AllowAlwaysSaved:
 		a.Gate.Remember(call, true)
+		if ans == face.AllowAlwaysSaved && a.Config.SaveRule != nil {
+			if rule, err := a.Config.SaveRule(call); err != nil {
+				a.emit(face.Notice{Text: fmt.Sprintf("the rule for %s could not be saved: %v; it holds for this session", call.Tool, err)})
+			} else {
+				a.emit(face.Notice{Text: fmt.Sprintf("saved the rule %q to the project's permissions", rule)})
+			}
+		}
 		return true
 	case face.AllowOnce:
 		return true
