@@ -432,3 +432,43 @@ func TestInterruptKillsTheRunningCommand(t *testing.T) {
 		t.Fatalf("the command outlived the interrupt: %v", pids)
 	}
 }
+
+// --interactive asks at the terminal: `script` gives gantry a pseudo-terminal and
+// types the answers.
+func TestInteractiveAsksAtTheTerminal(t *testing.T) {
+	if _, err := exec.LookPath("script"); err != nil {
+		t.Skip("script (util-linux) is not installed")
+	}
+	for _, c := range []struct {
+		answer  string
+		made    bool
+		inReply string
+	}{{"y", true, "(no output)"}, {"n", false, "[command rejected by the user]"}} {
+		srv := fakellm.New(
+			fakellm.Turn{Parts: []fakellm.Part{fakellm.ToolCall("b1", "bash", `{"command":"touch made-it"}`)}},
+			fakellm.Turn{Parts: []fakellm.Part{fakellm.Text("done")}},
+		)
+		dir := t.TempDir()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		cmd := exec.CommandContext(ctx, "script", "-qec", binary+" -p 'make a file' --interactive", "/dev/null")
+		cmd.Dir, cmd.Env = dir, env(t, "ANTHROPIC_BASE_URL="+srv.URL(), "ANTHROPIC_API_KEY=k")
+		cmd.Stdin = strings.NewReader(c.answer + "\n")
+		out, err := cmd.CombinedOutput()
+		cancel()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", c.answer, err, out)
+		}
+		if !strings.Contains(string(out), "[y] allow once") {
+			t.Errorf("%s: no question at the terminal:\n%s", c.answer, out)
+		}
+		_, statErr := os.Stat(filepath.Join(dir, "made-it"))
+		if (statErr == nil) != c.made {
+			t.Errorf("answer %s: file made = %v", c.answer, statErr == nil)
+		}
+		body, _ := json.Marshal(srv.Requests()[1].Body)
+		if !strings.Contains(string(body), c.inReply) {
+			t.Errorf("answer %s: the model was not told %q: %s", c.answer, c.inReply, body)
+		}
+		srv.Close()
+	}
+}
