@@ -1,0 +1,140 @@
+package hook
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"time"
+)
+
+// execution is what one run of a hook command did.
+type execution struct {
+	stdout, stderr  string
+	stdoutTruncated bool
+	// err is cmd.Wait's error: nil, or an *exec.ExitError for a non-zero exit or a signal.
+	err error
+	// startErr is set when the command could not be started at all.
+	startErr  error
+	timedOut  bool
+	cancelled bool
+}
+
+// execute runs cmd with input on its stdin until it exits, timeout passes or ctx is
+// done, and makes sure no process of its group is left either way: once the main process
+// has exited, its group is given drainGrace to close the output pipes and is then killed,
+// so a background grandchild neither hangs the call nor outlives it.
+func execute(ctx context.Context, cmd *exec.Cmd, input []byte, timeout time.Duration) execution {
+	p, err := newPipes()
+	if err != nil {
+		return execution{startErr: err}
+	}
+	defer p.close()
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = p.inR, p.outW, p.errW
+	err = cmd.Start()
+	p.closeChildEnds() // the children hold them now
+	if err != nil {
+		return execution{startErr: err}
+	}
+	pgid := cmd.Process.Pid
+
+	fed := make(chan struct{})
+	go func() {
+		_, _ = p.inW.Write(input) // fails with EPIPE when the hook does not read it
+		_ = p.inW.Close()
+		close(fed)
+	}()
+	var stdout, stderr = &capture{max: maxCapture}, &capture{max: maxCapture}
+	outDone, errDone := drain(stdout, p.outR), drain(stderr, p.errR)
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	var x execution
+	select {
+	case x.err = <-exited:
+		waitAll(drainGrace, outDone, errDone)
+		killGroup(pgid)
+	case <-timer.C:
+		x.timedOut = true
+		killGroup(pgid)
+		x.err = <-exited
+	case <-ctx.Done():
+		x.cancelled = true
+		killGroup(pgid)
+		x.err = <-exited
+	}
+	// The group is gone; only a process that left it (setsid) could still hold a pipe.
+	deadline := time.Now().Add(drainGrace)
+	_ = p.outR.SetReadDeadline(deadline)
+	_ = p.errR.SetReadDeadline(deadline)
+	<-outDone
+	<-errDone
+	_ = p.inW.Close() // unblocks a write to a stdin nobody reads
+	<-fed
+	x.stdout, x.stderr, x.stdoutTruncated = stdout.String(), stderr.String(), stdout.Truncated()
+	return x
+}
+
+// drain copies r into w until r ends and closes the returned channel then.
+func drain(w io.Writer, r io.Reader) <-chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		_, _ = io.Copy(w, r)
+		close(done)
+	}()
+	return done
+}
+
+// waitAll waits for every channel to close, for d at most.
+func waitAll(d time.Duration, chs ...<-chan struct{}) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for _, ch := range chs {
+		select {
+		case <-ch:
+		case <-t.C:
+			return
+		}
+	}
+}
+
+// pipes are a hook's stdin, stdout and stderr. The parent keeps inW, outR and errR.
+type pipes struct {
+	inR, inW, outR, outW, errR, errW *os.File
+}
+
+func newPipes() (*pipes, error) {
+	var p pipes
+	var err error
+	if p.inR, p.inW, err = os.Pipe(); err != nil {
+		return nil, err
+	}
+	if p.outR, p.outW, err = os.Pipe(); err != nil {
+		p.close()
+		return nil, err
+	}
+	if p.errR, p.errW, err = os.Pipe(); err != nil {
+		p.close()
+		return nil, err
+	}
+	return &p, nil
+}
+
+func (p *pipes) closeChildEnds() {
+	for _, f := range []*os.File{p.inR, p.outW, p.errW} {
+		if f != nil {
+			_ = f.Close()
+		}
+	}
+}
+
+// close closes every end; closing one twice is harmless.
+func (p *pipes) close() {
+	for _, f := range []*os.File{p.inR, p.inW, p.outR, p.outW, p.errR, p.errW} {
+		if f != nil {
+			_ = f.Close()
+		}
+	}
+}

@@ -1,0 +1,58 @@
+package hook
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Outcome is what the hooks of one event decided, folded together.
+type Outcome struct {
+	// Block: a hook exited 2, answered decision "block" or "deny" (or continue: false),
+	// or failed with onFailure: block. The hooks after it did not run.
+	Block bool
+	// Reason is why, for the model: the stderr of exit 2, or the JSON reason.
+	Reason string
+	// AdditionalContext is context for the model, joined across hooks with newlines.
+	AdditionalContext string
+	// UpdatedInput replaces the tool's input (PreToolUse only); the last hook wins.
+	UpdatedInput json.RawMessage
+	// Allow: a hook answered decision "approve" or "allow" (PreToolUse: skip the
+	// permission prompt; deny rules still apply — the caller decides).
+	Allow bool
+	// Warnings has one sentence per hook that failed without blocking (other exit
+	// codes, timeout, unreadable JSON).
+	Warnings []string
+}
+
+// verdict is what one hook said.
+type verdict struct {
+	block   bool
+	reason  string
+	context string
+	input   json.RawMessage
+	allow   bool
+	warning string
+}
+
+// add folds v into o.
+func (o *Outcome) add(v verdict) {
+	if v.block {
+		o.Block, o.Allow = true, false
+		o.Reason = v.reason
+	}
+	if c := strings.TrimSpace(v.context); c != "" {
+		if o.AdditionalContext != "" {
+			o.AdditionalContext += "\n"
+		}
+		o.AdditionalContext += c
+	}
+	if v.input != nil {
+		o.UpdatedInput = v.input
+	}
+	if v.allow && !o.Block {
+		o.Allow = true
+	}
+	if v.warning != "" {
+		o.Warnings = append(o.Warnings, v.warning)
+	}
+}

@@ -1,0 +1,115 @@
+package hook
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/gantry-dev/gantry/internal/config"
+)
+
+// Runner holds the hooks of a session — those of the settings files and those
+// registered with register_hook — and runs them. It is safe for concurrent use.
+type Runner struct {
+	base Base
+
+	mu      sync.RWMutex
+	config  map[string][]*spec
+	session map[string][]*spec
+	next    map[string]int // the last index given to a session hook, by event
+}
+
+// NewRunner makes a Runner of the hooks of the settings files (validated by config),
+// for the session that base describes.
+func NewRunner(cfg map[string][]config.HookMatcher, base Base) *Runner {
+	r := &Runner{base: base, config: map[string][]*spec{}, session: map[string][]*spec{}, next: map[string]int{}}
+	for event, matchers := range cfg {
+		for _, m := range matchers {
+			re, reErr := newMatcher(m.Matcher)
+			for _, h := range m.Hooks {
+				r.config[event] = append(r.config[event], &spec{
+					source:    SourceConfig,
+					event:     event,
+					matcher:   m.Matcher,
+					re:        re,
+					reErr:     reErr,
+					command:   h.Command,
+					timeout:   seconds(h.Timeout),
+					onFailure: h.OnFailure,
+				})
+			}
+		}
+	}
+	return r
+}
+
+// seconds turns a configured timeout into a duration; 0 or less is the default.
+func seconds(n int) time.Duration {
+	if n <= 0 {
+		return DefaultTimeout
+	}
+	return time.Duration(n) * time.Second
+}
+
+// Has tells whether any hook, whatever its matcher, is set for event.
+func (r *Runner) Has(event string) bool {
+	if r == nil {
+		return false
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return len(r.config[event])+len(r.session[event]) > 0
+}
+
+// selected returns the hooks of event that run for toolName: those of the settings
+// files, then the session's, each in order.
+func (r *Runner) selected(event, toolName string) []*spec {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	var out []*spec
+	for _, list := range [][]*spec{r.config[event], r.session[event]} {
+		for _, s := range list {
+			if s.selects(event, toolName) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// Run runs, one after the other, the hooks of event whose matcher selects toolName,
+// each with a JSON object on stdin: session_id, cwd, hook_event_name,
+// permission_mode, transcript_path and fields (tool_name, tool_input, tool_response,
+// tool_use_id, prompt, …). The first hook that blocks stops the others. A cancelled
+// ctx stops the running hook and blocks, so that nothing goes ahead unchecked.
+func (r *Runner) Run(ctx context.Context, event, toolName string, fields map[string]any) Outcome {
+	var o Outcome
+	if r == nil {
+		return o
+	}
+	hooks := r.selected(event, toolName)
+	if len(hooks) == 0 {
+		return o
+	}
+	input, err := r.base.stdin(event, fields)
+	env := r.base.env(event)
+	for _, s := range hooks {
+		var v verdict
+		switch {
+		case ctx.Err() != nil:
+			v = verdict{block: true, reason: fmt.Sprintf("The %s did not run: the call was cancelled.", s.label())}
+		case err != nil:
+			v = s.failed(fmt.Sprintf("The %s did not run: its input could not be written as JSON (%v).", s.label(), err))
+		case s.reErr != nil:
+			v = s.failed(fmt.Sprintf("The %s did not run: %v.", s.label(), s.reErr))
+		default:
+			v = judge(event, s, execute(ctx, newCommand(s.command, r.base.Cwd, env), input, s.timeout))
+		}
+		o.add(v)
+		if o.Block {
+			break
+		}
+	}
+	return o
+}
