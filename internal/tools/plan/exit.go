@@ -1,0 +1,113 @@
+package plan
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/gantry-dev/gantry/internal/face"
+	"github.com/gantry-dev/gantry/internal/permission"
+	"github.com/gantry-dev/gantry/internal/tool"
+)
+
+//go:embed exit_plan_mode.md
+var exitDescription string
+
+type exitArgs struct {
+	Plan           string   `json:"plan" jsonschema:"description=The whole plan in markdown: goal; files and changes; steps in order; how the result is checked."`
+	AllowedPrompts []string `json:"allowedPrompts,omitempty" jsonschema:"description=Permission rules the plan needs for the rest of the session: a tool name or tool:regex (e.g. bash:go test .*)."`
+}
+
+// Exit returns exit_plan_mode, which asks asker to approve the plan.
+func (w *Switch) Exit(asker face.Asker) tool.Tool {
+	return tool.New(tool.Def[exitArgs]{
+		Name:        "exit_plan_mode",
+		Description: exitDescription,
+		Level:       tool.LevelRead,
+		Kind:        tool.KindSwitchMode,
+		Principal:   func(a exitArgs) string { return firstLine(a.Plan) },
+		Check:       checkExit,
+		Run: func(ctx context.Context, _ tool.Env, a exitArgs) tool.Result {
+			return w.exit(ctx, asker, a)
+		},
+	})
+}
+
+func checkExit(a exitArgs) string {
+	if strings.TrimSpace(a.Plan) == "" {
+		return "exit_plan_mode: `plan` is empty; write the whole plan for the user to approve."
+	}
+	for i, r := range a.AllowedPrompts {
+		if strings.TrimSpace(r) == "" {
+			return fmt.Sprintf("exit_plan_mode: `allowedPrompts[%d]` is empty; give a tool name or tool:regex, or leave it out.", i)
+		}
+	}
+	return ""
+}
+
+func (w *Switch) exit(ctx context.Context, asker face.Asker, a exitArgs) tool.Result {
+	if m := w.s.Mode(); m != permission.ModePlan {
+		return tool.Fail(fmt.Sprintf("The session is not in plan mode (it is in %s mode), so there is nothing to approve; go on with the work.", m))
+	}
+	ans, err := asker.ApprovePlan(ctx, a.Plan)
+	switch {
+	case errors.Is(err, face.ErrNoHuman):
+		return tool.Fail("Nobody can approve a plan in this session (no human is attached), so it stays in plan mode; give the plan as your final answer, and the user can run again with --permission-mode default to carry it out.")
+	case ctx.Err() != nil:
+		return tool.Fail("cancelled")
+	case err != nil:
+		return tool.Fail(fmt.Sprintf("The plan could not be shown for approval (%v), so the session stays in plan mode.", err))
+	case !ans.Approved:
+		return tool.Result{Text: rejected(ans.Feedback)}
+	}
+	mode := w.leave()
+	var b strings.Builder
+	fmt.Fprintf(&b, "The user approved the plan. The session left plan mode and is in %s mode: write and exec tools are available again, so carry out the plan now.", mode)
+	if f := strings.TrimSpace(ans.Feedback); f != "" {
+		fmt.Fprintf(&b, "\nThe user added: %s", f)
+	}
+	b.WriteString(w.allow(a.AllowedPrompts))
+	return tool.Result{Text: b.String()}
+}
+
+// allow adds each rule on its own, so that a refused rule is named with its reason and
+// the others still hold.
+func (w *Switch) allow(rules []string) string {
+	var added, refused []string
+	for _, r := range rules {
+		r = strings.TrimSpace(r)
+		if err := w.s.AllowForSession([]string{r}); err != nil {
+			refused = append(refused, fmt.Sprintf("\nThe rule %q was refused and not added (%v); calls it would have covered will ask as usual.", r, err))
+			continue
+		}
+		added = append(added, "`"+r+"`")
+	}
+	var b strings.Builder
+	if len(added) > 0 {
+		fmt.Fprintf(&b, "\nAllowed without asking for the rest of the session: %s.", strings.Join(added, ", "))
+	}
+	for _, s := range refused {
+		b.WriteString(s)
+	}
+	return b.String()
+}
+
+func rejected(feedback string) string {
+	const stay = "The user did not approve the plan, so the session stays in plan mode (read tools only)."
+	if f := strings.TrimSpace(feedback); f != "" {
+		return stay + "\nTheir feedback: " + f + "\nRevise the plan to answer it, then call exit_plan_mode again with the whole revised plan."
+	}
+	return stay + " They gave no reason: revise the plan (or ask with ask_user what to change), then call exit_plan_mode again with the whole revised plan."
+}
+
+// firstLine is the plan's first non-blank line, shown beside the tool's name.
+func firstLine(plan string) string {
+	for _, l := range strings.Split(plan, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			return l
+		}
+	}
+	return ""
+}

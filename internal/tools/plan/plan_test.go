@@ -1,0 +1,214 @@
+package plan
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/gantry-dev/gantry/internal/face"
+	"github.com/gantry-dev/gantry/internal/permission"
+	"github.com/gantry-dev/gantry/internal/tool"
+)
+
+func TestDeclarations(t *testing.T) {
+	_, enter, exit := tools(permission.ModeDefault, face.NoHuman{})
+	for name, tl := range map[string]tool.Tool{"enter_plan_mode": enter, "exit_plan_mode": exit} {
+		if tl.Name() != name || tl.Level() != tool.LevelRead || tl.Kind() != tool.KindSwitchMode {
+			t.Errorf("%s is %s, level %s, kind %s", name, tl.Name(), tl.Level(), tl.Kind())
+		}
+		if !strings.Contains(tl.Spec().Description, "exit_plan_mode") {
+			t.Errorf("%s: description %q", name, tl.Spec().Description)
+		}
+	}
+	var schema struct {
+		Required []string `json:"required"`
+	}
+	if err := json.Unmarshal(exit.Spec().Schema, &schema); err != nil || len(schema.Required) != 1 || schema.Required[0] != "plan" {
+		t.Errorf("exit_plan_mode requires %v (%v), want only plan", schema.Required, err)
+	}
+	if !strings.Contains(string(exit.Spec().Schema), `"allowedPrompts"`) {
+		t.Errorf("exit_plan_mode schema lacks allowedPrompts: %s", exit.Spec().Schema)
+	}
+}
+
+func TestExitRefusesBadArguments(t *testing.T) {
+	_, _, exit := tools(permission.ModePlan, verdict(true, ""))
+	for args, want := range map[string]string{
+		`{}`:                                     `needs the argument "plan"`,
+		`{"plan":" \n "}`:                        "`plan` is empty",
+		`{"plan":"p","allowedPrompts":["x",""]}`: "`allowedPrompts[1]` is empty",
+		`{"plan":"p","allowedPrompts":"bash"}`:   `"allowedPrompts" must be an array`,
+	} {
+		if _, msg := exit.Decode(tool.Env{}, json.RawMessage(args)); !strings.Contains(msg, want) || strings.Contains(msg, "\n") {
+			t.Errorf("Decode(%s) = %q, want one line with %q", args, msg, want)
+		}
+	}
+	inv, _ := exit.Decode(tool.Env{}, json.RawMessage(planArgs))
+	if inv.Principal != "# Add a cache" {
+		t.Errorf("principal = %q, want the plan's first line", inv.Principal)
+	}
+}
+
+func TestEnterThenExitApproved(t *testing.T) {
+	a := verdict(true, "")
+	s, enter, exit := tools(permission.ModeAcceptEdits, a)
+	r := run(t, context.Background(), enter, `{}`)
+	if r.IsError || s.Mode() != permission.ModePlan || !strings.Contains(r.Text, "only read tools") || !strings.Contains(r.Text, "exit_plan_mode") {
+		t.Fatalf("enter: mode %s, result %+v", s.Mode(), r)
+	}
+	r = run(t, context.Background(), exit, planArgs)
+	if a.plan != "\n# Add a cache\n1. write cache.go\n2. go test ./..." {
+		t.Errorf("the face was shown %q", a.plan)
+	}
+	if s.Mode() != permission.ModeAcceptEdits {
+		t.Errorf("mode after approval = %s, want accept-edits restored", s.Mode())
+	}
+	if strings.Join(s.rules, " | ") != "bash:go test .* | write_file" {
+		t.Errorf("session rules = %q", s.rules)
+	}
+	for _, want := range []string{"approved", "accept-edits mode", "write and exec tools are available again", "`bash:go test .*`, `write_file`"} {
+		if r.IsError || !strings.Contains(r.Text, want) {
+			t.Errorf("result %+v lacks %q", r, want)
+		}
+	}
+}
+
+func TestApprovedWithBadRule(t *testing.T) {
+	s, enter, exit := tools(permission.ModeYolo, verdict(true, "keep the tests short"))
+	run(t, context.Background(), enter, `{}`)
+	r := run(t, context.Background(), exit, `{"plan":"p","allowedPrompts":["bash:make","badtool:x","read_file"]}`)
+	if s.Mode() != permission.ModeYolo {
+		t.Errorf("a bad rule must not keep the session in plan mode: mode %s", s.Mode())
+	}
+	if strings.Join(s.rules, " | ") != "bash:make | read_file" {
+		t.Errorf("the good rules must still be added: %q", s.rules)
+	}
+	for _, want := range []string{`The rule "badtool:x" was refused`, `unknown tool "badtool"`, "`bash:make`, `read_file`", "The user added: keep the tests short"} {
+		if r.IsError || !strings.Contains(r.Text, want) {
+			t.Errorf("result %+v lacks %q", r, want)
+		}
+	}
+}
+
+func TestRejectedStaysInPlanMode(t *testing.T) {
+	s, enter, exit := tools(permission.ModeDefault, verdict(false, "use the existing LRU instead"))
+	run(t, context.Background(), enter, `{}`)
+	r := run(t, context.Background(), exit, planArgs)
+	if s.Mode() != permission.ModePlan || len(s.rules) != 0 {
+		t.Errorf("after a rejection: mode %s, rules %q", s.Mode(), s.rules)
+	}
+	for _, want := range []string{"stays in plan mode", "Their feedback: use the existing LRU instead", "Revise the plan"} {
+		if r.IsError || !strings.Contains(r.Text, want) {
+			t.Errorf("a rejection is a result, not an error, and %+v must contain %q", r, want)
+		}
+	}
+}
+
+func TestRejectedThenApprovedRestoresTheEarlierMode(t *testing.T) {
+	a := verdict(false, "smaller steps")
+	s, enter, exit := tools(permission.ModeAcceptEdits, a)
+	run(t, context.Background(), enter, `{}`)
+	run(t, context.Background(), exit, planArgs)
+	a.verdict = verdict(true, "").verdict
+	run(t, context.Background(), exit, planArgs)
+	if s.Mode() != permission.ModeAcceptEdits {
+		t.Fatalf("mode = %s, want accept-edits: a rejection keeps the remembered mode", s.Mode())
+	}
+}
+
+func TestRejectedWithoutFeedback(t *testing.T) {
+	s, _, exit := tools(permission.ModePlan, verdict(false, " "))
+	r := run(t, context.Background(), exit, planArgs)
+	if r.IsError || s.Mode() != permission.ModePlan || !strings.Contains(r.Text, "no reason") {
+		t.Fatalf("mode %s, result %+v", s.Mode(), r)
+	}
+}
+
+func TestExitWhenNotInPlanMode(t *testing.T) {
+	a := verdict(true, "")
+	s, _, exit := tools(permission.ModeDefault, a)
+	r := run(t, context.Background(), exit, planArgs)
+	if !r.IsError || !strings.Contains(r.Text, "not in plan mode (it is in default mode)") || strings.Contains(r.Text, "\n") {
+		t.Fatalf("result = %+v", r)
+	}
+	if a.plan != "" || s.Mode() != permission.ModeDefault || len(s.rules) != 0 {
+		t.Errorf("nothing may happen: plan shown %q, mode %s, rules %q", a.plan, s.Mode(), s.rules)
+	}
+}
+
+func TestExitWithNoHuman(t *testing.T) {
+	s, enter, exit := tools(permission.ModeDefault, face.NoHuman{})
+	run(t, context.Background(), enter, `{}`)
+	r := run(t, context.Background(), exit, planArgs)
+	if s.Mode() != permission.ModePlan || len(s.rules) != 0 {
+		t.Errorf("with no human: mode %s, rules %q", s.Mode(), s.rules)
+	}
+	for _, want := range []string{"Nobody can approve", "stays in plan mode", "--permission-mode default"} {
+		if !r.IsError || !strings.Contains(r.Text, want) || strings.Contains(r.Text, "\n") {
+			t.Errorf("result %+v: want one error sentence with %q", r, want)
+		}
+	}
+}
+
+func TestExitCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	a := &fakeAsker{verdict: func(ctx context.Context) (face.PlanAnswer, error) {
+		cancel()
+		<-ctx.Done()
+		return face.PlanAnswer{}, ctx.Err()
+	}}
+	s, _, exit := tools(permission.ModePlan, a)
+	if r := run(t, ctx, exit, planArgs); !r.IsError || r.Text != "cancelled" || s.Mode() != permission.ModePlan {
+		t.Fatalf("mode %s, result %+v", s.Mode(), r)
+	}
+}
+
+func TestExitFaceFault(t *testing.T) {
+	a := &fakeAsker{verdict: func(context.Context) (face.PlanAnswer, error) {
+		return face.PlanAnswer{}, errors.New("client gone")
+	}}
+	s, _, exit := tools(permission.ModePlan, a)
+	if r := run(t, context.Background(), exit, planArgs); !r.IsError || !strings.Contains(r.Text, "client gone") || s.Mode() != permission.ModePlan {
+		t.Fatalf("mode %s, result %+v", s.Mode(), r)
+	}
+}
+
+func TestStartedInPlanModeRestoresDefault(t *testing.T) {
+	s, enter, exit := tools(permission.ModePlan, verdict(true, ""))
+	if r := run(t, context.Background(), enter, `{}`); r.IsError || !strings.Contains(r.Text, "already in plan mode") {
+		t.Fatalf("enter in plan mode: %+v", r)
+	}
+	run(t, context.Background(), exit, planArgs)
+	if s.Mode() != permission.ModeDefault {
+		t.Fatalf("mode = %s, want default when the earlier mode is unknown", s.Mode())
+	}
+}
+
+func TestEnterTwiceKeepsTheFirstMode(t *testing.T) {
+	s, enter, exit := tools(permission.ModeYolo, verdict(true, ""))
+	run(t, context.Background(), enter, `{}`)
+	run(t, context.Background(), enter, `{}`)
+	run(t, context.Background(), exit, planArgs)
+	if s.Mode() != permission.ModeYolo {
+		t.Fatalf("mode = %s, want yolo", s.Mode())
+	}
+	// A later plan-mode round starts afresh: the session is switched by hand to plan mode.
+	s.SetMode(permission.ModePlan)
+	run(t, context.Background(), exit, planArgs)
+	if s.Mode() != permission.ModeDefault {
+		t.Fatalf("mode = %s, want default: the remembered mode is used once", s.Mode())
+	}
+}
+
+func TestModeChosenDuringApprovalStands(t *testing.T) {
+	a := verdict(true, "")
+	s, enter, exit := tools(permission.ModeDefault, a)
+	run(t, context.Background(), enter, `{}`)
+	a.before = func() { s.SetMode(permission.ModeAcceptEdits) } // the person switches mode meanwhile
+	r := run(t, context.Background(), exit, planArgs)
+	if s.Mode() != permission.ModeAcceptEdits || !strings.Contains(r.Text, "accept-edits mode") {
+		t.Fatalf("mode %s, result %+v", s.Mode(), r)
+	}
+}
