@@ -1,0 +1,123 @@
+package hook
+
+import (
+	"context"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// A hook that sleeps past its timeout is killed with its whole process group (even
+// members that ignore SIGTERM), reported as a warning, and Run returns promptly.
+func TestTimeoutKillsGroupAndWarns(t *testing.T) {
+	t.Parallel()
+	for _, body := range []string{
+		`echo $$ > pid; sleep 100 & sleep 100`,
+		`trap '' TERM; echo $$ > pid; sleep 100 & sleep 100`,
+	} {
+		dir := t.TempDir()
+		r := NewRunner(hooks(PreToolUse, "", cmd(body, 1, "")), base(dir))
+		start := time.Now()
+		o := r.Run(t.Context(), PreToolUse, "bash", nil)
+		within(t, start, 3*time.Second)
+		if o.Block || len(o.Warnings) != 1 || !strings.Contains(o.Warnings[0], "did not finish within its timeout of 1s and was stopped") {
+			t.Errorf("%q: got %+v", body, o)
+		}
+		assertGroupGone(t, filepath.Join(dir, "pid"))
+	}
+}
+
+// With onFailure: block a timed-out hook blocks.
+func TestTimeoutBlocksWithOnFailureBlock(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	r := NewRunner(hooks(PreToolUse, "", cmd(`echo $$ > pid; sleep 100`, 1, "block")), base(dir))
+	start := time.Now()
+	o := r.Run(t.Context(), PreToolUse, "bash", nil)
+	within(t, start, 3*time.Second)
+	if !o.Block || !strings.Contains(o.Reason, "timeout of 1s") || !strings.Contains(o.Reason, "onFailure is block") {
+		t.Fatalf("got %+v", o)
+	}
+	assertGroupGone(t, filepath.Join(dir, "pid"))
+}
+
+// A grandchild that keeps stdout or stderr open does not hang Run, nor outlive it;
+// what the hook said before exiting still counts.
+func TestGrandchildHoldingOutputDoesNotHang(t *testing.T) {
+	t.Parallel()
+	for _, body := range []string{
+		`echo $$ > pid; sleep 100 & echo '{"decision":"block","reason":"held"}'`,
+		`echo $$ > pid; (sleep 100 >&2 &); echo '{"decision":"block","reason":"held"}'`,
+		`echo $$ > pid; nohup sleep 100 & echo '{"decision":"block","reason":"held"}'`,
+	} {
+		dir := t.TempDir()
+		r := NewRunner(hooks(PreToolUse, "", cmd(body, 20, "")), base(dir))
+		start := time.Now()
+		o := r.Run(t.Context(), PreToolUse, "bash", nil)
+		within(t, start, 3*time.Second)
+		if !o.Block || o.Reason != "held" {
+			t.Errorf("%q: got %+v", body, o)
+		}
+		assertGroupGone(t, filepath.Join(dir, "pid"))
+	}
+}
+
+// A hook that never reads a large stdin does not hang Run.
+func TestUnreadStdinDoesNotHang(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	r := NewRunner(hooks(PostToolUse, "", cmd(`echo $$ > pid; sleep 100 & exit 0`, 20, "")), base(dir))
+	start := time.Now()
+	o := r.Run(t.Context(), PostToolUse, "bash", map[string]any{"tool_response": strings.Repeat("x", 1<<20)})
+	within(t, start, 3*time.Second)
+	if o.Block || len(o.Warnings) != 0 {
+		t.Errorf("got %+v", o)
+	}
+	assertGroupGone(t, filepath.Join(dir, "pid"))
+}
+
+// Cancelling the context stops the running hook, skips the rest and blocks.
+func TestCancelStopsHooks(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	r := NewRunner(hooks(PreToolUse, "", cmd(`echo $$ > pid; sleep 100`, 20, ""), cmd("touch ran", 0, "")), base(dir))
+	ctx, cancel := context.WithCancel(t.Context())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	start := time.Now()
+	o := r.Run(ctx, PreToolUse, "bash", nil)
+	within(t, start, 3*time.Second)
+	if !o.Block || !strings.Contains(o.Reason, "cancelled") {
+		t.Errorf("got %+v", o)
+	}
+	assertGroupGone(t, filepath.Join(dir, "pid"))
+	if fileExists(filepath.Join(dir, "ran")) {
+		t.Error("the hook after the cancelled one ran")
+	}
+
+	o = r.Run(ctx, PreToolUse, "bash", nil) // already cancelled: nothing starts
+	if !o.Block || !strings.Contains(o.Reason, "did not run") {
+		t.Errorf("cancelled before: got %+v", o)
+	}
+}
+
+// Even a grandchild that left the hook's group (setsid) and holds stdout does not hang
+// Run: the pipes are read for a moment more, then let go.
+func TestEscapedGrandchildDoesNotHang(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	r := NewRunner(hooks(PreToolUse, "", cmd(`setsid sleep 100 & echo $! > gpid; echo '{"reason":"r","decision":"block"}'`, 20, "")), base(dir))
+	start := time.Now()
+	o := r.Run(t.Context(), PreToolUse, "bash", nil)
+	within(t, start, 3*time.Second)
+	pid, err := strconv.Atoi(strings.TrimSpace(readFile(t, filepath.Join(dir, "gpid"))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = syscall.Kill(pid, syscall.SIGKILL) // it is out of reach of gantry by design
+	if !o.Block || o.Reason != "r" {
+		t.Errorf("got %+v", o)
+	}
+}
