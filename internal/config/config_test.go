@@ -235,3 +235,17 @@ func TestSameFileAsUserAndProjectIsReadOnce(t *testing.T) {
 		t.Errorf("files %v, hooks %v", c.Files(), c.Hooks)
 	}
 }
+
+func TestHookMatcherStarMeansEveryTool(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("GANTRY_CONFIG_DIR", filepath.Join(dir, "user"))
+	proj := filepath.Join(dir, "p")
+	if err := os.MkdirAll(filepath.Join(proj, ".gantry"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(proj, ".gantry", "config.yaml"), []byte("hooks:\n  PostToolUse:\n    - matcher: \"*\"\n      hooks: [{type: command, command: x}]\n"), 0o644)
+	cfg, err := Load(proj)
+	if err != nil || cfg.Hooks["PostToolUse"][0].Matcher != "*" {
+		t.Fatalf("%v %+v", err, cfg)
+	}
+}

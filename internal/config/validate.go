@@ -104,7 +104,8 @@ func (v *validator) mcpServer(at keyPath, s MCPServer) {
 }
 
 func (v *validator) hookMatcher(at keyPath, m HookMatcher) {
-	if _, err := regexp.Compile(m.Matcher); err != nil {
+	// "*" is every tool, as in Claude Code's settings; anything else is a regex.
+	if _, err := regexp.Compile(m.Matcher); err != nil && m.Matcher != "*" {
 		var se *syntax.Error
 		if errors.As(err, &se) {
 			v.fail(at.child("matcher"), "is not a valid regular expression: %s in %q", se.Code, se.Expr)
