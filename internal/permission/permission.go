@@ -1,12 +1,20 @@
 // Package permission is the gate between the agent loop and every tool call. It
-// answers Allow, Ask or Deny from the permission mode and the allow/deny rules, and
-// remembers the "always" answers of the session. Order: deny > allow > mode.
+// answers Allow, Ask or Deny from the permission mode, the allow and deny rules of the
+// rules files (.gantry/permissions.yaml and the user's permissions.yaml, see LoadRules)
+// and of the flags, and the answers the person gave "always" in this session. Order:
+// deny > remembered > allow > mode.
+//
+// A rule is "tool" or "tool:regex", the regex matching the tool's principal argument
+// whole. bash commands are parsed with a real shell parser (Commands): a deny rule
+// matching any simple command the script would run denies it; an allow needs every
+// simple command matched by an allow rule, with none whose program is computed or that
+// runs inline code; a command that cannot be parsed is never allowed by a rule. Where a
+// deny rule names bash, a command whose program cannot be known before it runs is
+// refused in every mode.
 package permission
 
 import (
 	"fmt"
-	"strings"
-	"sync"
 
 	"github.com/gantry-dev/gantry/internal/tool"
 )
@@ -66,145 +74,9 @@ type Call struct {
 	Principal string
 }
 
-// Gate decides whether a call runs. The rules engine of a later issue implements it too.
+// Gate decides whether a call runs. Engine implements it.
 type Gate interface {
 	Check(c Call) Verdict
 	// Remember records an "always" answer for the rest of the session.
 	Remember(c Call, allow bool)
-}
-
-// Engine is the gate built from a mode and allow/deny rules.
-type Engine struct {
-	mu       sync.Mutex
-	mode     Mode
-	allow    []Rule
-	deny     []Rule
-	remember []remembered
-}
-
-type remembered struct {
-	tool, principal string
-	allow           bool
-}
-
-// NewEngine makes a gate. Rules are in the form "tool" or "tool:regex".
-func NewEngine(mode Mode, allow, deny []string) (*Engine, error) {
-	e := &Engine{mode: mode}
-	for _, s := range allow {
-		r, err := ParseRule(s)
-		if err != nil {
-			return nil, err
-		}
-		e.allow = append(e.allow, r)
-	}
-	for _, s := range deny {
-		r, err := ParseRule(s)
-		if err != nil {
-			return nil, err
-		}
-		e.deny = append(e.deny, r)
-	}
-	return e, nil
-}
-
-// Mode returns the current mode.
-func (e *Engine) Mode() Mode {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.mode
-}
-
-// SetMode switches the mode.
-func (e *Engine) SetMode(m Mode) {
-	e.mu.Lock()
-	e.mode = m
-	e.mu.Unlock()
-}
-
-// Remember implements Gate. An "always" is kept for this exact tool and principal.
-func (e *Engine) Remember(c Call, allow bool) {
-	e.mu.Lock()
-	e.remember = append(e.remember, remembered{c.Tool, c.Principal, allow})
-	e.mu.Unlock()
-}
-
-// Check implements Gate.
-func (e *Engine) Check(c Call) Verdict {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	parts := []string{c.Principal}
-	if c.Tool == "bash" {
-		parts = SplitCommand(c.Principal)
-	}
-	for _, r := range e.deny {
-		for _, p := range parts {
-			if r.Match(c.Tool, p) {
-				return Verdict{Deny, fmt.Sprintf("a deny rule (%s) forbids it", r)}
-			}
-		}
-	}
-	for _, m := range e.remember {
-		if m.tool == c.Tool && m.principal == c.Principal {
-			if m.allow {
-				return Verdict{Allow, "allowed for this session"}
-			}
-			return Verdict{Deny, "the user refused it for this session"}
-		}
-	}
-	if e.allowedByRules(c, parts) {
-		return Verdict{Allow, "an allow rule permits it"}
-	}
-	switch e.mode {
-	case ModeYolo:
-		return Verdict{Allow, "yolo mode"}
-	case ModePlan:
-		if c.Level == tool.LevelRead {
-			return Verdict{Allow, "read tools run in plan mode"}
-		}
-		return Verdict{Deny, "plan mode allows only read tools"}
-	case ModeAcceptEdits:
-		if c.Level <= tool.LevelWrite {
-			return Verdict{Allow, "accept-edits mode"}
-		}
-		return Verdict{Ask, "accept-edits mode asks before running commands"}
-	default:
-		if c.Level == tool.LevelRead {
-			return Verdict{Allow, "read tools need no permission"}
-		}
-		return Verdict{Ask, fmt.Sprintf("default mode asks before %s tools", c.Level)}
-	}
-}
-
-// allowedByRules: a compound shell command is allowed only when every part is.
-func (e *Engine) allowedByRules(c Call, parts []string) bool {
-	if len(e.allow) == 0 {
-		return false
-	}
-	if c.Tool == "bash" && hasOpaqueShell(c.Principal) {
-		return false
-	}
-	for _, p := range parts {
-		ok := false
-		for _, r := range e.allow {
-			if r.Match(c.Tool, p) {
-				ok = true
-				break
-			}
-		}
-		if !ok {
-			return false
-		}
-	}
-	return true
-}
-
-// hasOpaqueShell reports constructs whose parts a simple split cannot see: command
-// substitution, backquotes, process substitution, subshells, here-docs.
-func hasOpaqueShell(cmd string) bool {
-	for _, s := range []string{"$(", "`", "<(", ">(", "<<"} {
-		if strings.Contains(cmd, s) {
-			return true
-		}
-	}
-	return strings.HasPrefix(strings.TrimSpace(cmd), "(")
 }

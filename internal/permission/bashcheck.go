@@ -1,0 +1,73 @@
+package permission
+
+import (
+	"fmt"
+	"strings"
+)
+
+// checkBash decides a bash call from the simple commands of its script.
+func (e *Engine) checkBash(c Call) Verdict {
+	whole := strings.TrimSpace(c.Principal)
+	cmds, perr := Commands(c.Principal)
+	guarded := false // a deny rule names bash
+	for _, r := range e.deny {
+		if !r.MatchesTool(c.Tool) {
+			continue
+		}
+		guarded = true
+		if r.Match(c.Tool, whole) {
+			return Verdict{Deny, fmt.Sprintf("a deny rule (%s) forbids this command", r.describe())}
+		}
+		for _, sc := range cmds {
+			if r.Match(c.Tool, sc.Text) {
+				return Verdict{Deny, fmt.Sprintf("a deny rule (%s) forbids %q", r.describe(), clip(sc.Text))}
+			}
+		}
+	}
+	if guarded {
+		for _, sc := range cmds {
+			if sc.Opaque {
+				return Verdict{Deny, fmt.Sprintf("%q cannot be checked against the deny rules because %s; write the command with each program named plainly", clip(sc.Text), sc.Why)}
+			}
+		}
+	}
+	if v, ok := e.remembered(c); ok {
+		return v
+	}
+	if perr != nil {
+		switch {
+		case e.mode == ModePlan:
+			return e.byMode(c)
+		case (e.mode == ModeYolo || e.allowAll) && !guarded:
+			return e.byMode(c)
+		}
+		return Verdict{Ask, fmt.Sprintf("the command cannot be parsed (%s), so no rule can allow it", strings.TrimSuffix(perr.Error(), "."))}
+	}
+	if e.allowsAll(cmds) {
+		return Verdict{Allow, "allow rules permit every command in it"}
+	}
+	return e.byMode(c)
+}
+
+// allowsAll: every simple command is matched by an allow rule, and the rules can read
+// each (no computed program, no inline code).
+func (e *Engine) allowsAll(cmds []SimpleCommand) bool {
+	if len(cmds) == 0 || len(e.allow) == 0 {
+		return false
+	}
+	for _, sc := range cmds {
+		if sc.Opaque || sc.RunsCode || !e.allowed(sc.Text) {
+			return false
+		}
+	}
+	return true
+}
+
+func (e *Engine) allowed(cmd string) bool {
+	for _, r := range e.allow {
+		if r.Match("bash", cmd) {
+			return true
+		}
+	}
+	return false
+}

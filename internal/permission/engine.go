@@ -1,0 +1,158 @@
+package permission
+
+import (
+	"fmt"
+	"path"
+	"strings"
+	"sync"
+
+	"github.com/gantry-dev/gantry/internal/tool"
+)
+
+// Engine is the gate built from a mode and allow/deny rules.
+type Engine struct {
+	mu       sync.Mutex
+	mode     Mode
+	allowAll bool
+	allow    []Rule
+	deny     []Rule
+	remember []remembered
+}
+
+type remembered struct {
+	tool, principal string
+	allow           bool
+}
+
+// NewEngine makes a gate from rules given as strings ("tool" or "tool:regex").
+func NewEngine(mode Mode, allow, deny []string) (*Engine, error) {
+	return NewEngineFromRules(mode, RuleSet{}, allow, deny)
+}
+
+// NewEngineFromRules makes a gate from the rules files and the rules of the flags.
+// allow_all makes every mode but plan ask nothing; deny rules still hold.
+func NewEngineFromRules(mode Mode, rules RuleSet, extraAllow, extraDeny []string) (*Engine, error) {
+	e := &Engine{mode: mode, allowAll: rules.AllowAll}
+	e.allow = append(e.allow, rules.Allow...)
+	e.deny = append(e.deny, rules.Deny...)
+	allow, err := parseRules(extraAllow, "--allow")
+	if err != nil {
+		return nil, err
+	}
+	deny, err := parseRules(extraDeny, "--deny")
+	if err != nil {
+		return nil, err
+	}
+	e.allow = append(e.allow, allow...)
+	e.deny = append(e.deny, deny...)
+	return e, nil
+}
+
+func parseRules(ss []string, source string) ([]Rule, error) {
+	var out []Rule
+	for _, s := range ss {
+		r, err := ParseRule(s)
+		if err != nil {
+			return nil, err
+		}
+		r.Source = source
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// Mode returns the current mode.
+func (e *Engine) Mode() Mode {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.mode
+}
+
+// SetMode switches the mode.
+func (e *Engine) SetMode(m Mode) {
+	e.mu.Lock()
+	e.mode = m
+	e.mu.Unlock()
+}
+
+// Remember implements Gate. An "always" is kept for this exact tool and principal.
+func (e *Engine) Remember(c Call, allow bool) {
+	e.mu.Lock()
+	e.remember = append(e.remember, remembered{c.Tool, c.Principal, allow})
+	e.mu.Unlock()
+}
+
+// AllowForSession adds allow rules for the rest of the session (the allowedPrompts
+// of an approved plan). Nothing is added unless every rule parses.
+func (e *Engine) AllowForSession(rules []string) error {
+	rs, err := parseRules(rules, "session")
+	if err != nil {
+		return err
+	}
+	e.mu.Lock()
+	e.allow = append(e.allow, rs...)
+	e.mu.Unlock()
+	return nil
+}
+
+// Check implements Gate.
+func (e *Engine) Check(c Call) Verdict {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if c.Tool == "bash" {
+		return e.checkBash(c)
+	}
+	p := strings.TrimSpace(c.Principal)
+	for _, r := range e.deny {
+		if r.Match(c.Tool, p) || hasDotDot(p) && r.Match(c.Tool, path.Clean(p)) {
+			return Verdict{Deny, fmt.Sprintf("a deny rule (%s) forbids it", r.describe())}
+		}
+	}
+	if v, ok := e.remembered(c); ok {
+		return v
+	}
+	for _, r := range e.allow {
+		if r.matchPath(c.Tool, p) {
+			return Verdict{Allow, fmt.Sprintf("an allow rule (%s) permits it", r.describe())}
+		}
+	}
+	return e.byMode(c)
+}
+
+func (e *Engine) remembered(c Call) (Verdict, bool) {
+	for i := len(e.remember) - 1; i >= 0; i-- {
+		m := e.remember[i]
+		if m.tool == c.Tool && m.principal == c.Principal {
+			if m.allow {
+				return Verdict{Allow, "the user allowed it for this session"}, true
+			}
+			return Verdict{Deny, "the user refused it for this session"}, true
+		}
+	}
+	return Verdict{}, false
+}
+
+// byMode is the answer when no rule decides.
+func (e *Engine) byMode(c Call) Verdict {
+	switch {
+	case e.mode == ModePlan:
+		if c.Level == tool.LevelRead {
+			return Verdict{Allow, "read tools run in plan mode"}
+		}
+		return Verdict{Deny, "plan mode allows only read tools"}
+	case e.mode == ModeYolo:
+		return Verdict{Allow, "yolo mode"}
+	case e.allowAll:
+		return Verdict{Allow, "allow_all is set in the rules file"}
+	case e.mode == ModeAcceptEdits:
+		if c.Level <= tool.LevelWrite {
+			return Verdict{Allow, "accept-edits mode"}
+		}
+		return Verdict{Ask, "accept-edits mode asks before running commands"}
+	default:
+		if c.Level == tool.LevelRead {
+			return Verdict{Allow, "read tools need no permission"}
+		}
+		return Verdict{Ask, fmt.Sprintf("default mode asks before %s tools", c.Level)}
+	}
+}
