@@ -3,6 +3,8 @@ package permission
 import (
 	"fmt"
 	"strings"
+
+	"github.com/gantry-dev/gantry/internal/tool"
 )
 
 // checkBash decides a bash call from the simple commands of its script.
@@ -31,15 +33,15 @@ func (e *Engine) checkBash(c Call) Verdict {
 			}
 		}
 	}
+	if e.mode == ModePlan && c.Level != tool.LevelRead {
+		return e.byMode(c) // plan mode is read-only, whatever the rules allow
+	}
 	if v, ok := e.remembered(c); ok {
 		return v
 	}
 	if perr != nil {
-		switch {
-		case e.mode == ModePlan:
-			return e.byMode(c)
-		case (e.mode == ModeYolo || e.allowAll) && !guarded:
-			return e.byMode(c)
+		if (e.mode == ModeYolo || e.allowAll) && !guarded {
+			return e.byMode(c) // nothing to check it against
 		}
 		return Verdict{Ask, fmt.Sprintf("the command cannot be parsed (%s), so no rule can allow it", strings.TrimSuffix(perr.Error(), "."))}
 	}

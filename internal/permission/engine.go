@@ -108,6 +108,9 @@ func (e *Engine) Check(c Call) Verdict {
 			return Verdict{Deny, fmt.Sprintf("a deny rule (%s) forbids it", r.describe())}
 		}
 	}
+	if e.mode == ModePlan && c.Level != tool.LevelRead {
+		return e.byMode(c) // plan mode is read-only, whatever the rules allow
+	}
 	if v, ok := e.remembered(c); ok {
 		return v
 	}

@@ -61,6 +61,18 @@ const (
 	Deny
 )
 
+func (d Decision) String() string {
+	switch d {
+	case Allow:
+		return "allow"
+	case Ask:
+		return "ask"
+	case Deny:
+		return "deny"
+	}
+	return fmt.Sprintf("Decision(%d)", int(d))
+}
+
 // Verdict is a decision with the sentence that explains it.
 type Verdict struct {
 	Decision Decision
