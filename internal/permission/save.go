@@ -113,8 +113,8 @@ func appendAllowRules(file string, rules []string) error {
 // insertAllow returns the text of a rules file with rules added to permissions.allow.
 func insertAllow(text string, rules []string) (string, error) {
 	lines := strings.SplitAfter(text, "\n")
-	if text == "" {
-		lines = nil
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
 	}
 	if len(lines) > 0 && !strings.HasSuffix(lines[len(lines)-1], "\n") {
 		lines[len(lines)-1] += "\n"
