@@ -122,6 +122,7 @@ var permCases = []permCase{
 	{why: "a computed program with no deny rule for bash is only asked", deny: []string{`write_file:.*\.env`}, cmd: "$CMD x", want: Ask},
 	{why: "a computed program is never allowed by a rule", allow: []string{"bash:.*"}, deny: none, cmd: "$CMD x", want: Ask},
 	{why: "a computed program runs in yolo when no deny rule names bash", mode: ModeYolo, deny: none, cmd: "$CMD x", want: Allow},
+	{why: "a script too long to follow is refused where deny rules name bash", cmd: strings.Repeat("sudo ", maxCommands+5) + "ls", want: Deny, reasonHas: "too many commands"},
 	// programs that run other programs
 	{why: "find -exec runs its command", cmd: `find . -exec rm {} \;`, want: Deny},
 	{why: "find -execdir with +", cmd: "find . -execdir rm {} +", want: Deny},

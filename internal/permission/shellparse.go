@@ -27,6 +27,9 @@ type SimpleCommand struct {
 	Why string
 }
 
+// maxCommands bounds the commands followed in one script (sudo sudo sudo … x).
+const maxCommands = 2000
+
 // maxDepth bounds the nesting of scripts inside scripts (bash -c 'bash -c …').
 const maxDepth = 12
 
@@ -48,6 +51,7 @@ func Commands(src string) ([]SimpleCommand, error) {
 type walker struct {
 	cmds    []SimpleCommand
 	printer *syntax.Printer
+	full    bool // maxCommands reached; an opaque command stands for the rest
 }
 
 // word is one word of a command: its value when it is a literal, else its source.
@@ -153,7 +157,12 @@ func (w *walker) word(x *syntax.Word) word {
 // run reports a command given as words, then what it runs in its turn. redirs are
 // those of its statement (a shell may read its script from a here-document).
 func (w *walker) run(args []word, redirs []*syntax.Redirect, depth int) {
-	if len(args) == 0 {
+	if len(args) == 0 || w.full {
+		return
+	}
+	if len(w.cmds) >= maxCommands {
+		w.full = true
+		w.add(SimpleCommand{Text: clip(joinWords(args)), Opaque: true, Why: "it runs too many commands to check"})
 		return
 	}
 	prog := args[0]
