@@ -472,3 +472,62 @@ func TestInteractiveAsksAtTheTerminal(t *testing.T) {
 		srv.Close()
 	}
 }
+
+func TestPlanModeDeclaresOnlyReadTools(t *testing.T) {
+	srv := fakellm.New(fakellm.Turn{Parts: []fakellm.Part{fakellm.Text("Here is my plan.")}})
+	defer srv.Close()
+	r := gantry(t, t.TempDir(), env(t, "ANTHROPIC_BASE_URL="+srv.URL(), "ANTHROPIC_API_KEY=k"), "-p", "plan it", "--permission-mode", "plan")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var names []string
+	for _, tl := range srv.Requests()[0].Body["tools"].([]any) {
+		names = append(names, tl.(map[string]any)["name"].(string))
+	}
+	got := strings.Join(names, " ")
+	for _, absent := range []string{"bash", "write_file", "edit_file", "apply_patch", "task_kill", "register_hook"} {
+		if strings.Contains(" "+got+" ", " "+absent+" ") {
+			t.Errorf("plan mode declares %s: %s", absent, got)
+		}
+	}
+	for _, present := range []string{"read_file", "ask_user", "exit_plan_mode"} {
+		if !strings.Contains(" "+got+" ", " "+present+" ") {
+			t.Errorf("plan mode lacks %s: %s", present, got)
+		}
+	}
+}
+
+func TestRulesFileAndHooks(t *testing.T) {
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, ".git"), 0o755)
+	os.MkdirAll(filepath.Join(dir, ".gantry"), 0o755)
+	os.WriteFile(filepath.Join(dir, ".gantry", "permissions.yaml"), []byte("permissions:\n  allow:\n    - \"bash:echo .*\"\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "guard.sh"), []byte("#!/bin/sh\ncat > \"$GANTRY_PROJECT_DIR/hook-input.json\"\nif grep -q forbidden \"$GANTRY_PROJECT_DIR/hook-input.json\"; then echo 'the word forbidden is not allowed here' >&2; exit 2; fi\n"), 0o755)
+	os.WriteFile(filepath.Join(dir, ".gantry", "config.yaml"), []byte("hooks:\n  PreToolUse:\n    - matcher: bash\n      hooks:\n        - type: command\n          command: sh guard.sh\n          timeout: 10\n"), 0o644)
+	srv := fakellm.New(
+		fakellm.Turn{Parts: []fakellm.Part{fakellm.ToolCall("a", "bash", `{"command":"echo allowed by the rules file"}`),
+			fakellm.ToolCall("b", "bash", `{"command":"echo forbidden"}`), fakellm.ToolCall("c", "bash", `{"command":"touch x"}`)}},
+		fakellm.Turn{Parts: []fakellm.Part{fakellm.Text("done")}},
+	)
+	defer srv.Close()
+	r := gantry(t, dir, env(t, "ANTHROPIC_BASE_URL="+srv.URL(), "ANTHROPIC_API_KEY=k"), "-p", "go", "--output-format", "json")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	body, _ := json.Marshal(srv.Requests()[1].Body["messages"])
+	for _, want := range []string{"allowed by the rules file", "blocked by a PreToolUse hook: the word forbidden is not allowed here", "bash was not run: it needs permission"} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("the model was not told %q: %s", want, body)
+		}
+	}
+	in, err := os.ReadFile(filepath.Join(dir, "hook-input.json"))
+	if err != nil || !strings.Contains(string(in), `"hook_event_name":"PreToolUse"`) || !strings.Contains(string(in), `"tool_name":"bash"`) {
+		t.Errorf("hook stdin: %s %v", in, err)
+	}
+
+	os.WriteFile(filepath.Join(dir, ".gantry", "permissions.yaml"), []byte("permissions:\n  allow:\n    - \"bash:(\"\n"), 0o644)
+	r = gantry(t, dir, env(t, "ANTHROPIC_BASE_URL="+srv.URL(), "ANTHROPIC_API_KEY=k"), "-p", "go")
+	if r.code == 0 || !strings.Contains(r.stderr, "permissions.yaml:3") || !strings.Contains(r.stderr, `bash:(`) {
+		t.Fatalf("a bad rule must name the file, line and rule: exit %d, %q", r.code, r.stderr)
+	}
+}

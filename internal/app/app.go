@@ -12,6 +12,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/agent"
 	"github.com/gantry-dev/gantry/internal/config"
 	"github.com/gantry-dev/gantry/internal/face"
+	"github.com/gantry-dev/gantry/internal/hook"
 	"github.com/gantry-dev/gantry/internal/llm"
 	"github.com/gantry-dev/gantry/internal/permission"
 	"github.com/gantry-dev/gantry/internal/session"
@@ -43,6 +44,7 @@ type App struct {
 	Config   *config.Config
 	Agent    *agent.Agent
 	Gate     *permission.Engine
+	Hooks    *hook.Runner
 	Session  *session.Session
 	Provider string
 	Model    string
@@ -88,12 +90,8 @@ func New(opts Options, sink face.Sink, asker face.Asker) (_ *App, err error) {
 	if err != nil {
 		return nil, err
 	}
-	a.Gate, err = permission.NewEngine(mode, append(cfg.Permissions.Allow, opts.Allow...), append(cfg.Permissions.Deny, opts.Deny...))
-	if err != nil {
+	if a.Gate, err = newGate(cfg, mode, opts.Allow, opts.Deny); err != nil {
 		return nil, err
-	}
-	if cfg.Permissions.AllowAll && mode != permission.ModePlan {
-		a.Gate.SetMode(permission.ModeYolo)
 	}
 
 	if err := a.openSession(opts); err != nil {
@@ -106,6 +104,9 @@ func New(opts Options, sink face.Sink, asker face.Asker) (_ *App, err error) {
 	env := tool.Env{Cwd: opts.Cwd, SessionID: a.Session.ID()}
 	reg, closeTools := buildTools(cfg, filepath.Join(filepath.Dir(a.storePath(opts)), "tasks", a.Session.ID()))
 	a.closer = append(a.closer, closeTools)
+	a.Hooks = hook.NewRunner(cfg.Hooks, hook.Base{SessionID: a.Session.ID(), Cwd: opts.Cwd,
+		PermissionMode: func() string { return string(a.Gate.Mode()) }})
+	addControlTools(reg, a.Gate, asker, a.Hooks)
 
 	maxTurns := opts.MaxTurns
 	if maxTurns == 0 {
@@ -113,16 +114,20 @@ func New(opts Options, sink face.Sink, asker face.Asker) (_ *App, err error) {
 	}
 	records := session.NewPipeline(a.Session)
 	a.closer = append(a.closer, func() { _ = records.Close() })
+	system := systemPrompt(first(opts.SystemPrompt, cfg.SystemPrompt), joinNonEmpty(cfg.AppendSystemPrompt, opts.AppendSystemPrompt), opts.Cwd, memory.Text, time.Now())
+	system += a.sessionStart(sink)
 	a.Agent = &agent.Agent{
 		Provider: provider, Tools: reg, Gate: a.Gate, Asker: asker, Sink: sink, Store: records, Env: env,
+		Hooks:    hooks{a.Hooks},
 		MaxLevel: func() tool.Level { return a.Gate.Mode().MaxLevel() },
 		Config: agent.Config{
 			Model:       a.Model,
-			System:      systemPrompt(first(opts.SystemPrompt, cfg.SystemPrompt), joinNonEmpty(cfg.AppendSystemPrompt, opts.AppendSystemPrompt), opts.Cwd, memory.Text, time.Now()),
+			System:      system,
 			MaxTurns:    maxTurns,
 			MaxOutput:   cfg.MaxOutput,
 			Price:       llm.Cost,
 			RefusalHint: refusalHint,
+			SaveRule:    func(c permission.Call) (string, error) { return a.Gate.SaveRule(cfg.Root(), c) },
 		},
 	}
 	if a.Resumed {
