@@ -153,6 +153,10 @@ func (a *Agent) permit(ctx context.Context, p *pending) bool {
 	if asker == nil {
 		asker = face.NoHuman{}
 	}
+	if _, nobody := asker.(face.NoHuman); !nobody {
+		a.hook(ctx, HookNotification, "", map[string]any{"notification_type": "permission_prompt",
+			"message": fmt.Sprintf("gantry needs your permission to use %s", call.Tool)})
+	}
 	ans, err := asker.AskPermission(ctx, face.PermissionRequest{
 		CallID: p.block.ToolCallID, Tool: call.Tool, Principal: call.Principal, Level: call.Level,
 		Kind: p.tool.Kind(), Locations: p.inv.Paths, Input: p.block.Input, Reason: v.Reason,

@@ -39,6 +39,7 @@ const (
 	HookPreToolUse       = "PreToolUse"
 	HookPostToolUse      = "PostToolUse"
 	HookStop             = "Stop"
+	HookNotification     = "Notification"
 )
 
 // hook runs an event's hooks, when there are any, and shows their warnings.

@@ -137,3 +137,15 @@ func TestPostToolUseAndStopHooks(t *testing.T) {
 		t.Fatalf("stop_hook_active = %v", active)
 	}
 }
+
+func TestNotificationHookBeforeAsking(t *testing.T) {
+	p := scripted.New(scripted.Step{Calls: []scripted.Call{{Name: "run", Input: `{"text":"make"}`}}}, scripted.Step{Text: "done"})
+	a, _, _ := newAgent(t, p, permission.ModeDefault)
+	a.Asker = answerer{ans: face.AllowOnce}
+	h := &fakeHooks{result: map[string][]HookResult{HookNotification: {{}}}}
+	a.Hooks = h
+	a.Run(context.Background(), "go")
+	if len(h.seen) != 1 || h.seen[0]["notification_type"] != "permission_prompt" || !strings.Contains(h.seen[0]["message"].(string), "run") {
+		t.Fatalf("notification hook: %+v", h.seen)
+	}
+}
