@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/config"
+	"github.com/gantry-dev/gantry/internal/procgroup"
 )
 
 // script writes an executable bash script named name in dir and returns the command
@@ -60,7 +61,7 @@ func assertGroupGone(t *testing.T, pidFile string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if groupAlive(pgid) {
+	if procgroup.Alive(pgid) {
 		t.Errorf("process group %d is still alive", pgid)
 	}
 }

@@ -1,0 +1,107 @@
+// Package procgroup starts shell commands as the leaders of their own session and
+// process group, and stops whole groups: what gantry starts (a bash call, a
+// background task, a hook) never outlives gantry's wish to stop it, grandchildren
+// included.
+package procgroup
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// killWait bounds the wait for a group to vanish after SIGKILL.
+const killWait = 2 * time.Second
+
+// Command prepares `bash -c script` in dir with env added to the inherited
+// environment (later duplicates win). The command leads a new session, hence a new
+// process group whose id is its pid; having no controlling terminal also keeps it from
+// reading or prompting on gantry's. Standard input is /dev/null unless the caller sets
+// one.
+func Command(script, dir string, env []string) *exec.Cmd {
+	cmd := exec.Command("bash", "-c", script)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	return cmd
+}
+
+// Kill stops every process of the group pgid: SIGTERM (and SIGCONT, so stopped members
+// see it), then SIGKILL for what is left after grace. It returns once the group has no
+// living member, or a short while after the SIGKILL.
+func Kill(pgid int, grace time.Duration) {
+	if pgid <= 1 {
+		return // never signal -1 (every process) or our own group 0
+	}
+	if err := syscall.Kill(-pgid, syscall.SIGTERM); errors.Is(err, syscall.ESRCH) {
+		return
+	}
+	_ = syscall.Kill(-pgid, syscall.SIGCONT)
+	if waitGone(pgid, grace) {
+		return
+	}
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	waitGone(pgid, killWait)
+}
+
+// waitGone polls until the group has no living member or d has passed.
+func waitGone(pgid int, d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for {
+		if !Alive(pgid) {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// Alive tells whether the group pgid has a member that is not a zombie. Zombies are
+// dead: they wait only for their parent (or init) to reap them.
+func Alive(pgid int) bool {
+	if err := syscall.Kill(-pgid, 0); errors.Is(err, syscall.ESRCH) {
+		return false
+	}
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return true // cannot tell; signals went out, assume the worst
+	}
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		state, group, ok := procStat(e.Name())
+		if ok && group == pgid && state != 'Z' && state != 'X' {
+			return true
+		}
+	}
+	return false
+}
+
+// procStat reads the state and process group of /proc/<pid>/stat.
+func procStat(pid string) (state byte, pgid int, ok bool) {
+	b, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return 0, 0, false
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')') // the command name may hold spaces and parentheses
+	if i < 0 {
+		return 0, 0, false
+	}
+	f := strings.Fields(s[i+1:]) // state ppid pgrp …
+	if len(f) < 3 || len(f[0]) == 0 {
+		return 0, 0, false
+	}
+	g, err := strconv.Atoi(f[2])
+	if err != nil {
+		return 0, 0, false
+	}
+	return f[0][0], g, true
+}
