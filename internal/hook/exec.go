@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"time"
+
+	"github.com/gantry-dev/gantry/internal/procgroup"
 )
 
 // execution is what one run of a hook command did.
@@ -36,8 +38,6 @@ func execute(ctx context.Context, cmd *exec.Cmd, input []byte, timeout time.Dura
 	if err != nil {
 		return execution{startErr: err}
 	}
-	pgid := cmd.Process.Pid
-
 	fed := make(chan struct{})
 	go func() {
 		_, _ = p.inW.Write(input) // fails with EPIPE when the hook does not read it
@@ -46,25 +46,8 @@ func execute(ctx context.Context, cmd *exec.Cmd, input []byte, timeout time.Dura
 	}()
 	var stdout, stderr = &capture{max: maxCapture}, &capture{max: maxCapture}
 	outDone, errDone := drain(stdout, p.outR), drain(stderr, p.errR)
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	var x execution
-	select {
-	case x.err = <-exited:
-		waitAll(drainGrace, outDone, errDone)
-		killGroup(pgid)
-	case <-timer.C:
-		x.timedOut = true
-		killGroup(pgid)
-		x.err = <-exited
-	case <-ctx.Done():
-		x.cancelled = true
-		killGroup(pgid)
-		x.err = <-exited
-	}
+	end := procgroup.Wait(ctx, cmd, timeout, termGrace, func() { waitAll(drainGrace, outDone, errDone) })
+	x := execution{err: end.Err, timedOut: end.TimedOut, cancelled: end.Cancelled}
 	// The group is gone; only a process that left it (setsid) could still hold a pipe.
 	deadline := time.Now().Add(drainGrace)
 	_ = p.outR.SetReadDeadline(deadline)

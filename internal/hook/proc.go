@@ -21,6 +21,3 @@ const (
 func newCommand(script, dir string, env []string) *exec.Cmd {
 	return procgroup.Command(script, dir, env)
 }
-
-// killGroup stops the hook's whole group (SIGTERM, then SIGKILL after termGrace).
-func killGroup(pgid int) { procgroup.Kill(pgid, termGrace) }

@@ -5,6 +5,7 @@
 package procgroup
 
 import (
+	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -104,4 +105,40 @@ func procStat(pid string) (state byte, pgid int, ok bool) {
 		return 0, 0, false
 	}
 	return f[0][0], g, true
+}
+
+// Ending says how a command ended under Wait.
+type Ending struct {
+	Err       error // cmd.Wait's error
+	TimedOut  bool
+	Cancelled bool
+}
+
+// Wait waits for the started cmd, which leads its own group, to exit; at timeout or
+// when ctx ends first it kills the group. After a normal exit, settle runs (to let
+// output drain, say) and then the group is killed: whatever the command left running
+// goes with it. grace is Kill's time between SIGTERM and SIGKILL.
+func Wait(ctx context.Context, cmd *exec.Cmd, timeout, grace time.Duration, settle func()) Ending {
+	pgid := cmd.Process.Pid
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	var e Ending
+	select {
+	case e.Err = <-exited:
+		if settle != nil {
+			settle()
+		}
+		Kill(pgid, grace)
+	case <-timer.C:
+		e.TimedOut = true
+		Kill(pgid, grace)
+		e.Err = <-exited
+	case <-ctx.Done():
+		e.Cancelled = true
+		Kill(pgid, grace)
+		e.Err = <-exited
+	}
+	return e
 }

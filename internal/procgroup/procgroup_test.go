@@ -1,6 +1,8 @@
 package procgroup
 
 import (
+	"context"
+	"os/exec"
 	"testing"
 	"time"
 )
@@ -37,5 +39,33 @@ func TestCommandEnvironmentAndDir(t *testing.T) {
 	out, err := Command(`echo "$X $(pwd)"`, dir, []string{"X=hello"}).Output()
 	if err != nil || string(out) != "hello "+dir+"\n" {
 		t.Fatalf("%q %v", out, err)
+	}
+}
+
+func TestWaitEndings(t *testing.T) {
+	start := func(script string) *exec.Cmd {
+		cmd := Command(script, t.TempDir(), nil)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		return cmd
+	}
+	settled := false
+	cmd := start(`sleep 30 & exit 3`)
+	e := Wait(context.Background(), cmd, 10*time.Second, 100*time.Millisecond, func() { settled = true })
+	if e.TimedOut || e.Cancelled || e.Err == nil || !settled || Alive(cmd.Process.Pid) {
+		t.Fatalf("normal exit: %+v settled=%v", e, settled)
+	}
+	cmd = start(`sleep 30`)
+	e = Wait(context.Background(), cmd, 100*time.Millisecond, 100*time.Millisecond, nil)
+	if !e.TimedOut || Alive(cmd.Process.Pid) {
+		t.Fatalf("timeout: %+v", e)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	cmd = start(`sleep 30`)
+	e = Wait(ctx, cmd, 10*time.Second, 100*time.Millisecond, nil)
+	if !e.Cancelled || Alive(cmd.Process.Pid) {
+		t.Fatalf("cancel: %+v", e)
 	}
 }

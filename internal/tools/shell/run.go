@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"time"
+
+	"github.com/gantry-dev/gantry/internal/procgroup"
 )
 
 // outcome is what a foreground command did.
@@ -31,37 +33,20 @@ func runForeground(ctx context.Context, cmd *exec.Cmd, timeout time.Duration) (o
 	if err != nil {
 		return outcome{}, err
 	}
-	pgid := cmd.Process.Pid
-
 	out := newCapture(captureHead, captureTail)
 	drained := make(chan struct{})
 	go func() {
 		_, _ = io.Copy(out, pr)
 		close(drained)
 	}()
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	var o outcome
-	select {
-	case o.err = <-exited:
+	end := procgroup.Wait(ctx, cmd, timeout, termGrace, func() {
 		// A background grandchild may keep the pipe open: read on briefly, then stop it.
 		select {
 		case <-drained:
 		case <-time.After(drainGrace):
 		}
-		killGroup(pgid)
-	case <-timer.C:
-		o.timedOut = true
-		killGroup(pgid)
-		o.err = <-exited
-	case <-ctx.Done():
-		o.cancelled = true
-		killGroup(pgid)
-		o.err = <-exited
-	}
+	})
+	o := outcome{err: end.Err, timedOut: end.TimedOut, cancelled: end.Cancelled}
 	// The group is gone; only a process that left it (setsid) could still hold the pipe.
 	_ = pr.SetReadDeadline(time.Now().Add(drainGrace))
 	<-drained
