@@ -160,6 +160,15 @@ type Provider interface {
 	Stream(ctx context.Context, req Request, emit func(Delta)) (Response, error)
 }
 
+// APIError is an error a model API answered, with its message; it wraps the SDK's.
+type APIError struct {
+	Msg   string
+	Cause error
+}
+
+func (e *APIError) Error() string { return e.Msg }
+func (e *APIError) Unwrap() error { return e.Cause }
+
 // RetryableError marks a failure worth retrying (429, 5xx, overloaded, a cut stream).
 type RetryableError struct {
 	Err error

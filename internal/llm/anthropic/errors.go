@@ -10,15 +10,6 @@ import (
 	"github.com/gantry-dev/gantry/internal/llm"
 )
 
-// apiError is an error the API answered, with its message; it wraps the SDK's.
-type apiError struct {
-	msg   string
-	cause error
-}
-
-func (e *apiError) Error() string { return e.msg }
-func (e *apiError) Unwrap() error { return e.cause }
-
 // classify turns a failed call into the error to return: rate limits, overload and
 // server errors (as HTTP status or as an error event in the stream) and broken
 // connections are *llm.RetryableError; other API errors are plain, with the API's
@@ -40,9 +31,9 @@ func classify(ctx context.Context, err error) error {
 	if msg == "" {
 		msg = ae.RawJSON()
 	}
-	e := &apiError{msg: fmt.Sprintf("anthropic: HTTP %d %s: %s", ae.StatusCode, kind, msg), cause: err}
+	e := &llm.APIError{Msg: fmt.Sprintf("anthropic: HTTP %d %s: %s", ae.StatusCode, kind, msg), Cause: err}
 	if ae.StatusCode == 200 {
-		e.msg = fmt.Sprintf("anthropic: error in stream: %s: %s", kind, msg)
+		e.Msg = fmt.Sprintf("anthropic: error in stream: %s: %s", kind, msg)
 	}
 	if retryable(ae.StatusCode, kind) {
 		var after float64

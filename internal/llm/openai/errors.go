@@ -12,15 +12,6 @@ import (
 	"github.com/gantry-dev/gantry/internal/llm"
 )
 
-// apiError is an error the API answered, with its message; it wraps the SDK's.
-type apiError struct {
-	msg   string
-	cause error
-}
-
-func (e *apiError) Error() string { return e.msg }
-func (e *apiError) Unwrap() error { return e.cause }
-
 // classify turns a failed call into the error to return: 429, 5xx, errors in the
 // stream that name a server-side cause, and broken connections are
 // *llm.RetryableError; other API errors are plain, with the API's message;
@@ -41,7 +32,7 @@ func classify(ctx context.Context, name string, err error) error {
 		if msg == "" {
 			msg = ae.RawJSON()
 		}
-		e := &apiError{msg: fmt.Sprintf("%s: HTTP %d %s: %s", name, ae.StatusCode, kind, msg), cause: err}
+		e := &llm.APIError{Msg: fmt.Sprintf("%s: HTTP %d %s: %s", name, ae.StatusCode, kind, msg), Cause: err}
 		if ae.StatusCode == 429 || ae.StatusCode >= 500 {
 			var after float64
 			if ae.Response != nil {
