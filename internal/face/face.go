@@ -105,11 +105,22 @@ type TurnEnded struct {
 	Err        error
 }
 
+// TodoItem is one entry of the todo list.
+type TodoItem struct {
+	ID      string `json:"id"`
+	Content string `json:"content"`
+	Status  string `json:"status"` // pending, in_progress, completed
+}
+
+// TodoList is the whole todo list after a change; faces show it (ACP: a plan update).
+type TodoList struct{ Items []TodoItem }
+
 // Notice is a line for the person about the session itself: a hook that failed or
 // blocked, a setting that was ignored.
 type Notice struct{ Text string }
 
 func (Notice) event()        {}
+func (TodoList) event()      {}
 func (TextDelta) event()     {}
 func (ThinkingDelta) event() {}
 func (Retry) event()         {}
