@@ -18,6 +18,9 @@ type task struct {
 	err  error         // cmd.Wait's error, set before done is closed
 	end  time.Time     // set before done is closed
 
+	// cancel stops a task that runs a function (StartFunc) instead of a command.
+	cancel func()
+
 	mu      sync.Mutex
 	offset  int64 // bytes of path already returned to the model
 	stopped bool  // task_kill or Close stopped it
@@ -63,7 +66,11 @@ func (t *task) stop() {
 		t.mu.Lock()
 		t.stopped = true
 		t.mu.Unlock()
-		killGroup(t.pgid)
+		if t.cancel != nil {
+			t.cancel()
+		} else {
+			killGroup(t.pgid)
+		}
 	}
 	<-t.done
 }
