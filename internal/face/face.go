@@ -115,12 +115,20 @@ type TodoItem struct {
 // TodoList is the whole todo list after a change; faces show it (ACP: a plan update).
 type TodoList struct{ Items []TodoItem }
 
+// FromSubagent wraps an event of a subagent (the agent tool): ID tells subagents
+// apart, Label is the task's short description.
+type FromSubagent struct {
+	ID, Label string
+	Event     Event
+}
+
 // Notice is a line for the person about the session itself: a hook that failed or
 // blocked, a setting that was ignored.
 type Notice struct{ Text string }
 
 func (Notice) event()        {}
 func (TodoList) event()      {}
+func (FromSubagent) event()  {}
 func (TextDelta) event()     {}
 func (ThinkingDelta) event() {}
 func (Retry) event()         {}

@@ -155,3 +155,24 @@ func TestBufferedOutputGoesOutWithinFlushAfter(t *testing.T) {
 		t.Fatalf("after Finish: %q", out.String())
 	}
 }
+
+func TestTodoListAndSubagentLines(t *testing.T) {
+	var b bytes.Buffer
+	p := New(&b, Options{Format: FormatText, PreviewLines: 5})
+	p.Handle(face.TodoList{Items: []face.TodoItem{{ID: "1", Content: "read", Status: "completed"}, {ID: "2", Content: "fix", Status: "in_progress"}, {ID: "3", Content: "test", Status: "pending"}}})
+	p.Handle(face.FromSubagent{ID: "sub_1", Label: "find callers", Event: face.ToolStarted{Name: "grep", Principal: "Add\\("}})
+	p.Handle(face.FromSubagent{ID: "sub_1", Label: "find callers", Event: face.TextDelta{Text: "hidden"}})
+	p.Flush()
+	want := "  ☑ read\n  ◐ fix\n  ☐ test\n  ⎿ [find callers] 🔧 grep: Add\\(\n"
+	if b.String() != want {
+		t.Fatalf("got:\n%q\nwant:\n%q", b.String(), want)
+	}
+	var j bytes.Buffer
+	q := New(&j, Options{Format: FormatStreamJSON})
+	q.Handle(face.FromSubagent{ID: "sub_1", Label: "find callers", Event: face.ToolStarted{CallID: "c", Name: "grep"}})
+	q.Handle(face.TodoList{})
+	q.Flush()
+	if !strings.Contains(j.String(), `"agent":"find callers","agent_id":"sub_1"`) || !strings.Contains(j.String(), `{"items":[],"type":"todo_list"}`) {
+		t.Fatalf("stream-json: %s", j.String())
+	}
+}

@@ -86,6 +86,24 @@ func (p *Printer) text(e face.Event) {
 	case face.Notice:
 		p.endLine()
 		fmt.Fprintln(p.out, p.dim("⚠ "+e.Text))
+	case face.TodoList:
+		p.endLine()
+		for _, it := range e.Items {
+			fmt.Fprintf(p.out, "  %s %s\n", todoMark(it.Status), it.Content)
+		}
+	case face.FromSubagent:
+		// A subagent's work shows as its tool lines, marked with its task; its text is
+		// its parent's tool result.
+		switch sub := e.Event.(type) {
+		case face.ToolStarted:
+			p.endLine()
+			fmt.Fprintln(p.out, p.dim("  ⎿ ["+e.Label+"] "+ToolLine(sub.Name, sub.Principal)))
+		case face.ToolFinished:
+			if sub.Result.IsError {
+				p.endLine()
+				fmt.Fprintln(p.out, p.dim("  ⎿ ["+e.Label+"] "+firstLine(sub.Result.Text)))
+			}
+		}
 	case face.Retry:
 		p.endLine()
 		fmt.Fprintln(p.out, p.dim(fmt.Sprintf("↻ retrying the model request (attempt %d): %s", e.Attempt+1, e.Reason)))
@@ -139,4 +157,23 @@ func previewText(r tool.Result) string {
 		return b.String()
 	}
 	return r.Text
+}
+
+func todoMark(status string) string {
+	switch status {
+	case "completed":
+		return "☑"
+	case "in_progress":
+		return "◐"
+	default:
+		return "☐"
+	}
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	if r := []rune(l); len(r) > 160 {
+		l = string(r[:160]) + "…"
+	}
+	return l
 }
