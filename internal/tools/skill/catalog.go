@@ -21,10 +21,11 @@ type Skill struct {
 }
 
 // Catalog finds the skills of dirs, in order of precedence (the project's, then the
-// user's): a skill is <dir>/<name>.md, or <dir>/<name>/SKILL.md when there is no flat
-// file, and the first dir that holds a name wins. A missing dir holds no skill. The
-// result is sorted by name; an error is returned only for a dir or skill that exists
-// but cannot be read.
+// user's), then the built-in skills (see Builtin): a skill is <dir>/<name>.md, or
+// <dir>/<name>/SKILL.md when there is no flat file, and the first dir that holds a name
+// wins, so a user's skill replaces a built-in one of the same name. A missing dir holds
+// no skill. The result is sorted by name; an error is returned only for a dir or skill
+// that exists but cannot be read.
 func Catalog(dirs ...string) ([]Skill, error) {
 	byName := map[string]Skill{}
 	for _, dir := range dirs {
@@ -36,6 +37,11 @@ func Catalog(dirs ...string) ([]Skill, error) {
 			if _, taken := byName[s.Name]; !taken {
 				byName[s.Name] = s
 			}
+		}
+	}
+	for _, s := range Builtin() {
+		if _, taken := byName[s.Name]; !taken {
+			byName[s.Name] = s
 		}
 	}
 	skills := make([]Skill, 0, len(byName))

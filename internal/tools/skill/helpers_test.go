@@ -21,8 +21,21 @@ func write(t *testing.T, dir, rel, content string) string {
 	return p
 }
 
-// catalog runs Catalog and fails the test on an error.
+// catalog runs Catalog, fails the test on an error and drops the built-in skills, which
+// builtin_test.go checks.
 func catalog(t *testing.T, dirs ...string) []Skill {
+	t.Helper()
+	var user []Skill
+	for _, s := range catalogAll(t, dirs...) {
+		if !IsBuiltin(s) {
+			user = append(user, s)
+		}
+	}
+	return user
+}
+
+// catalogAll runs Catalog and fails the test on an error.
+func catalogAll(t *testing.T, dirs ...string) []Skill {
 	t.Helper()
 	skills, err := Catalog(dirs...)
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -78,16 +77,32 @@ func unknown(name string, sorted []Skill) string {
 // read returns the skill's whole markdown with the arguments substituted, hidden
 // from the terminal.
 func read(s Skill, arguments string, maxOutput int) tool.Result {
-	b, err := os.ReadFile(s.Path)
+	text, err := Read(s, arguments)
 	if err != nil {
 		return tool.Fail(fmt.Sprintf("The skill %q could not be read: %v.", s.Name, err))
 	}
-	text := string(b)
+	return tool.Result{Text: tool.Bound(text, maxOutput), Display: tool.Display{Hidden: true}}
+}
+
+// Read returns the whole markdown of s (from disk, or from the binary for a built-in
+// skill) with arguments applied as read_skill applies them: every $ARGUMENTS is
+// replaced by arguments, or, when the text has none, non-empty arguments are appended
+// on a last line "ARGUMENTS: …". The text is not bounded.
+func Read(s Skill, arguments string) (string, error) {
+	b, err := load(s)
+	if err != nil {
+		return "", err
+	}
+	return substitute(string(b), arguments), nil
+}
+
+// substitute applies arguments to a skill's text: see Read.
+func substitute(text, arguments string) string {
 	switch {
 	case strings.Contains(text, placeholder):
-		text = strings.ReplaceAll(text, placeholder, arguments)
+		return strings.ReplaceAll(text, placeholder, arguments)
 	case arguments != "":
-		text = strings.TrimRight(text, "\n") + "\n\nARGUMENTS: " + arguments + "\n"
+		return strings.TrimRight(text, "\n") + "\n\nARGUMENTS: " + arguments + "\n"
 	}
-	return tool.Result{Text: tool.Bound(text, maxOutput), Display: tool.Display{Hidden: true}}
+	return text
 }
