@@ -82,6 +82,17 @@ func (a *Agent) History() []llm.Message {
 	return append([]llm.Message(nil), a.history...)
 }
 
+// AddUsage counts usage spent on the session's behalf elsewhere (a subagent's) in its
+// totals, and announces the new totals.
+func (a *Agent) AddUsage(u llm.Usage, cost float64) {
+	a.mu.Lock()
+	a.usage = a.usage.Add(u)
+	a.cost += cost
+	ev := face.TurnUsage{Model: a.Config.Model, Usage: u, Cost: cost, SessionUsage: a.usage, SessionCost: a.cost}
+	a.mu.Unlock()
+	a.emit(ev)
+}
+
 // conversation shares the history with a request without copying it: messages are
 // immutable once appended, and the capped slice keeps later appends out of its view.
 func (a *Agent) conversation() []llm.Message {

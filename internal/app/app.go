@@ -17,6 +17,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/permission"
 	"github.com/gantry-dev/gantry/internal/session"
 	"github.com/gantry-dev/gantry/internal/tool"
+	"github.com/gantry-dev/gantry/internal/tools/subagent"
 )
 
 // Options are what the command line says; they win over the config files.
@@ -34,6 +35,9 @@ type Options struct {
 	Resume   string
 	// Store overrides the session database path (tests); empty means the default.
 	Store string
+	// LLM, when set, is the model to use instead of the configured provider (tests,
+	// and faces that bring their own).
+	LLM llm.Provider
 }
 
 // ResumeLast asks Resume for the most recent session, whatever its folder.
@@ -50,8 +54,9 @@ type App struct {
 	Model    string
 	Resumed  bool
 
-	store  *session.Store
-	closer []func()
+	store   *session.Store
+	records *session.Pipeline
+	closer  []func()
 }
 
 // New wires a session for the face that renders sink and answers through asker.
@@ -80,9 +85,11 @@ func New(opts Options, sink face.Sink, asker face.Asker) (_ *App, err error) {
 	if err != nil {
 		return nil, err
 	}
-	provider, err := newProvider(a.Provider)
-	if err != nil {
-		return nil, err
+	provider := opts.LLM
+	if provider == nil {
+		if provider, err = newProvider(a.Provider); err != nil {
+			return nil, err
+		}
 	}
 
 	modeName := first(opts.PermissionMode, cfg.PermissionMode, string(permission.ModeDefault))
@@ -102,8 +109,9 @@ func New(opts Options, sink face.Sink, asker face.Asker) (_ *App, err error) {
 		return nil, err
 	}
 	env := tool.Env{Cwd: opts.Cwd, SessionID: a.Session.ID()}
-	reg, closeTools := buildTools(cfg, filepath.Join(filepath.Dir(a.storePath(opts)), "tasks", a.Session.ID()))
-	a.closer = append(a.closer, closeTools)
+	reg, tasks := buildTools(cfg, filepath.Join(filepath.Dir(a.storePath(opts)), "tasks", a.Session.ID()))
+	a.closer = append(a.closer, func() { _ = tasks.Close() })
+	reg.Add(subagent.Tool(&spawner{app: a}, tasks))
 	a.Hooks = hook.NewRunner(cfg.Hooks, hook.Base{SessionID: a.Session.ID(), Cwd: opts.Cwd,
 		PermissionMode: func() string { return string(a.Gate.Mode()) }})
 	addControlTools(reg, a.Gate, asker, a.Hooks)
@@ -113,6 +121,7 @@ func New(opts Options, sink face.Sink, asker face.Asker) (_ *App, err error) {
 		maxTurns = cfg.MaxTurns
 	}
 	records := session.NewPipeline(a.Session)
+	a.records = records
 	a.closer = append(a.closer, func() { _ = records.Close() })
 	system := systemPrompt(first(opts.SystemPrompt, cfg.SystemPrompt), joinNonEmpty(cfg.AppendSystemPrompt, opts.AppendSystemPrompt), opts.Cwd, memory.Text, time.Now())
 	system += a.sessionStart(sink)

@@ -10,9 +10,9 @@ import (
 	"github.com/gantry-dev/gantry/internal/tools/skill"
 )
 
-// buildTools declares the tools whose condition holds and returns the registry with a
-// function that stops what the tools started (background tasks).
-func buildTools(cfg *config.Config, tasksDir string) (*tool.Registry, func()) {
+// buildTools declares the tools whose condition holds and returns the registry with the
+// session's background tasks (Close stops what they started).
+func buildTools(cfg *config.Config, tasksDir string) (*tool.Registry, *shell.Tasks) {
 	reg := tool.NewRegistry()
 	tasks := shell.NewTasks(tasksDir)
 	for _, t := range shell.Tools(shell.Options{Tasks: tasks, DefaultTimeout: time.Duration(cfg.Bash.Timeout) * time.Second}) {
@@ -26,5 +26,5 @@ func buildTools(cfg *config.Config, tasksDir string) (*tool.Registry, func()) {
 	if skills, err := skill.Catalog(cfg.SkillDirs()...); err == nil && skill.Enabled(skills) {
 		reg.Add(skill.Tool(skills, cfg.MaxOutput))
 	}
-	return reg, func() { _ = tasks.Close() }
+	return reg, tasks
 }

@@ -74,3 +74,20 @@ func (r *Registry) Names(max Level) []string {
 	}
 	return names
 }
+
+// Without returns a registry of the same tools but those named.
+func (r *Registry) Without(names ...string) *Registry {
+	out := NewRegistry()
+	for _, t := range r.tools {
+		skip := false
+		for _, n := range names {
+			if t.Name() == n {
+				skip = true
+			}
+		}
+		if !skip {
+			out.Add(t)
+		}
+	}
+	return out
+}

@@ -1,0 +1,74 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+
+	"github.com/gantry-dev/gantry/internal/agent"
+	"github.com/gantry-dev/gantry/internal/face"
+	"github.com/gantry-dev/gantry/internal/hook"
+	"github.com/gantry-dev/gantry/internal/tool"
+	"github.com/gantry-dev/gantry/internal/tools/subagent"
+)
+
+// subagentNote is added to a subagent's system prompt.
+const subagentNote = `
+You are a subagent: another agent gave you the task below and will read only your final
+message. Do the task with your tools, then answer with a final message that holds
+everything the other agent needs (findings, paths, what you changed, what failed).`
+
+// spawner runs subagents for the agent tool: each is an Agent with a fresh history,
+// the session's provider, gate, asker and hooks, every tool but agent (read tools only
+// when asked), its events shown as the subagent's, and its usage counted in the
+// session's.
+type spawner struct {
+	app *App
+	n   atomic.Int32
+}
+
+func (s *spawner) Spawn(ctx context.Context, req subagent.Request) (string, error) {
+	parent := s.app.Agent
+	id := fmt.Sprintf("sub_%d", s.n.Add(1))
+	readOnly := req.ReadOnly
+	sub := &agent.Agent{
+		Provider: parent.Provider,
+		Tools:    parent.Tools.Without(subagent.Name),
+		Gate:     parent.Gate,
+		Asker:    parent.Asker,
+		Hooks:    parent.Hooks,
+		Env:      parent.Env,
+		Sink: func(e face.Event) {
+			if parent.Sink != nil {
+				parent.Sink(face.FromSubagent{ID: id, Label: req.Description, Event: e})
+			}
+		},
+		MaxLevel: func() tool.Level {
+			level := parent.MaxLevel()
+			if readOnly && level > tool.LevelRead {
+				level = tool.LevelRead
+			}
+			return level
+		},
+		Config: parent.Config,
+	}
+	sub.Config.System = parent.Config.System + subagentNote
+	sub.Config.SaveRule = nil
+	end := sub.Run(ctx, req.Prompt)
+	u, cost := sub.Usage()
+	parent.AddUsage(u, cost)
+	if s.app.records != nil {
+		_ = s.app.records.AddUsage(u, cost)
+	}
+	if s.app.Hooks.Has(hook.SubagentStop) {
+		s.app.Hooks.Run(context.WithoutCancel(ctx), hook.SubagentStop, "", map[string]any{
+			"agent_id": id, "description": req.Description, "stop_reason": end.StopReason, "last_message": end.Text})
+	}
+	if end.StopReason != "end_turn" {
+		if end.Err != nil {
+			return end.Text, end.Err
+		}
+		return end.Text, fmt.Errorf("it stopped early (%s)", end.StopReason)
+	}
+	return end.Text, nil
+}
