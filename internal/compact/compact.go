@@ -44,6 +44,13 @@ func Due(inputTokens int64, window int, threshold float64) bool {
 	return float64(inputTokens) >= threshold*float64(window)
 }
 
+// ContextTokens returns the tokens a request filled the context window with, from
+// its response's usage: the input, cache read and cache write tokens (the adapters
+// count them apart). It is what Due takes.
+func ContextTokens(u llm.Usage) int64 {
+	return u.InputTokens + u.CacheReadTokens + u.CacheWriteTokens
+}
+
 // Input is what a compaction works from.
 type Input struct {
 	History []llm.Message // the conversation to summarise (as sent to the model)
@@ -57,7 +64,9 @@ type Input struct {
 // one user message holding the summary, the todo list and tasks verbatim and the
 // memory files (see Render), followed by an assistant message acknowledging it —
 // ready to be continued with the next prompt or request. It also returns the summary
-// alone and the usage of the request.
+// alone and the usage of the request, which is also returned with an error when the
+// model answered, so that it can be accounted for. A summary cut at its length limit
+// is kept, and says so.
 //
 // The request carries no tools, so the history is sent as a transcript: tool calls
 // and results become text, thinking and images are left out, calls never answered
@@ -83,6 +92,9 @@ func Summarize(ctx context.Context, p llm.Provider, model string, in Input) (his
 	summary = strings.TrimSpace(resp.Message.Text())
 	if summary == "" {
 		return nil, "", resp.Usage, fmt.Errorf("compacting the conversation: the model wrote no summary (stop reason %q)", resp.StopReason)
+	}
+	if resp.StopReason == "max_tokens" {
+		summary += "\n\n[The summary was cut off here: it reached its length limit.]"
 	}
 	history = []llm.Message{
 		{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockText, Text: Render(summary, in.Todo, in.Tasks, in.Memory)}}},

@@ -3,7 +3,6 @@ package compact
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -234,87 +233,39 @@ func TestSummarizeErrors(t *testing.T) {
 	}
 }
 
+// maxTokens is a provider whose answer stops at its length limit.
+type maxTokens struct{}
+
+func (maxTokens) Name() string { return "max-tokens" }
+func (maxTokens) Stream(context.Context, llm.Request, func(llm.Delta)) (llm.Response, error) {
+	return llm.Response{Message: text(llm.RoleAssistant, "## Goal\nPart"), StopReason: "max_tokens", Usage: llm.Usage{OutputTokens: MaxSummaryTokens}}, nil
+}
+
+func TestSummarizeCutSummary(t *testing.T) {
+	hist, summary, usage, err := Summarize(context.Background(), maxTokens{}, "m", Input{History: []llm.Message{text(llm.RoleUser, "a")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(summary, "## Goal\nPart") || !strings.Contains(summary, "cut off") || usage.OutputTokens != MaxSummaryTokens {
+		t.Errorf("summary %q, usage %+v", summary, usage)
+	}
+	if !strings.Contains(hist[0].Text(), summary) {
+		t.Error("the new history lacks the summary")
+	}
+}
+
+func TestContextTokens(t *testing.T) {
+	if got := ContextTokens(llm.Usage{InputTokens: 1, OutputTokens: 100, CacheReadTokens: 20, CacheWriteTokens: 300}); got != 321 {
+		t.Errorf("ContextTokens = %d, want 321", got)
+	}
+}
+
 func TestSummarizeCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, _, _, err := Summarize(ctx, scripted.New(scripted.Step{Text: "summary"}), "m", Input{History: []llm.Message{text(llm.RoleUser, "a")}})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)
-	}
-}
-
-func TestSummarizeBoundsHugeHistory(t *testing.T) {
-	const model = "claude-sonnet-4-5" // 200k tokens
-	max := budget(model)
-	goal := "The goal: " + strings.Repeat("g", 5000)
-	history := []llm.Message{text(llm.RoleUser, goal)}
-	for i := range 60 {
-		id := fmt.Sprintf("c%d", i)
-		history = append(history, call(id, "read_file", fmt.Sprintf(`{"path":"f%d.go"}`, i)), result(id, fmt.Sprintf("start %d ", i)+strings.Repeat("x", 20_000)+fmt.Sprintf(" end %d", i)))
-	}
-	last := "the newest result " + strings.Repeat("y", 20_000)
-	history = append(history, call("last", "bash", `{}`), result("last", last))
-
-	p := scripted.New(scripted.Step{Text: "summary"})
-	if _, _, _, err := Summarize(context.Background(), p, model, Input{History: history}); err != nil {
-		t.Fatal(err)
-	}
-	msgs := p.Requests()[0].Messages
-	checkValid(t, msgs)
-	sent := allText(msgs)
-	if len(sent) > max+len(instruction)+2000 {
-		t.Errorf("sent %d characters, budget %d", len(sent), max)
-	}
-	for _, want := range []string{goal, last, "start 0 ", " end 0", "characters cut from the middle", "Note: the conversation was too long"} {
-		if !strings.Contains(sent, want) {
-			t.Errorf("the request lacks %.60q", want)
-		}
-	}
-	if strings.Contains(sent, "left out") {
-		t.Error("turns were dropped though cutting results was enough")
-	}
-	if len(history[2].Content[0].Text) < 20_000 {
-		t.Error("the caller's history was changed")
-	}
-}
-
-func TestBoundDropsTurns(t *testing.T) {
-	var history []llm.Message
-	for i := range 20 {
-		history = append(history, text(llm.RoleUser, fmt.Sprintf("prompt %d %s", i, strings.Repeat("p", 100))), text(llm.RoleAssistant, fmt.Sprintf("answer %d", i)))
-	}
-	turns := transcript(history)
-	out, c := bound(turns, 1000)
-	if size(out) > 1000 {
-		t.Errorf("bounded to %d characters, want at most 1000", size(out))
-	}
-	if c.dropped == 0 || c.dropped%2 != 0 || len(out) != len(turns)-c.dropped {
-		t.Errorf("dropped %d turns of %d, %d left", c.dropped, len(turns), len(out))
-	}
-	msgs := messages(out, "summarise")
-	checkValid(t, msgs)
-	sent := allText(msgs)
-	for _, want := range []string{"prompt 0 ", "answer 19", fmt.Sprintf("[%d turns were left out here", c.dropped)} {
-		if !strings.Contains(sent, want) {
-			t.Errorf("the bounded transcript lacks %q:\n%s", want, sent)
-		}
-	}
-	if !strings.Contains(c.note(), "left out") {
-		t.Errorf("note = %q", c.note())
-	}
-	if len(turns[0].pieces) != 1 {
-		t.Error("bound changed its input")
-	}
-}
-
-func TestMiddleOut(t *testing.T) {
-	s := strings.Repeat("é", 50) + strings.Repeat("ü", 50)
-	got, ok := middleOut(s, 30)
-	if !ok || !strings.HasPrefix(got, strings.Repeat("é", 20)+"\n[… 70 of 100 characters cut") || !strings.HasSuffix(got, "…]\n"+strings.Repeat("ü", 10)) {
-		t.Errorf("middleOut = %q, %v", got, ok)
-	}
-	if got, ok := middleOut("short", 30); ok || got != "short" {
-		t.Errorf("middleOut(short) = %q, %v", got, ok)
 	}
 }
 
