@@ -95,13 +95,17 @@ func (s *Session) AddUsage(u llm.Usage, cost float64) error {
 	return nil
 }
 
-// Messages returns the conversation as stored, repaired for resuming (see Repair):
+// Messages returns the model's context as stored — from the last compaction on, when
+// there was one (see MarkCompaction) — repaired for resuming (see Repair):
 // it can be sent to a model as it is. After an interrupted turn it may end with a user
 // message of synthetic tool results; a prompt appended after it is merged into that
 // message by the next Messages.
 func (s *Session) Messages() ([]llm.Message, error) {
-	msgs, err := s.RawMessages()
+	msgs, seqs, err := s.rawMessages()
 	if err != nil {
+		return nil, err
+	}
+	if msgs, err = s.compacted(msgs, seqs); err != nil {
 		return nil, err
 	}
 	if msgs, err = s.recoverResults(msgs); err != nil {
@@ -151,28 +155,38 @@ func (s *Session) recoverResults(msgs []llm.Message) ([]llm.Message, error) {
 
 // RawMessages returns the conversation exactly as stored, without repair.
 func (s *Session) RawMessages() ([]llm.Message, error) {
+	msgs, _, err := s.rawMessages()
+	return msgs, err
+}
+
+// rawMessages returns the stored messages with their sequence numbers.
+func (s *Session) rawMessages() ([]llm.Message, []int64, error) {
 	rows, err := s.store.db.Query(`SELECT seq, body FROM messages WHERE session_id = ? ORDER BY seq`, s.id)
 	if err != nil {
-		return nil, fmt.Errorf("session: read messages: %w", err)
+		return nil, nil, fmt.Errorf("session: read messages: %w", err)
 	}
 	defer rows.Close()
-	var msgs []llm.Message
+	var (
+		msgs []llm.Message
+		seqs []int64
+	)
 	for rows.Next() {
 		var (
 			seq  int64
 			body []byte
 		)
 		if err := rows.Scan(&seq, &body); err != nil {
-			return nil, fmt.Errorf("session: read messages: %w", err)
+			return nil, nil, fmt.Errorf("session: read messages: %w", err)
 		}
 		var m llm.Message
 		if err := json.Unmarshal(body, &m); err != nil {
-			return nil, fmt.Errorf("session %s: message %d is not valid: %w", s.id, seq, err)
+			return nil, nil, fmt.Errorf("session %s: message %d is not valid: %w", s.id, seq, err)
 		}
 		msgs = append(msgs, m)
+		seqs = append(seqs, seq)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("session: read messages: %w", err)
+		return nil, nil, fmt.Errorf("session: read messages: %w", err)
 	}
-	return msgs, nil
+	return msgs, seqs, nil
 }

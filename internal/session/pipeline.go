@@ -103,6 +103,12 @@ func (p *Pipeline) AppendResponse(m llm.Message, u llm.Usage, cost float64) erro
 	return p.submit(func() error { return p.s.AppendResponse(m, u, cost) })
 }
 
+// MarkCompaction records a compaction after the records before it (see
+// Session.MarkCompaction).
+func (p *Pipeline) MarkCompaction(history []llm.Message) error {
+	return p.submit(func() error { return p.s.MarkCompaction(history) })
+}
+
 // AddUsage adds to the session's usage (see Session.AddUsage).
 func (p *Pipeline) AddUsage(u llm.Usage, cost float64) error {
 	return p.submit(func() error { return p.s.AddUsage(u, cost) })

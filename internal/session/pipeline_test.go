@@ -118,3 +118,34 @@ func TestAppendResponseStoresMessageAndUsageTogether(t *testing.T) {
 		t.Fatalf("messages %d, info %+v, err %v", len(msgs), in, err)
 	}
 }
+
+func TestResumeStartsFromTheLastCompaction(t *testing.T) {
+	st := openTemp(t)
+	s := mustCreate(t, st, "/w")
+	p := NewPipeline(s)
+	for i := 0; i < 6; i++ {
+		_ = p.AppendMessage(userText(fmt.Sprintf("q%d", i)))
+		_ = p.AppendMessage(assistantText(fmt.Sprintf("a%d", i)))
+	}
+	summary := []llm.Message{userText("<summary>six questions</summary>"), assistantText("Understood.")}
+	_ = p.MarkCompaction(summary)
+	_ = p.AppendMessage(userText("q6"))
+	_ = p.AppendMessage(assistantText("a6"))
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Messages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, m := range got {
+		texts = append(texts, m.Text())
+	}
+	if strings.Join(texts, "|") != "<summary>six questions</summary>|Understood.|q6|a6" {
+		t.Fatalf("resumed context: %v", texts)
+	}
+	if raw, _ := s.RawMessages(); len(raw) != 14 {
+		t.Fatalf("the full history must stay: %d messages", len(raw))
+	}
+}
