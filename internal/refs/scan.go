@@ -1,0 +1,162 @@
+package refs
+
+import (
+	"strings"
+	"unicode"
+)
+
+// kind is what a reference names.
+type kind int
+
+const (
+	kindPlain kind = iota // @path: a reference only when the path exists
+	kindFile              // @file:path
+	kindSkill             // @skill:name
+)
+
+// ref is one reference found in a prompt.
+type ref struct {
+	kind   kind
+	typed  string // the reference as typed, @ included
+	target string // the path or the skill's name, as typed (trailing punctuation kept)
+	args   string // for a skill: the rest of its line, trimmed
+}
+
+// scan returns the references of prompt in order. Text inside code fences (``` or ~~~)
+// and inline code spans is skipped; an @ is a reference only at the start of a word
+// (after white space, an opening bracket or a quote, so an e-mail address is not one)
+// and only when something other than white space follows it.
+func scan(prompt string) []ref {
+	var out []ref
+	fence := ""
+	for _, line := range strings.Split(prompt, "\n") {
+		if f := fenceOf(line); f != "" {
+			switch {
+			case fence == "":
+				fence = f
+			case strings.HasPrefix(f, fence) && strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), f[:1])) == "":
+				fence = "" // a closing fence: at least as long as the opening one, nothing after
+			}
+			continue
+		}
+		if fence == "" {
+			out = append(out, scanLine(line)...)
+		}
+	}
+	return out
+}
+
+// scanLine returns the references of one line outside a fence.
+func scanLine(line string) []ref {
+	var out []ref
+	masked := maskInlineCode(line)
+	for i := 0; i < len(masked); i++ {
+		if masked[i] != '@' || (i > 0 && !startsWord(masked[i-1])) {
+			continue
+		}
+		end := wordEnd(masked, i+1)
+		if end == i+1 {
+			continue // "@" followed by white space or the end
+		}
+		r := ref{kind: kindPlain, typed: line[i:end], target: line[i+1 : end]}
+		switch {
+		case strings.HasPrefix(r.target, "file:"):
+			r.kind, r.target = kindFile, strings.TrimPrefix(r.target, "file:")
+			if strings.HasPrefix(r.target, `"`) { // @file:"a path with spaces"
+				if q := strings.IndexByte(masked[i+len(`@file:"`):], '"'); q >= 0 {
+					end = i + len(`@file:"`) + q + 1
+					r.typed, r.target = line[i:end], line[i+len(`@file:"`):end-1]
+				}
+			}
+		case strings.HasPrefix(r.target, "skill:"):
+			r.kind, r.target = kindSkill, strings.TrimPrefix(r.target, "skill:")
+			r.args = strings.TrimSpace(line[end:])
+		}
+		if r.target != "" {
+			out = append(out, r)
+		}
+		i = end - 1
+	}
+	return out
+}
+
+// startsWord tells whether an @ after the byte c starts a word.
+func startsWord(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' || strings.IndexByte("([{<\"'", c) >= 0
+}
+
+// wordEnd returns the index of the first white space of s at or after i, or len(s).
+func wordEnd(s string, i int) int {
+	if j := strings.IndexFunc(s[i:], unicode.IsSpace); j >= 0 {
+		return i + j
+	}
+	return len(s)
+}
+
+// fenceOf returns the run of backticks or tildes that opens a code fence on line (at
+// most three spaces of indent, three or more of the same character), or "".
+func fenceOf(line string) string {
+	trimmed := strings.TrimLeft(line, " ")
+	if len(line)-len(trimmed) > 3 || len(trimmed) < 3 {
+		return ""
+	}
+	c := trimmed[0]
+	if c != '`' && c != '~' {
+		return ""
+	}
+	n := 0
+	for n < len(trimmed) && trimmed[n] == c {
+		n++
+	}
+	if n < 3 || (c == '`' && strings.ContainsRune(trimmed[n:], '`')) {
+		return ""
+	}
+	return trimmed[:n]
+}
+
+// maskInlineCode returns line with each inline code span (text between runs of
+// backticks of equal length, the runs included) replaced by spaces of the same length,
+// so indices into the result are indices into line. An unmatched run stays as text.
+func maskInlineCode(line string) string {
+	b := []byte(line)
+	for i := 0; i < len(b); {
+		if b[i] != '`' {
+			i++
+			continue
+		}
+		n := i
+		for n < len(b) && b[n] == '`' {
+			n++
+		}
+		end := closingRun(line[n:], n-i)
+		if end < 0 {
+			i = n
+			continue
+		}
+		stop := n + end + (n - i)
+		for k := i; k < stop; k++ {
+			b[k] = ' '
+		}
+		i = stop
+	}
+	return string(b)
+}
+
+// closingRun returns the index in s of the first run of exactly n backticks, or -1.
+func closingRun(s string, n int) int {
+	for i := 0; i < len(s); {
+		if s[i] != '`' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && s[j] == '`' {
+			j++
+		}
+		if j-i == n {
+			return i
+		}
+		i = j
+	}
+	return -1
+}
