@@ -2,7 +2,7 @@ package todo
 
 import (
 	"encoding/json"
-	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -27,11 +27,25 @@ func (id *itemID) UnmarshalJSON(b []byte) error {
 	}
 	var n json.Number
 	if err := json.Unmarshal(b, &n); err != nil {
-		return fmt.Errorf("an id must be a string or a whole number, not %s", b)
+		return &json.UnmarshalTypeError{Value: jsonKind(b), Type: reflect.TypeFor[string]()}
 	}
 	if _, err := strconv.ParseInt(n.String(), 10, 64); err != nil {
-		return fmt.Errorf("an id must be a string or a whole number, not %s", b)
+		return &json.UnmarshalTypeError{Value: "fractional number", Type: reflect.TypeFor[string]()}
 	}
 	*id = itemID(n.String())
 	return nil
+}
+
+// jsonKind names the kind of a JSON value that is not an id, for the error message.
+func jsonKind(b []byte) string {
+	switch b[0] {
+	case 't', 'f':
+		return "boolean"
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	default:
+		return "number"
+	}
 }
