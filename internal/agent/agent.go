@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/gantry-dev/gantry/internal/compact"
 	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/llm"
 	"github.com/gantry-dev/gantry/internal/permission"
@@ -24,6 +25,11 @@ type Recorder interface {
 	// AppendResponse stores a complete model response with its usage and cost.
 	AppendResponse(m llm.Message, u llm.Usage, cost float64) error
 	AppendEvent(kind string, payload any) error
+	// MarkCompaction records that the model's context became history.
+	MarkCompaction(history []llm.Message) error
+	// AddUsage records usage that belongs to no stored response (a subagent's, a
+	// summary's).
+	AddUsage(u llm.Usage, cost float64) error
 	EndTurn() error
 }
 
@@ -41,6 +47,16 @@ type Config struct {
 	// RefusalHint completes the sentence given to the model when a call is refused
 	// because nobody can be asked (print mode names the flag that would allow it).
 	RefusalHint func(c permission.Call) string
+	// ContextWindow is the model's context window in tokens (0: unknown, never
+	// compacted by itself); CompactThreshold the share of it at which the
+	// conversation is compacted (0: compact.DefaultThreshold).
+	ContextWindow    int
+	CompactThreshold float64
+	// Memory is the memory files' text, given again after a compaction.
+	Memory string
+	// TodoText and TasksText give the todo list and the task board as text, kept
+	// verbatim through a compaction (may be nil).
+	TodoText, TasksText func() string
 	// SaveRule writes an "always" answer into the project's rules file and returns
 	// the rule it wrote; nil means answers are kept for the session only.
 	SaveRule func(c permission.Call) (string, error)
@@ -61,11 +77,14 @@ type Agent struct {
 	MaxLevel func() tool.Level
 	Config   Config
 
-	mu      sync.Mutex
-	history []llm.Message
-	loop    loopDetector
-	usage   llm.Usage
-	cost    float64
+	mu           sync.Mutex
+	history      []llm.Message
+	loop         loopDetector
+	usage        llm.Usage
+	cost         float64
+	lastContext  int64 // tokens the last request filled, for compaction
+	compactAsked bool  // the compact tool asked for a compaction
+	compactFocus string
 }
 
 // SetHistory replaces the conversation (on resume).
@@ -82,14 +101,17 @@ func (a *Agent) History() []llm.Message {
 	return append([]llm.Message(nil), a.history...)
 }
 
-// AddUsage counts usage spent on the session's behalf elsewhere (a subagent's) in its
-// totals, and announces the new totals.
+// AddUsage counts usage spent on the session's behalf elsewhere (a subagent's, a
+// summary's) in its totals, stores it, and announces the new totals.
 func (a *Agent) AddUsage(u llm.Usage, cost float64) {
 	a.mu.Lock()
 	a.usage = a.usage.Add(u)
 	a.cost += cost
 	ev := face.TurnUsage{Model: a.Config.Model, Usage: u, Cost: cost, SessionUsage: a.usage, SessionCost: a.cost}
 	a.mu.Unlock()
+	if a.Store != nil {
+		_ = a.Store.AddUsage(u, cost)
+	}
 	a.emit(ev)
 }
 
@@ -175,6 +197,7 @@ func (a *Agent) run(ctx context.Context, prompt string) face.TurnEnded {
 	}
 	for end.Steps < maxTurns {
 		end.Steps++
+		a.maybeCompact(ctx)
 		resp, cost, err := a.request(ctx)
 		calls := resp.Message.ToolCalls() // as the model sent them, before sanitizing
 		if len(resp.Message.Content) > 0 {
@@ -285,6 +308,7 @@ func (a *Agent) account(u llm.Usage) float64 {
 	a.mu.Lock()
 	a.usage = a.usage.Add(u)
 	a.cost += cost
+	a.lastContext = compact.ContextTokens(u)
 	ev := face.TurnUsage{Model: a.Config.Model, Usage: u, Cost: cost, SessionUsage: a.usage, SessionCost: a.cost}
 	a.mu.Unlock()
 	a.emit(ev)

@@ -406,6 +406,8 @@ func (m *memRecorder) AppendResponse(msg llm.Message, u llm.Usage, cost float64)
 }
 func (m *memRecorder) AppendEvent(kind string, payload any) error { m.add("event:" + kind); return nil }
 func (m *memRecorder) EndTurn() error                             { m.add("end"); return nil }
+func (m *memRecorder) MarkCompaction([]llm.Message) error         { m.add("compaction"); return nil }
+func (m *memRecorder) AddUsage(llm.Usage, float64) error          { m.add("usage"); return nil }
 
 // What a turn stores: the prompt, each response with its usage, each batch of results
 // as one message, and a result event for every call but the last of a batch.

@@ -17,6 +17,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/permission"
 	"github.com/gantry-dev/gantry/internal/session"
 	"github.com/gantry-dev/gantry/internal/tool"
+	"github.com/gantry-dev/gantry/internal/tools/compacttool"
 	"github.com/gantry-dev/gantry/internal/tools/subagent"
 )
 
@@ -130,15 +131,19 @@ func New(opts Options, sink face.Sink, asker face.Asker) (_ *App, err error) {
 		Hooks:    hooks{a.Hooks},
 		MaxLevel: func() tool.Level { return a.Gate.Mode().MaxLevel() },
 		Config: agent.Config{
-			Model:       a.Model,
-			System:      system,
-			MaxTurns:    maxTurns,
-			MaxOutput:   cfg.MaxOutput,
-			Price:       llm.Cost,
-			RefusalHint: refusalHint,
-			SaveRule:    func(c permission.Call) (string, error) { return a.Gate.SaveRule(cfg.Root(), c) },
+			Model:            a.Model,
+			System:           system,
+			MaxTurns:         maxTurns,
+			MaxOutput:        cfg.MaxOutput,
+			Price:            llm.Cost,
+			RefusalHint:      refusalHint,
+			ContextWindow:    llm.ContextWindow(a.Model),
+			CompactThreshold: cfg.Compact.Threshold,
+			Memory:           memory.Text,
+			SaveRule:         func(c permission.Call) (string, error) { return a.Gate.SaveRule(cfg.Root(), c) },
 		},
 	}
+	reg.Add(compacttool.Tool(a.Agent))
 	if a.Resumed {
 		h, err := a.Session.Messages()
 		if err != nil {

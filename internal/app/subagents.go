@@ -57,9 +57,6 @@ func (s *spawner) Spawn(ctx context.Context, req subagent.Request) (string, erro
 	end := sub.Run(ctx, req.Prompt)
 	u, cost := sub.Usage()
 	parent.AddUsage(u, cost)
-	if s.app.records != nil {
-		_ = s.app.records.AddUsage(u, cost)
-	}
 	if s.app.Hooks.Has(hook.SubagentStop) {
 		s.app.Hooks.Run(context.WithoutCancel(ctx), hook.SubagentStop, "", map[string]any{
 			"agent_id": id, "description": req.Description, "stop_reason": end.StopReason, "last_message": end.Text})
