@@ -114,7 +114,7 @@ func Default() *Config {
 		SkillsDir:      []string{".gantry/skills"},
 		EditTools:      true,
 		Bash:           Bash{Timeout: 120},
-		Compact:        Compact{Threshold: 0.85},
+		Compact:        Compact{Threshold: 0.8},
 		PermissionMode: "default",
 	}
 }

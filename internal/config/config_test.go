@@ -19,7 +19,7 @@ func TestDefaults(t *testing.T) {
 		t.Errorf("got %+v\nwant %+v", c, want)
 	}
 	if c.MaxOutput != 30000 || c.PreviewLines != 5 || !c.EditTools || c.Bash.Timeout != 120 ||
-		c.Compact.Threshold != 0.85 || c.PermissionMode != "default" || c.MaxTurns != 0 {
+		c.Compact.Threshold != 0.8 || c.PermissionMode != "default" || c.MaxTurns != 0 {
 		t.Errorf("defaults %+v", c)
 	}
 	if len(c.Files()) != 0 {
