@@ -531,3 +531,25 @@ func TestRulesFileAndHooks(t *testing.T) {
 		t.Fatalf("a bad rule must name the file, line and rule: exit %d, %q", r.code, r.stderr)
 	}
 }
+
+func TestPromptReferences(t *testing.T) {
+	srv := fakellm.New(fakellm.Turn{Parts: []fakellm.Part{fakellm.Text("read them")}})
+	defer srv.Close()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "note.txt"), []byte("the note's content\n"), 0o644)
+	os.MkdirAll(filepath.Join(dir, ".gantry", "skills"), 0o755)
+	os.WriteFile(filepath.Join(dir, ".gantry", "skills", "review.md"), []byte("---\ndescription: Review code.\n---\nReview $ARGUMENTS carefully.\n"), 0o644)
+	r := gantry(t, dir, env(t, "ANTHROPIC_BASE_URL="+srv.URL(), "ANTHROPIC_API_KEY=k"), "-p", "look at @file:note.txt and @file:nope.txt\n@skill:review the parser")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	body, _ := json.Marshal(srv.Requests()[0].Body["messages"])
+	for _, want := range []string{"the note's content", "Review the parser carefully."} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("the prompt lacks %q: %s", want, body)
+		}
+	}
+	if !strings.Contains(r.stdout, "⚠ @file:nope.txt") {
+		t.Errorf("the missing file was not reported:\n%s", r.stdout)
+	}
+}

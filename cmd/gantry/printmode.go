@@ -80,6 +80,10 @@ func runPrint(f *flags) int {
 	})
 	printer.Start(a.Session.ID(), a.Model, a.Agent.Env.Cwd, a.ToolNames())
 	a.SetTitle(prompt)
+	prompt, notes := a.ExpandPrompt(prompt)
+	for _, n := range notes {
+		printer.Handle(face.Notice{Text: n})
+	}
 	end := a.Agent.Run(ctx, prompt)
 	res := printer.Finish(end)
 	switch {

@@ -15,9 +15,11 @@ import (
 	"github.com/gantry-dev/gantry/internal/hook"
 	"github.com/gantry-dev/gantry/internal/llm"
 	"github.com/gantry-dev/gantry/internal/permission"
+	"github.com/gantry-dev/gantry/internal/refs"
 	"github.com/gantry-dev/gantry/internal/session"
 	"github.com/gantry-dev/gantry/internal/tool"
 	"github.com/gantry-dev/gantry/internal/tools/compacttool"
+	"github.com/gantry-dev/gantry/internal/tools/skill"
 	"github.com/gantry-dev/gantry/internal/tools/subagent"
 )
 
@@ -57,6 +59,7 @@ type App struct {
 
 	store   *session.Store
 	records *session.Pipeline
+	skills  []skill.Skill
 	closer  []func()
 }
 
@@ -110,9 +113,10 @@ func New(opts Options, sink face.Sink, asker face.Asker) (_ *App, err error) {
 		return nil, err
 	}
 	env := tool.Env{Cwd: opts.Cwd, SessionID: a.Session.ID()}
-	reg, tasks := buildTools(cfg, filepath.Join(filepath.Dir(a.storePath(opts)), "tasks", a.Session.ID()))
+	reg, tasks, skills := buildTools(cfg, filepath.Join(filepath.Dir(a.storePath(opts)), "tasks", a.Session.ID()))
 	a.closer = append(a.closer, func() { _ = tasks.Close() })
 	reg.Add(subagent.Tool(&spawner{app: a}, tasks))
+	a.skills = skills
 	a.Hooks = hook.NewRunner(cfg.Hooks, hook.Base{SessionID: a.Session.ID(), Cwd: opts.Cwd,
 		PermissionMode: func() string { return string(a.Gate.Mode()) }})
 	addControlTools(reg, a.Gate, asker, a.Hooks)
@@ -246,4 +250,13 @@ func joinNonEmpty(a, b string) string {
 		return a
 	}
 	return a + "\n\n" + b
+}
+
+// ExpandPrompt resolves the @file:, @path and @skill: references of a prompt the
+// person typed (see package refs); notes says, one line each, what could not be
+// resolved. Only a person's prompt is expanded: the model reads files through tools,
+// under the permission gate.
+func (a *App) ExpandPrompt(prompt string) (expanded string, notes []string) {
+	r := refs.Expand(prompt, refs.Options{Cwd: a.Agent.Env.Cwd, MaxOutput: a.Config.MaxOutput, Skills: a.skills})
+	return r.Prompt, r.Notes
 }

@@ -1,9 +1,9 @@
 package app
 
 import (
-	"github.com/gantry-dev/gantry/internal/config"
 	"time"
 
+	"github.com/gantry-dev/gantry/internal/config"
 	"github.com/gantry-dev/gantry/internal/tool"
 	"github.com/gantry-dev/gantry/internal/tools/fs"
 	"github.com/gantry-dev/gantry/internal/tools/shell"
@@ -11,8 +11,8 @@ import (
 )
 
 // buildTools declares the tools whose condition holds and returns the registry with the
-// session's background tasks (Close stops what they started).
-func buildTools(cfg *config.Config, tasksDir string) (*tool.Registry, *shell.Tasks) {
+// session's background tasks (Close stops what they started) and the skills found.
+func buildTools(cfg *config.Config, tasksDir string) (*tool.Registry, *shell.Tasks, []skill.Skill) {
 	reg := tool.NewRegistry()
 	tasks := shell.NewTasks(tasksDir)
 	for _, t := range shell.Tools(shell.Options{Tasks: tasks, DefaultTimeout: time.Duration(cfg.Bash.Timeout) * time.Second}) {
@@ -23,8 +23,12 @@ func buildTools(cfg *config.Config, tasksDir string) (*tool.Registry, *shell.Tas
 			reg.Add(t)
 		}
 	}
-	if skills, err := skill.Catalog(cfg.SkillDirs()...); err == nil && skill.Enabled(skills) {
+	skills, err := skill.Catalog(cfg.SkillDirs()...)
+	if err != nil {
+		skills = skill.Builtin()
+	}
+	if skill.Enabled(skills) {
 		reg.Add(skill.Tool(skills, cfg.MaxOutput))
 	}
-	return reg, tasks
+	return reg, tasks, skills
 }
