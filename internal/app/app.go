@@ -3,6 +3,7 @@
 package app
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -21,6 +22,8 @@ import (
 	"github.com/gantry-dev/gantry/internal/tools/compacttool"
 	"github.com/gantry-dev/gantry/internal/tools/skill"
 	"github.com/gantry-dev/gantry/internal/tools/subagent"
+	"github.com/gantry-dev/gantry/internal/tools/task"
+	"github.com/gantry-dev/gantry/internal/tools/todo"
 )
 
 // Options are what the command line says; they win over the config files.
@@ -141,19 +144,28 @@ func New(opts Options, sink face.Sink, asker face.Asker) (_ *App, err error) {
 			MaxOutput:        cfg.MaxOutput,
 			Price:            llm.Cost,
 			RefusalHint:      refusalHint,
-			ContextWindow:    llm.ContextWindow(a.Model),
+			ContextWindow:    contextWindow(cfg, a.Model),
 			CompactThreshold: cfg.Compact.Threshold,
 			Memory:           memory.Text,
 			SaveRule:         func(c permission.Call) (string, error) { return a.Gate.SaveRule(cfg.Root(), c) },
 		},
 	}
 	reg.Add(compacttool.Tool(a.Agent))
+	todos, board := todo.NewList(records, sink), task.NewBoard(records)
+	for _, t := range todo.Tools(todos) {
+		reg.Add(t)
+	}
+	reg.Add(task.Tool(board))
+	a.Agent.Config.TodoText, a.Agent.Config.TasksText = todos.Text, board.Text
 	if a.Resumed {
 		h, err := a.Session.Messages()
 		if err != nil {
 			return nil, fmt.Errorf("reading session %s: %w", a.Session.ID(), err)
 		}
 		a.Agent.SetHistory(h)
+		if err := a.restoreLists(todos, board, sink); err != nil {
+			return nil, err
+		}
 	}
 	return a, nil
 }
@@ -259,4 +271,38 @@ func joinNonEmpty(a, b string) string {
 func (a *App) ExpandPrompt(prompt string) (expanded string, notes []string) {
 	r := refs.Expand(prompt, refs.Options{Cwd: a.Agent.Env.Cwd, MaxOutput: a.Config.MaxOutput, Skills: a.skills})
 	return r.Prompt, r.Notes
+}
+
+// restoreLists puts back the todo list and the task board of a resumed session, and
+// shows the list.
+func (a *App) restoreLists(todos *todo.List, board *task.Board, sink face.Sink) error {
+	payloads := func(kind string) ([]json.RawMessage, error) {
+		evs, err := a.Session.Events(kind)
+		out := make([]json.RawMessage, len(evs))
+		for i, e := range evs {
+			out[i] = e.Payload
+		}
+		return out, err
+	}
+	p, err := payloads(todo.EventKind)
+	if err != nil {
+		return fmt.Errorf("reading the todo list: %w", err)
+	}
+	todos.Restore(todo.FromEvents(p))
+	if p, err = payloads(task.EventKind); err != nil {
+		return fmt.Errorf("reading the tasks: %w", err)
+	}
+	board.Restore(task.FromEvents(p))
+	if items := todos.Items(); len(items) > 0 && sink != nil {
+		sink(face.TodoList{Items: items})
+	}
+	return nil
+}
+
+// contextWindow is the model's context window: the config's, else gantry's table.
+func contextWindow(cfg *config.Config, model string) int {
+	if cfg.Compact.Window > 0 {
+		return cfg.Compact.Window
+	}
+	return llm.ContextWindow(model)
 }

@@ -59,6 +59,10 @@ type Compact struct {
 	// Threshold is the share of the context window (0 < x ≤ 1) at which the
 	// conversation is compacted.
 	Threshold float64 `yaml:"threshold"`
+	// Window is the model's context window in tokens, for models gantry does not
+	// know (local ones); 0 means gantry's own table, and no automatic compaction for
+	// a model it does not know.
+	Window int `yaml:"window,omitempty"`
 }
 
 // MCPServer is one MCP server: a command (stdio) or a URL (streamable HTTP).

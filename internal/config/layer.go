@@ -34,6 +34,7 @@ type bashLayer struct {
 
 type compactLayer struct {
 	Threshold *float64 `yaml:"threshold"`
+	Window    *int     `yaml:"window"`
 }
 
 type permissionsLayer struct {
@@ -63,6 +64,7 @@ func (l *layer) apply(c *Config) {
 	}
 	if l.Compact != nil {
 		set(&c.Compact.Threshold, l.Compact.Threshold)
+		set(&c.Compact.Window, l.Compact.Window)
 	}
 	for name, srv := range l.MCPServers {
 		if c.MCPServers == nil {

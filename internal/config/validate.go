@@ -32,6 +32,9 @@ func validate(path string, l *layer, pos *positions) error {
 	if l.PermissionMode != nil {
 		v.oneOf(keyPath{"permissionMode"}, *l.PermissionMode, PermissionModes)
 	}
+	if l.Compact != nil && l.Compact.Window != nil && *l.Compact.Window < 0 {
+		v.fail(keyPath{"compact", "window"}, "must be 0 (gantry's own table) or a number of tokens, not %d", *l.Compact.Window)
+	}
 	if l.MaxTurns != nil && *l.MaxTurns < 0 {
 		v.fail(keyPath{"maxTurns"}, "must be 0 (no limit) or more, not %d", *l.MaxTurns)
 	}

@@ -122,3 +122,14 @@ func listing(ts []Task, onlyReady bool) string {
 	}
 	return "Ready to start (pending, every blocker completed):\n" + strings.Join(lines, "\n") + "\n" + counts
 }
+
+// Text is the board as the model reads it, one line per task ("" when empty): what a
+// compaction keeps verbatim.
+func (b *Board) Text() string {
+	ts := b.Tasks()
+	lines := make([]string, len(ts))
+	for i, t := range ts {
+		lines[i] = line(ts, t)
+	}
+	return strings.Join(lines, "\n")
+}

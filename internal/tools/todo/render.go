@@ -61,3 +61,7 @@ func plural(n int, word string) string {
 	}
 	return word + "s"
 }
+
+// Text is the list as the model reads it, one line per item ("" when empty): what a
+// compaction keeps verbatim.
+func (l *List) Text() string { return render(l.Items()) }
