@@ -553,3 +553,23 @@ func TestPromptReferences(t *testing.T) {
 		t.Errorf("the missing file was not reported:\n%s", r.stdout)
 	}
 }
+
+func TestToolCommand(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("one\ntwo\nthree\n"), 0o644)
+	r := gantry(t, dir, env(t), "tool", "read_file", `{"path":"a.txt","start":2,"end":2}`)
+	if r.code != 0 || r.stdout != "two\n" {
+		t.Fatalf("read_file: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	r = gantry(t, dir, env(t), "tool", "read_file", `{"path":"missing.txt"}`)
+	if r.code != 1 || !strings.Contains(r.stdout, "missing.txt does not exist") {
+		t.Fatalf("a failing tool: %d %q", r.code, r.stdout)
+	}
+	r = gantry(t, dir, env(t), "tool", "read_file", `{"path":3}`)
+	if r.code != 2 || !strings.Contains(r.stderr, `argument "path" must be a string`) {
+		t.Fatalf("bad arguments: %d %q", r.code, r.stderr)
+	}
+	if r = gantry(t, dir, env(t), "tool", "list"); r.code != 0 || !strings.Contains(r.stdout, "bash") {
+		t.Fatalf("list: %d %q", r.code, r.stdout)
+	}
+}

@@ -36,6 +36,7 @@ const usageText = `gantry — a coding agent for the terminal and the editor
 Usage:
   gantry -p "PROMPT" [flags]      run one task in print mode (the prompt may also come on stdin)
   gantry sessions [--limit N]     list stored sessions, newest first
+  gantry tool NAME ['JSON']       run one tool without a model (gantry tool list)
   gantry version                  print the version
 
 Flags:

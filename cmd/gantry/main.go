@@ -16,6 +16,8 @@ func run(args []string) int {
 		switch args[0] {
 		case "sessions":
 			return runSessions(args[1:])
+		case "tool":
+			return runTool(args[1:])
 		case "version", "--version", "-v":
 			fmt.Println("gantry", version)
 			return 0
