@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Search speed: gantry's grep and glob (through `gantry tool`, a whole process each run,
+# as rg and fd are) side by side with ripgrep and fd on the same trees, warm cache.
+# Usage: bash bench/search.sh [RUNS]   (needs rg and fdfind: apt-get install ripgrep fd-find)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-7}
+out=bench/out
+mkdir -p "$out"
+CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o "$out/gantry" ./cmd/gantry
+g="$PWD/$out/gantry"
+command -v rg >/dev/null && command -v fdfind >/dev/null || { echo "needs rg and fdfind" >&2; exit 1; }
+
+# run CMD…: median wall time in ms over $runs runs (after one warm-up) and the peak RSS in MB.
+run() {
+  local ts=() peak=0 t0 t1 m
+  "$@" >/dev/null 2>&1 || true
+  for _ in $(seq "$runs"); do
+    t0=$(date +%s%N)
+    /usr/bin/time -f "%M" -o "$out/rss" "$@" >/dev/null 2>&1 || true
+    t1=$(date +%s%N)
+    ts+=($(( (t1 - t0) / 1000 )))
+    m=$(tail -1 "$out/rss")
+    (( m > peak )) && peak=$m
+  done
+  printf '%s\n' "${ts[@]}" | sort -n | awk -v p="$peak" '{a[NR]=$1} END {printf "%.1f %.1f\n", a[int((NR+1)/2)]/1000, p/1024}'
+}
+
+row() { # name target ours… -- theirs…
+  local name=$1 target=$2; shift 2
+  local ours=() theirs=()
+  while [ "$1" != "--" ]; do ours+=("$1"); shift; done; shift
+  theirs=("$@")
+  read -r ot om < <(run "${ours[@]}")
+  read -r tt tm < <(run "${theirs[@]}")
+  awk -v n="$name" -v ot="$ot" -v om="$om" -v tt="$tt" -v tm="$tm" -v target="$target" \
+    'BEGIN {printf "| %s | %.1f ms, %.1f MB | %.1f ms, %.1f MB | %.2f× | ≤ %s |\n", n, ot, om, tt, tm, ot/tt, target}'
+}
+
+for tree in "$(go env GOROOT)/src" "$(go env GOMODCACHE)"; do
+  echo
+  echo "### $tree ($(du -sh "$tree" | cut -f1), $(find "$tree" -type f | wc -l) files)"
+  echo
+  echo "| query | gantry | reference | ratio | target |"
+  echo "| --- | --- | --- | --- | --- |"
+  q() { printf '{"pattern":%s,"path":"%s","head_limit":1000000%s}' "$1" "$tree" "${2:-}"; }
+  row 'grep literal `func main`' 1.3 "$g" tool grep "$(q '"func main"')" -- rg --no-config -l 'func main' "$tree"
+  row 'grep -i literal `FUNC MAIN`' 1.3 "$g" tool grep "$(q '"FUNC MAIN"' ',"ignore_case":true')" -- rg --no-config -l -i 'FUNC MAIN' "$tree"
+  row 'grep regex with a literal `func \w+Handler`' 1.3 "$g" tool grep "$(q '"func \\\\w+Handler"')" -- rg --no-config -l 'func \w+Handler' "$tree"
+  row 'grep regex without a literal `\w+_test\(`' 2 "$g" tool grep "$(q '"\\\\w+_test\\\\("')" -- rg --no-config -l '\w+_test\(' "$tree"
+  row 'glob `**/*.go`' 1.3 "$g" tool glob "{\"pattern\":\"**/*.go\",\"path\":\"$tree\",\"limit\":1000000}" -- fdfind -e go . "$tree"
+done
