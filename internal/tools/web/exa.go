@@ -42,25 +42,25 @@ type exaResult struct {
 
 // exaStatusFailure is the sentence for an answer of Exa other than 200.
 func exaStatusFailure(resp *http.Response, b *body) string {
-	detail := exaError(b)
-	if detail != "" {
-		detail = " (" + detail + ")"
+	status := "HTTP " + resp.Status
+	if detail := exaError(b); detail != "" {
+		status += ": " + strings.TrimSuffix(detail, ".")
 	}
 	switch code := resp.StatusCode; {
 	case code == http.StatusUnauthorized || code == http.StatusForbidden:
-		return fmt.Sprintf("web_search: Exa refused the API key with HTTP %s%s; check EXA_API_KEY.", resp.Status, detail)
+		return fmt.Sprintf("web_search: Exa refused the API key (%s); check EXA_API_KEY.", status)
 	case code == http.StatusTooManyRequests:
 		wait := ""
 		if ra := resp.Header.Get("Retry-After"); ra != "" {
 			wait = " (Retry-After: " + ra + ")"
 		}
-		return fmt.Sprintf("web_search: Exa is limiting the rate of searches (HTTP %s)%s; wait a little before searching again%s.", resp.Status, detail, wait)
+		return fmt.Sprintf("web_search: Exa is limiting the rate of searches (%s); wait a little before searching again%s.", status, wait)
 	case code >= 500:
-		return fmt.Sprintf("web_search: Exa failed with HTTP %s%s; try again later.", resp.Status, detail)
+		return fmt.Sprintf("web_search: Exa failed (%s); try again later.", status)
 	case code == http.StatusBadRequest:
-		return fmt.Sprintf("web_search: Exa rejected the search with HTTP %s%s; rephrase the query or change its type.", resp.Status, detail)
+		return fmt.Sprintf("web_search: Exa rejected the search (%s); rephrase the query or change its type.", status)
 	default:
-		return fmt.Sprintf("web_search: Exa answered HTTP %s%s.", resp.Status, detail)
+		return fmt.Sprintf("web_search: Exa answered %s.", status)
 	}
 }
 
