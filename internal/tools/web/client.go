@@ -49,9 +49,9 @@ func limitRedirects(max int) func(*http.Request, []*http.Request) error {
 		}
 		chain := make([]string, 0, len(via)+1)
 		for _, r := range via {
-			chain = append(chain, r.URL.String())
+			chain = append(chain, r.URL.Redacted())
 		}
-		return &redirectError{max: max, chain: append(chain, req.URL.String())}
+		return &redirectError{max: max, chain: append(chain, req.URL.Redacted())}
 	}
 }
 
@@ -60,7 +60,7 @@ func limitRedirects(max int) func(*http.Request, []*http.Request) error {
 func redirects(resp *http.Response) []string {
 	var rev []string
 	for r := resp.Request; r != nil; {
-		rev = append(rev, r.URL.String())
+		rev = append(rev, r.URL.Redacted())
 		if r.Response == nil {
 			break
 		}

@@ -268,3 +268,17 @@ func TestFetchHonoursCancellation(t *testing.T) {
 		t.Fatalf("%+v", res)
 	}
 }
+
+func TestFetchHidesURLPassword(t *testing.T) {
+	srv := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if u, p, ok := r.BasicAuth(); !ok || u != "me" || p != "s3cret" {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<p>welcome, see <a href="/inbox">inbox</a></p>`)
+	}))
+	res := call(t, Fetch(Options{}), map[string]any{"url": strings.Replace(srv.URL, "http://", "http://me:s3cret@", 1)})
+	wantContains(t, res.Text, "http://me:xxxxx@", "welcome", "[inbox]("+srv.URL+"/inbox)")
+	wantNotContains(t, res.Text, "s3cret")
+}

@@ -24,7 +24,7 @@ func fetch(ctx context.Context, o Options, a fetchArgs) tool.Result {
 	defer cancel()
 	req, err := http.NewRequestWithContext(rctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return tool.Fail(failure("web_fetch", u.String(), err, ctx, o.timeout()))
+		return tool.Fail(failure("web_fetch", u.Redacted(), err, ctx, o.timeout()))
 	}
 	req.Header.Set("User-Agent", o.userAgent())
 	req.Header.Set("Accept", acceptHeader)
@@ -40,12 +40,12 @@ func fetch(ctx context.Context, o Options, a fetchArgs) tool.Result {
 	}
 	resp, err := o.client().Do(req)
 	if err != nil {
-		return tool.Fail(failure("web_fetch", u.String(), err, ctx, o.timeout()))
+		return tool.Fail(failure("web_fetch", u.Redacted(), err, ctx, o.timeout()))
 	}
 	defer resp.Body.Close()
 	b, err := readBody(resp, o.maxBody())
 	if err != nil {
-		return tool.Fail(failure("web_fetch", resp.Request.URL.String(), err, ctx, o.timeout()))
+		return tool.Fail(failure("web_fetch", resp.Request.URL.Redacted(), err, ctx, o.timeout()))
 	}
 	if resp.StatusCode >= 400 {
 		return tool.Fail(statusFailure(resp, b))

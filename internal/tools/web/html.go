@@ -23,6 +23,9 @@ type page struct {
 
 // parsePage parses an HTML document fetched from final.
 func parsePage(src string, final *url.URL) *page {
+	noUser := *final // links resolved against the page must not carry its credentials
+	noUser.User = nil
+	final = &noUser
 	doc, err := html.Parse(strings.NewReader(src))
 	if err != nil { // html.Parse fails only on reader errors
 		doc = &html.Node{Type: html.DocumentNode}

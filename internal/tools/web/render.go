@@ -18,7 +18,7 @@ func render(resp *http.Response, b *body, a fetchArgs) string {
 	if b.sniffed {
 		mt += " (detected)"
 	}
-	fmt.Fprintf(&out, "%s · HTTP %s · %s · %s\n", final, resp.Status, mt, b.size())
+	fmt.Fprintf(&out, "%s · HTTP %s · %s · %s\n", final.Redacted(), resp.Status, mt, b.size())
 	if chain := redirects(resp); chain != nil {
 		fmt.Fprintf(&out, "Redirected %d time%s: %s\n", len(chain)-1, plural(len(chain)-1), chainLine(chain))
 	}
@@ -89,7 +89,7 @@ func boundHead(s string, max int, mode string) string {
 // statusFailure is the error for an HTTP 4xx or 5xx answer: the status, a hint, and the
 // first lines of the body when it is text.
 func statusFailure(resp *http.Response, b *body) string {
-	msg := fmt.Sprintf("web_fetch got HTTP %s from %s", resp.Status, resp.Request.URL)
+	msg := fmt.Sprintf("web_fetch got HTTP %s from %s", resp.Status, resp.Request.URL.Redacted())
 	switch code := resp.StatusCode; {
 	case code == http.StatusUnauthorized:
 		msg += ": the page needs credentials (give them in authorization or headers)."
