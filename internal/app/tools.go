@@ -1,6 +1,7 @@
 package app
 
 import (
+	"os"
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/config"
@@ -8,6 +9,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/tools/fs"
 	"github.com/gantry-dev/gantry/internal/tools/shell"
 	"github.com/gantry-dev/gantry/internal/tools/skill"
+	"github.com/gantry-dev/gantry/internal/tools/web"
 )
 
 // buildTools declares the tools whose condition holds and returns the registry with the
@@ -22,6 +24,9 @@ func buildTools(cfg *config.Config, tasksDir string) (*tool.Registry, *shell.Tas
 		for _, t := range fs.Tools(fs.Options{MaxOutput: cfg.MaxOutput}) {
 			reg.Add(t)
 		}
+	}
+	for _, t := range web.Tools(web.Options{}.WithEnv(os.Getenv)) {
+		reg.Add(t)
 	}
 	skills, err := skill.Catalog(cfg.SkillDirs()...)
 	if err != nil {
