@@ -179,25 +179,38 @@ func (w *walker) work() {
 		w.stack = w.stack[:len(w.stack)-1]
 		w.mu.Unlock()
 
-		var subdirs []job
 		if w.ctx.Err() == nil {
-			subdirs = w.process(j)
+			w.process(j)
 		}
 
 		w.mu.Lock()
-		w.stack = append(w.stack, subdirs...)
-		w.pending += len(subdirs) - 1
-		if w.pending == 0 || len(subdirs) > 1 {
+		w.pending--
+		if w.pending == 0 {
 			w.cond.Broadcast()
-		} else if len(subdirs) == 1 {
-			w.cond.Signal()
 		}
 		w.mu.Unlock()
 	}
 }
 
-// process reads one directory, visits its files and returns its subdirectories.
-func (w *walker) process(j job) []job {
+// push queues the subdirectories of a directory before its files are visited, so that
+// idle workers get them early.
+func (w *walker) push(subdirs []job) {
+	if len(subdirs) == 0 {
+		return
+	}
+	w.mu.Lock()
+	w.stack = append(w.stack, subdirs...)
+	w.pending += len(subdirs)
+	if len(subdirs) > 1 {
+		w.cond.Broadcast()
+	} else {
+		w.cond.Signal()
+	}
+	w.mu.Unlock()
+}
+
+// process reads one directory, queues its subdirectories and visits its files.
+func (w *walker) process(j job) {
 	entries := j.entries
 	if entries == nil {
 		var err error
@@ -206,7 +219,7 @@ func (w *walker) process(j job) []job {
 			if w.o.OnError != nil {
 				w.o.OnError(strings.TrimSuffix(j.full[w.prefixLen:], "/"), err)
 			}
-			return nil
+			return
 		}
 	}
 	fr := j.fr
@@ -225,6 +238,7 @@ func (w *walker) process(j job) []job {
 		fr = fr.child(j.abs, j.full, hasIgnore, hasGitignore, hasGit)
 	}
 	var subdirs []job
+	files := entries[:0:0]
 	for _, e := range entries {
 		name := e.Name()
 		t := e.Type()
@@ -242,10 +256,16 @@ func (w *walker) process(j job) []job {
 		if isDir {
 			subdirs = append(subdirs, job{abs: j.abs + string(filepath.Separator) + name, full: full + "/", fr: fr})
 		} else {
-			w.visit(full[w.prefixLen:], e)
+			files = append(files, e)
 		}
 	}
-	return subdirs
+	w.push(subdirs)
+	for _, e := range files {
+		if w.ctx.Err() != nil {
+			return
+		}
+		w.visit(j.full[w.prefixLen:]+e.Name(), e)
+	}
 }
 
 // keep decides about one entry with ripgrep's order: override, ignore rules, types,

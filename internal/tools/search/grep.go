@@ -1,0 +1,143 @@
+package search
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"sync"
+
+	"github.com/gantry-dev/gantry/internal/tool"
+	"github.com/gantry-dev/gantry/internal/walk"
+)
+
+//go:embed grep.md
+var grepDoc string
+
+type grepArgs struct {
+	Pattern    string `json:"pattern" jsonschema:"description=Regular expression (Go RE2 syntax) searched line by line."`
+	Path       string `json:"path,omitempty" jsonschema:"description=File or folder to search (default: the working directory)."`
+	Glob       string `json:"glob,omitempty" jsonschema:"description=Only files matching this glob (e.g. *.go or src/**/*.{ts\\,tsx}); a leading ! excludes instead."`
+	Type       string `json:"type,omitempty" jsonschema:"description=Only files of this ripgrep type (go js ts py rust java c cpp h md json yaml toml sh html css ruby php swift kotlin cs sql txt …)."`
+	OutputMode string `json:"output_mode,omitempty" jsonschema:"description=files_with_matches (default) lists the files; content shows the matching lines; count gives the matching lines per file.,enum=files_with_matches,enum=content,enum=count"`
+	Context    int    `json:"context,omitempty" jsonschema:"description=Lines of context before and after each match (content mode).,minimum=0,maximum=100"`
+	HeadLimit  int    `json:"head_limit,omitempty" jsonschema:"description=Keep only the first N lines or entries of the output.,minimum=0"`
+	IgnoreCase bool   `json:"ignore_case,omitempty" jsonschema:"description=Match without regard to case."`
+}
+
+// Grep returns the grep tool.
+func Grep(o Options) tool.Tool {
+	return tool.New(tool.Def[grepArgs]{
+		Name:        "grep",
+		Description: grepDoc,
+		Level:       tool.LevelRead,
+		Kind:        tool.KindSearch,
+		Principal:   func(a grepArgs) string { return a.Pattern },
+		Paths:       func(env tool.Env, a grepArgs) []string { return []string{env.Abs(a.Path)} },
+		Check:       checkGrep,
+		Run: func(ctx context.Context, env tool.Env, a grepArgs) tool.Result {
+			return runGrep(ctx, env, a, o.maxOutput())
+		},
+	})
+}
+
+func checkGrep(a grepArgs) string {
+	if a.Pattern == "" {
+		return "grep needs a non-empty pattern."
+	}
+	if _, err := compileMatcher(a.Pattern, a.IgnoreCase); err != nil {
+		return fmt.Sprintf("grep: the pattern %s is not a valid regular expression: %v.", quote(a.Pattern), err)
+	}
+	if a.Glob != "" {
+		if _, err := globOverride(a.Glob); err != nil {
+			return fmt.Sprintf("grep: the glob %s is not valid: %v.", quote(a.Glob), err)
+		}
+	}
+	if a.Type != "" {
+		if _, msg := typeFilter(a.Type); msg != "" {
+			return msg
+		}
+	}
+	return ""
+}
+
+// grepper is one grep call.
+type grepper struct {
+	m       *matcher
+	mode    outputMode
+	context int
+	pool    sync.Pool // *scratch
+	coll    *collector
+}
+
+func (g *grepper) scratch() *scratch {
+	if s, ok := g.pool.Get().(*scratch); ok {
+		return s
+	}
+	return &scratch{buf: make([]byte, 0, 256<<10), sc: newLineScanner(g.m)}
+}
+
+// searchFile searches the file at abs, shown as path.
+func (g *grepper) searchFile(abs, path string) {
+	s := g.scratch()
+	defer g.pool.Put(s)
+	err := s.withFile(abs, func(data []byte) {
+		if r, ok := g.scanFile(s.sc, path, data); ok {
+			g.coll.add(r)
+		}
+	})
+	if err != nil {
+		g.coll.unreadable()
+	}
+}
+
+func runGrep(ctx context.Context, env tool.Env, a grepArgs, maxOut int) tool.Result {
+	if msg := checkGrep(a); msg != "" {
+		return tool.Fail(msg)
+	}
+	m, _ := compileMatcher(a.Pattern, a.IgnoreCase)
+	g := &grepper{m: m, context: a.Context}
+	switch a.OutputMode {
+	case "content":
+		g.mode = modeContent
+	case "count":
+		g.mode = modeCount
+	}
+	g.coll = newCollector(g.mode, 2*maxOut)
+	root := env.Abs(a.Path)
+	shown := a.Path
+	if shown == "" {
+		shown = "."
+	}
+	fi, msg := statRoot("grep", a.Path, root)
+	if msg != "" {
+		return tool.Fail(msg)
+	}
+	if !fi.IsDir() {
+		g.searchFile(root, displayPath(env.Cwd, root))
+		if g.coll.unreadables > 0 {
+			return tool.Fail(fmt.Sprintf("grep cannot read the file %s.", shown))
+		}
+	} else {
+		var o walk.Options
+		if a.Glob != "" {
+			o.Override, _ = globOverride(a.Glob)
+		}
+		if a.Type != "" {
+			o.Types, _ = typeFilter(a.Type)
+		}
+		o.OnError = func(string, error) { g.coll.unreadable() }
+		prefix := displayPrefix(env.Cwd, root)
+		err := walk.Walk(ctx, root, o, func(rel string, _ fs.DirEntry) {
+			g.searchFile(filepath.Join(root, rel), prefix+rel)
+		})
+		if ctx.Err() != nil {
+			return tool.Fail("grep was cancelled before it finished.")
+		}
+		if err != nil {
+			return tool.Fail(walkError("grep", shown, err))
+		}
+	}
+	return tool.Result{Text: g.coll.render(a, shown, maxOut)}
+}

@@ -1,0 +1,98 @@
+package search
+
+import (
+	"bytes"
+	"errors"
+	"regexp"
+	"regexp/syntax"
+	"strings"
+)
+
+// matcher finds the lines of a buffer that match a regular expression: the literals
+// every match holds are searched first with fast byte scans, and the regex runs only on
+// the lines holding one (or on every line when the regex has no required literal).
+type matcher struct {
+	re   *regexp.Regexp
+	lits []lit // one of them is in every match; nil when unknown
+	pure bool  // a line holding the only literal matches: no regex needed
+}
+
+// compileMatcher compiles pattern (Go RE2 syntax); ignoreCase makes it case-insensitive.
+// The error is written for the model.
+func compileMatcher(pattern string, ignoreCase bool) (*matcher, error) {
+	src := pattern
+	if ignoreCase {
+		src = "(?i)" + pattern
+	}
+	tree, err := syntax.Parse(src, syntax.Perl)
+	if err != nil {
+		return nil, errors.New(strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+	}
+	if hasNewline(tree) {
+		return nil, errors.New(`it needs a line break (\n), and grep searches line by line`)
+	}
+	re, err := regexp.Compile(src)
+	if err != nil {
+		return nil, errors.New(strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+	}
+	m := &matcher{re: re}
+	tree = tree.Simplify()
+	m.lits = requiredLits(tree)
+	if len(m.lits) == 1 {
+		m.pure = pureLiteral(tree, m.lits[0])
+	}
+	return m, nil
+}
+
+// lineScanner walks the matching lines of one buffer; each goroutine has its own.
+type lineScanner struct {
+	m      *matcher
+	finder multiFinder
+}
+
+func newLineScanner(m *matcher) *lineScanner {
+	s := &lineScanner{m: m}
+	for _, l := range m.lits {
+		s.finder.fs = append(s.finder.fs, newLitFinder(l))
+	}
+	s.finder.next = make([]int, len(m.lits))
+	return s
+}
+
+// each calls fn with the bounds [start, end) of every matching line (without its line
+// break) in order, until fn returns false.
+func (s *lineScanner) each(data []byte, fn func(start, end int) bool) {
+	if len(s.m.lits) == 0 {
+		for pos := 0; pos < len(data); {
+			end := bytes.IndexByte(data[pos:], '\n')
+			if end < 0 {
+				end = len(data)
+			} else {
+				end += pos
+			}
+			if s.m.re.Match(data[pos:end]) && !fn(pos, end) {
+				return
+			}
+			pos = end + 1
+		}
+		return
+	}
+	s.finder.reset(data)
+	for pos := 0; pos < len(data); {
+		i := s.finder.index(pos)
+		if i < 0 {
+			return
+		}
+		start := bytes.LastIndexByte(data[:i], '\n') + 1
+		end := bytes.IndexByte(data[i:], '\n')
+		if end < 0 {
+			end = len(data)
+		} else {
+			end += i
+		}
+		if (s.m.pure || s.m.re.Match(data[start:end])) && !fn(start, end) {
+			return
+		}
+		pos = end + 1
+	}
+}
