@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"sync"
+	"runtime"
+	"strings"
 
 	"github.com/gantry-dev/gantry/internal/tool"
 	"github.com/gantry-dev/gantry/internal/walk"
@@ -67,21 +68,30 @@ type grepper struct {
 	m       *matcher
 	mode    outputMode
 	context int
-	pool    sync.Pool // *scratch
+	pool    chan *scratch // reused buffers (a sync.Pool loses them at each GC)
 	coll    *collector
 }
 
 func (g *grepper) scratch() *scratch {
-	if s, ok := g.pool.Get().(*scratch); ok {
+	select {
+	case s := <-g.pool:
 		return s
+	default:
+		return &scratch{buf: make([]byte, 0, scratchSize), sc: newLineScanner(g.m)}
 	}
-	return &scratch{buf: make([]byte, 0, 256<<10), sc: newLineScanner(g.m)}
+}
+
+func (g *grepper) release(s *scratch) {
+	select {
+	case g.pool <- s:
+	default:
+	}
 }
 
 // searchFile searches the file at abs, shown as path.
 func (g *grepper) searchFile(abs, path string) {
 	s := g.scratch()
-	defer g.pool.Put(s)
+	defer g.release(s)
 	err := s.withFile(abs, func(data []byte) {
 		if r, ok := g.scanFile(s.sc, path, data); ok {
 			g.coll.add(r)
@@ -97,7 +107,7 @@ func runGrep(ctx context.Context, env tool.Env, a grepArgs, maxOut int) tool.Res
 		return tool.Fail(msg)
 	}
 	m, _ := compileMatcher(a.Pattern, a.IgnoreCase)
-	g := &grepper{m: m, context: a.Context}
+	g := &grepper{m: m, context: a.Context, pool: make(chan *scratch, runtime.GOMAXPROCS(0))}
 	switch a.OutputMode {
 	case "content":
 		g.mode = modeContent
@@ -129,8 +139,9 @@ func runGrep(ctx context.Context, env tool.Env, a grepArgs, maxOut int) tool.Res
 		}
 		o.OnError = func(string, error) { g.coll.unreadable() }
 		prefix := displayPrefix(env.Cwd, root)
+		rootSlash := strings.TrimSuffix(root, string(filepath.Separator)) + string(filepath.Separator)
 		err := walk.Walk(ctx, root, o, func(rel string, _ fs.DirEntry) {
-			g.searchFile(filepath.Join(root, rel), prefix+rel)
+			g.searchFile(rootSlash+rel, prefix+rel)
 		})
 		if ctx.Err() != nil {
 			return tool.Fail("grep was cancelled before it finished.")

@@ -28,9 +28,6 @@ type fileResult struct {
 // scanFile searches data (a whole file) and returns false when nothing matched or the
 // file is binary.
 func (g *grepper) scanFile(sc *lineScanner, path string, data []byte) (fileResult, bool) {
-	if isBinary(data) {
-		return fileResult{}, false
-	}
 	r := fileResult{path: path}
 	switch g.mode {
 	case modeFiles:
@@ -40,7 +37,12 @@ func (g *grepper) scanFile(sc *lineScanner, path string, data []byte) (fileResul
 	case modeContent:
 		g.render(sc, &r, data)
 	}
-	return r, r.count > 0
+	// A file with a NUL byte is binary and skipped, as ripgrep does for the files it
+	// walks; only files with a match need the check.
+	if r.count == 0 || isBinary(data) {
+		return fileResult{}, false
+	}
+	return r, true
 }
 
 // isBinary tells binary files the way ripgrep does for the files it walks: a NUL byte.
