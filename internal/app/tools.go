@@ -7,6 +7,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/config"
 	"github.com/gantry-dev/gantry/internal/tool"
 	"github.com/gantry-dev/gantry/internal/tools/fs"
+	"github.com/gantry-dev/gantry/internal/tools/search"
 	"github.com/gantry-dev/gantry/internal/tools/shell"
 	"github.com/gantry-dev/gantry/internal/tools/skill"
 	"github.com/gantry-dev/gantry/internal/tools/web"
@@ -24,6 +25,9 @@ func buildTools(cfg *config.Config, tasksDir string) (*tool.Registry, *shell.Tas
 		for _, t := range fs.Tools(fs.Options{MaxOutput: cfg.MaxOutput}) {
 			reg.Add(t)
 		}
+	}
+	for _, t := range search.Tools(search.Options{MaxOutput: cfg.MaxOutput}) {
+		reg.Add(t)
 	}
 	for _, t := range web.Tools(web.Options{}.WithEnv(os.Getenv)) {
 		reg.Add(t)
