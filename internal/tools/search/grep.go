@@ -77,7 +77,7 @@ func (g *grepper) scratch() *scratch {
 	case s := <-g.pool:
 		return s
 	default:
-		return &scratch{buf: make([]byte, 0, scratchSize), sc: newLineScanner(g.m)}
+		return &scratch{buf: make([]byte, 0, chunkSize), sc: newLineScanner(g.m)}
 	}
 }
 
@@ -92,11 +92,31 @@ func (g *grepper) release(s *scratch) {
 func (g *grepper) searchFile(abs, path string) {
 	s := g.scratch()
 	defer g.release(s)
-	err := s.withFile(abs, func(data []byte) {
-		if r, ok := g.scanFile(s.sc, path, data); ok {
+	var err error
+	if g.mode == modeContent {
+		err = s.withFile(abs, func(data []byte) {
+			if r, ok := g.scanFile(s.sc, path, data); ok {
+				g.coll.add(r)
+			}
+		})
+	} else {
+		r := fileResult{path: path}
+		var binary bool
+		if g.mode == modeFiles {
+			binary, err = s.eachChunk(abs, func(lines []byte) bool {
+				s.sc.each(lines, func(int, int) bool { r.count = 1; return false })
+				return r.count == 0
+			})
+		} else {
+			binary, err = s.eachChunk(abs, func(lines []byte) bool {
+				s.sc.each(lines, func(int, int) bool { r.count++; return true })
+				return true
+			})
+		}
+		if err == nil && !binary && r.count > 0 {
 			g.coll.add(r)
 		}
-	})
+	}
 	if err != nil {
 		g.coll.unreadable()
 	}
