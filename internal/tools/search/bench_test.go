@@ -35,3 +35,6 @@ func BenchmarkGlob(b *testing.B) {
 		}
 	}
 }
+func BenchmarkGrepDate(b *testing.B) {
+	benchGrep(b, A{"pattern": `[0-9]{4}-[0-9]{2}-[0-9]{2}`})
+}

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"regexp/syntax"
 	"strings"
 	"testing"
 )
@@ -42,4 +43,37 @@ func itoa(n int) string {
 		b = append([]byte{byte('0' + n%10)}, b...)
 	}
 	return string(b)
+}
+
+func TestFindWindow(t *testing.T) {
+	for _, c := range []struct {
+		pattern string
+		n       int // window length, 0 for none
+		anchor  string
+		pure    bool
+	}{
+		{`[0-9]{4}-[0-9]{2}-[0-9]{2}`, 10, "-", true},
+		{`\bx[0-9]{2}[a-z]`, 4, "x", false},
+		{`a+b`, 2, "b", false},
+		{`(?i)q\d`, 2, "Qq", true},
+		{`(?i)k\d`, 0, "", false},
+		{`[0-9]+`, 0, "", false},
+		{`x.y`, 1, "x", false},
+		{`ab|cd`, 0, "", false},
+	} {
+		tree, err := syntax.Parse(c.pattern, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := findWindow(tree.Simplify())
+		if w == nil {
+			if c.n != 0 {
+				t.Errorf("%s: no window, want %d", c.pattern, c.n)
+			}
+			continue
+		}
+		if len(w.sets) != c.n || string(w.anchor) != c.anchor || w.pure != c.pure {
+			t.Errorf("%s: window of %d anchored on %q pure %v, want %d %q %v", c.pattern, len(w.sets), w.anchor, w.pure, c.n, c.anchor, c.pure)
+		}
+	}
 }

@@ -13,8 +13,9 @@ import (
 // the lines holding one (or on every line when the regex has no required literal).
 type matcher struct {
 	re   *regexp.Regexp
-	lits []lit // one of them is in every match; nil when unknown
-	pure bool  // a line holding the only literal matches: no regex needed
+	lits []lit   // one of them is in every match; nil when unknown
+	pure bool    // a line holding the only literal matches: no regex needed
+	win  *window // when set, searched instead of lits
 }
 
 // compileMatcher compiles pattern (Go RE2 syntax); ignoreCase makes it case-insensitive.
@@ -41,6 +42,11 @@ func compileMatcher(pattern string, ignoreCase bool) (*matcher, error) {
 	if len(m.lits) == 1 {
 		m.pure = pureLiteral(tree, m.lits[0])
 	}
+	// A window of byte sets is a sharper filter than no literal or a one- or two-byte
+	// one; a longer literal is found faster by bytes.Index.
+	if w := findWindow(tree); w != nil && !m.pure && (len(m.lits) != 1 || len(m.lits[0].s) < 3 && len(w.sets) > len(m.lits[0].s)) {
+		m.win = w
+	}
 	return m, nil
 }
 
@@ -62,6 +68,10 @@ func newLineScanner(m *matcher) *lineScanner {
 // each calls fn with the bounds [start, end) of every matching line (without its line
 // break) in order, until fn returns false.
 func (s *lineScanner) each(data []byte, fn func(start, end int) bool) {
+	if s.m.win != nil {
+		s.eachWindow(data, fn)
+		return
+	}
 	if len(s.m.lits) == 0 {
 		for pos := 0; pos < len(data); {
 			end := bytes.IndexByte(data[pos:], '\n')
