@@ -24,6 +24,7 @@ var rgCases = []rgCase{
 	{"alternation", A{"pattern": `TODO\(|FIXME|XXX:`}, []string{"-l", `TODO\(|FIXME|XXX:`}},
 	{"no literal", A{"pattern": `\bx[0-9]{2}[a-z]`, "output_mode": "count"}, []string{"-c", `\bx[0-9]{2}[a-z]`}},
 	{"date count", A{"pattern": `[0-9]{4}-[0-9]{2}-[0-9]{2}`, "output_mode": "count"}, []string{"-c", `[0-9]{4}-[0-9]{2}-[0-9]{2}`}},
+	{"classes only, scanned", A{"pattern": `[A-Z][a-z]+[0-9]{3}`, "output_mode": "count"}, []string{"-c", `[A-Z][a-z]+[0-9]{3}`}},
 	{"byte window count", A{"pattern": `[0-9]+x[0-9a-f]+[g-z]`, "output_mode": "count"}, []string{"-c", `[0-9]+x[0-9a-f]+[g-z]`}},
 	{"byte window -i", A{"pattern": `\bq[A-F]\d`, "ignore_case": true, "output_mode": "count"}, []string{"-c", "-i", `\bq[A-F]\d`}},
 	{"type go count", A{"pattern": "errors.New", "type": "go", "output_mode": "count"}, []string{"-c", "-t", "go", "errors.New"}},

@@ -27,9 +27,13 @@ func (s *byteSet) members() (bs []byte) {
 type window struct {
 	sets   []byteSet
 	k      int    // the anchor's offset in the window
-	anchor []byte // its one or two bytes
+	anchor []byte // its one or two bytes; nil: scan for the set of position k
 	pure   bool   // the window is the whole pattern: a line holding it matches
 }
+
+// minScanRun is the shortest window worth a byte-by-byte scan when no position of it
+// has one or two bytes to look for with IndexByte.
+const minScanRun = 3
 
 // elemSet returns the set of the single byte re matches, when it matches exactly one
 // ASCII byte (a line break is left out: lines hold none).
@@ -138,11 +142,17 @@ func findWindow(re *syntax.Regexp) *window {
 				k, n = i, m
 			}
 		}
-		if k < 0 || n > 2 {
+		if k < 0 || (n > 2 && len(r) < minScanRun) {
 			continue
 		}
-		if best == nil || len(r) > len(best.sets) {
-			best = &window{sets: r, k: k, anchor: r[k].members(), pure: exact}
+		w := &window{sets: r, k: k, pure: exact}
+		if n <= 2 {
+			w.anchor = r[k].members()
+		}
+		// A window with an anchor beats one to scan for; then the longer wins.
+		if best == nil || (w.anchor != nil) != (best.anchor != nil) && w.anchor != nil ||
+			(w.anchor != nil) == (best.anchor != nil) && len(r) > len(best.sets) {
+			best = w
 		}
 	}
 	return best
@@ -151,6 +161,9 @@ func findWindow(re *syntax.Regexp) *window {
 // index returns the start of the first occurrence of the window at or after from, or -1.
 func (w *window) index(data []byte, from int) int {
 	n := len(w.sets)
+	if w.anchor == nil {
+		return w.scan(data, from)
+	}
 	n1, n2 := -2, -2
 	for pos := from + w.k; pos <= len(data)-n+w.k; {
 		n1 = nextByte(data, n1, pos, w.anchor[0])
@@ -202,4 +215,19 @@ func (s *lineScanner) eachWindow(data []byte, fn func(start, end int) bool) {
 		}
 		pos = end + 1
 	}
+}
+
+// scan is index for a window without an anchor: a byte-by-byte look for the set of
+// position k (the smallest), each hit checked against the whole window.
+func (w *window) scan(data []byte, from int) int {
+	n, k := len(w.sets), w.k
+	set := &w.sets[k]
+	for c := from + k; c <= len(data)-n+k; c++ {
+		if set.has(data[c]) {
+			if start := c - k; w.at(data[start : start+n]) {
+				return start
+			}
+		}
+	}
+	return -1
 }
