@@ -48,6 +48,7 @@ for tree in "$(go env GOROOT)/src" "$(go env GOMODCACHE)"; do
   row 'grep -i literal `FUNC MAIN`' 1.3 "$g" tool grep "$(q '"FUNC MAIN"' ',"ignore_case":true')" -- rg --no-config -l -i 'FUNC MAIN' "$tree"
   row 'grep regex with a literal `func \w+Handler`' 1.3 "$g" tool grep "$(q '"func \\w+Handler"')" -- rg --no-config -l 'func \w+Handler' "$tree"
   row 'grep regex with an inner literal `\w+_test\(`' 1.3 "$g" tool grep "$(q '"\\w+_test\\("')" -- rg --no-config -l '\w+_test\(' "$tree"
-  row 'grep regex without a literal `[0-9]{4}-[0-9]{2}-[0-9]{2}`' 2 "$g" tool grep "$(q '"[0-9]{4}-[0-9]{2}-[0-9]{2}"')" -- rg --no-config -l '[0-9]{4}-[0-9]{2}-[0-9]{2}' "$tree"
+  row 'grep regex with a one-byte literal `[0-9]{4}-[0-9]{2}-[0-9]{2}`' 2 "$g" tool grep "$(q '"[0-9]{4}-[0-9]{2}-[0-9]{2}"')" -- rg --no-config -l '[0-9]{4}-[0-9]{2}-[0-9]{2}' "$tree"
+  row 'grep regex of classes only `[A-Z][a-z]+[0-9]{3}`' 2 "$g" tool grep "$(q '"[A-Z][a-z]+[0-9]{3}"')" -- rg --no-config -l '[A-Z][a-z]+[0-9]{3}' "$tree"
   row 'glob `**/*.go`' 1.3 "$g" tool glob "{\"pattern\":\"**/*.go\",\"path\":\"$tree\",\"limit\":1000000}" -- fdfind -e go . "$tree"
 done
