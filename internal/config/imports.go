@@ -1,6 +1,7 @@
 package config
 
 import (
+	"github.com/gantry-dev/gantry/internal/markdown"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,7 +18,7 @@ func imports(text, dir string) []string {
 	var out []string
 	fence := ""
 	for _, line := range strings.Split(text, "\n") {
-		if f := fenceOf(line); f != "" {
+		if f := markdown.FenceOf(line); f != "" {
 			switch {
 			case fence == "":
 				fence = f
@@ -29,7 +30,7 @@ func imports(text, dir string) []string {
 		if fence != "" {
 			continue
 		}
-		for _, word := range strings.FieldsFunc(stripInlineCode(line), unicode.IsSpace) {
+		for _, word := range strings.FieldsFunc(markdown.MaskInlineCode(line), unicode.IsSpace) {
 			if len(word) < 2 || word[0] != '@' {
 				continue
 			}
@@ -37,73 +38,6 @@ func imports(text, dir string) []string {
 		}
 	}
 	return out
-}
-
-// fenceOf returns the run of backticks or tildes that opens a code fence on line (at
-// most three spaces of indent, three or more of the same character), or "".
-func fenceOf(line string) string {
-	trimmed := strings.TrimLeft(line, " ")
-	if len(line)-len(trimmed) > 3 || len(trimmed) < 3 {
-		return ""
-	}
-	c := trimmed[0]
-	if c != '`' && c != '~' {
-		return ""
-	}
-	n := 0
-	for n < len(trimmed) && trimmed[n] == c {
-		n++
-	}
-	if n < 3 || (c == '`' && strings.ContainsRune(trimmed[n:], '`')) {
-		return ""
-	}
-	return trimmed[:n]
-}
-
-// stripInlineCode replaces the code spans of a Markdown line (text between runs of
-// backticks of equal length) with a space. An unmatched run is left as text.
-func stripInlineCode(line string) string {
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(line, '`')
-		if i < 0 {
-			b.WriteString(line)
-			return b.String()
-		}
-		n := i
-		for n < len(line) && line[n] == '`' {
-			n++
-		}
-		run := line[i:n]
-		end := closingRun(line[n:], len(run))
-		if end < 0 {
-			b.WriteString(line[:n])
-			line = line[n:]
-			continue
-		}
-		b.WriteString(line[:i])
-		b.WriteByte(' ')
-		line = line[n+end+len(run):]
-	}
-}
-
-// closingRun returns the index in s of the first run of exactly n backticks, or -1.
-func closingRun(s string, n int) int {
-	for i := 0; i < len(s); {
-		if s[i] != '`' {
-			i++
-			continue
-		}
-		j := i
-		for j < len(s) && s[j] == '`' {
-			j++
-		}
-		if j-i == n {
-			return i
-		}
-		i = j
-	}
-	return -1
 }
 
 // resolveImport turns the path of an @path word into a file path.

@@ -1,6 +1,7 @@
 package refs
 
 import (
+	"github.com/gantry-dev/gantry/internal/markdown"
 	"strings"
 	"unicode"
 )
@@ -30,7 +31,7 @@ func scan(prompt string) []ref {
 	var out []ref
 	fence := ""
 	for _, line := range strings.Split(prompt, "\n") {
-		if f := fenceOf(line); f != "" {
+		if f := markdown.FenceOf(line); f != "" {
 			switch {
 			case fence == "":
 				fence = f
@@ -49,7 +50,7 @@ func scan(prompt string) []ref {
 // scanLine returns the references of one line outside a fence.
 func scanLine(line string) []ref {
 	var out []ref
-	masked := maskInlineCode(line)
+	masked := markdown.MaskInlineCode(line)
 	for i := 0; i < len(masked); i++ {
 		if masked[i] != '@' || (i > 0 && !startsWord(masked[i-1])) {
 			continue
@@ -91,72 +92,4 @@ func wordEnd(s string, i int) int {
 		return i + j
 	}
 	return len(s)
-}
-
-// fenceOf returns the run of backticks or tildes that opens a code fence on line (at
-// most three spaces of indent, three or more of the same character), or "".
-func fenceOf(line string) string {
-	trimmed := strings.TrimLeft(line, " ")
-	if len(line)-len(trimmed) > 3 || len(trimmed) < 3 {
-		return ""
-	}
-	c := trimmed[0]
-	if c != '`' && c != '~' {
-		return ""
-	}
-	n := 0
-	for n < len(trimmed) && trimmed[n] == c {
-		n++
-	}
-	if n < 3 || (c == '`' && strings.ContainsRune(trimmed[n:], '`')) {
-		return ""
-	}
-	return trimmed[:n]
-}
-
-// maskInlineCode returns line with each inline code span (text between runs of
-// backticks of equal length, the runs included) replaced by spaces of the same length,
-// so indices into the result are indices into line. An unmatched run stays as text.
-func maskInlineCode(line string) string {
-	b := []byte(line)
-	for i := 0; i < len(b); {
-		if b[i] != '`' {
-			i++
-			continue
-		}
-		n := i
-		for n < len(b) && b[n] == '`' {
-			n++
-		}
-		end := closingRun(line[n:], n-i)
-		if end < 0 {
-			i = n
-			continue
-		}
-		stop := n + end + (n - i)
-		for k := i; k < stop; k++ {
-			b[k] = ' '
-		}
-		i = stop
-	}
-	return string(b)
-}
-
-// closingRun returns the index in s of the first run of exactly n backticks, or -1.
-func closingRun(s string, n int) int {
-	for i := 0; i < len(s); {
-		if s[i] != '`' {
-			i++
-			continue
-		}
-		j := i
-		for j < len(s) && s[j] == '`' {
-			j++
-		}
-		if j-i == n {
-			return i
-		}
-		i = j
-	}
-	return -1
 }

@@ -1,0 +1,28 @@
+package markdown
+
+import "testing"
+
+func TestFenceOf(t *testing.T) {
+	for line, want := range map[string]string{
+		"```go": "```", "~~~~": "~~~~", "   ```": "```", "    ```": "", "``": "", "```a`b": "", "text": "",
+	} {
+		if got := FenceOf(line); got != want {
+			t.Errorf("FenceOf(%q) = %q, want %q", line, got, want)
+		}
+	}
+}
+
+func TestMaskInlineCode(t *testing.T) {
+	for line, want := range map[string]string{
+		"see `@x` and @y":   "see      and @y",
+		"``a ` b`` @z":      "          @z",
+		"unmatched ` @w":    "unmatched ` @w",
+		"no code at all @v": "no code at all @v",
+		"`a` `b` @u `c`":    "        @u    ",
+	} {
+		got := MaskInlineCode(line)
+		if got != want || len(got) != len(line) {
+			t.Errorf("MaskInlineCode(%q) = %q, want %q", line, got, want)
+		}
+	}
+}
