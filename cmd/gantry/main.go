@@ -15,6 +15,7 @@ func main() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(75)
 	}
+	releaseInitPages()
 	os.Exit(run(os.Args[1:]))
 }
 
