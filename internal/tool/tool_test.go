@@ -120,3 +120,16 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+func TestDecodeStringOrInt(t *testing.T) {
+	for in, want := range map[string]string{`" t3 "`: "t3", `7`: "7", `"x"`: "x"} {
+		if got, err := DecodeStringOrInt([]byte(in)); err != nil || got != want {
+			t.Errorf("%s: %q %v", in, got, err)
+		}
+	}
+	for _, in := range []string{`1.5`, `true`, `{}`, `[]`} {
+		if _, err := DecodeStringOrInt([]byte(in)); err == nil {
+			t.Errorf("%s accepted", in)
+		}
+	}
+}

@@ -1,34 +1,25 @@
 package task
 
 import (
-	"encoding/json"
-	"reflect"
 	"strconv"
 	"strings"
 
 	"github.com/invopop/jsonschema"
+
+	"github.com/gantry-dev/gantry/internal/tool"
 )
 
 // taskID is a task id as the model sends it: "t3", "3" or 3 all name t3.
 type taskID string
 
 // JSONSchema declares the id as a string or an integer.
-func (taskID) JSONSchema() *jsonschema.Schema {
-	return &jsonschema.Schema{OneOf: []*jsonschema.Schema{{Type: "string"}, {Type: "integer"}}}
-}
+func (taskID) JSONSchema() *jsonschema.Schema { return tool.StringOrIntSchema() }
 
 // UnmarshalJSON accepts a string or a whole number and normalises it.
 func (id *taskID) UnmarshalJSON(b []byte) error {
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		var n json.Number
-		if json.Unmarshal(b, &n) != nil {
-			return &json.UnmarshalTypeError{Value: jsonKind(b), Type: reflect.TypeFor[string]()}
-		}
-		s = n.String()
-	}
+	s, err := tool.DecodeStringOrInt(b)
 	*id = taskID(normalize(s))
-	return nil
+	return err
 }
 
 // normalize turns "3", " T3 " and "t3" into "t3"; other strings are only trimmed.
@@ -48,18 +39,4 @@ func number(id string) int {
 		return 0
 	}
 	return n
-}
-
-// jsonKind names the kind of a JSON value that is not an id, for the error message.
-func jsonKind(b []byte) string {
-	switch b[0] {
-	case 't', 'f':
-		return "boolean"
-	case '{':
-		return "object"
-	case '[':
-		return "array"
-	default:
-		return "number"
-	}
 }
