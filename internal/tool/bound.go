@@ -17,13 +17,14 @@ func Bound(s string, max int) string {
 	}
 	headRunes := max * 2 / 3
 	tailRunes := max - headRunes
-	head := prefixRunes(s, headRunes)
+	head := PrefixRunes(s, headRunes)
 	tail := suffixRunes(s, tailRunes)
 	cut := n - headRunes - tailRunes
 	return head + fmt.Sprintf("\n[… %d of %d characters cut from the middle; ask for a narrower range (read_file start/end, grep, head/tail) to see them …]\n", cut, n) + tail
 }
 
-func prefixRunes(s string, n int) string {
+// PrefixRunes returns the first n runes of s (all of s when it is shorter).
+func PrefixRunes(s string, n int) string {
 	i := 0
 	for k := range s {
 		if i == n {

@@ -93,16 +93,21 @@ func (s *lineScanner) each(data []byte, fn func(start, end int) bool) {
 		if i < 0 {
 			return
 		}
-		start := bytes.LastIndexByte(data[:i], '\n') + 1
-		end := bytes.IndexByte(data[i:], '\n')
-		if end < 0 {
-			end = len(data)
-		} else {
-			end += i
-		}
+		start, end := lineAround(data, i)
 		if (s.m.pure || s.m.re.Match(data[start:end])) && !fn(start, end) {
 			return
 		}
 		pos = end + 1
 	}
+}
+
+// lineAround returns the bounds of the line of data that holds byte i, without its
+// line break.
+func lineAround(data []byte, i int) (start, end int) {
+	start = bytes.LastIndexByte(data[:i], '\n') + 1
+	end = bytes.IndexByte(data[i:], '\n')
+	if end < 0 {
+		return start, len(data)
+	}
+	return start, end + i
 }

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"bytes"
 	"regexp/syntax"
 )
 
@@ -203,13 +202,7 @@ func (s *lineScanner) eachWindow(data []byte, fn func(start, end int) bool) {
 		if i < 0 {
 			return
 		}
-		start := bytes.LastIndexByte(data[:i], '\n') + 1
-		end := bytes.IndexByte(data[i:], '\n')
-		if end < 0 {
-			end = len(data)
-		} else {
-			end += i
-		}
+		start, end := lineAround(data, i)
 		if (w.pure || s.m.re.Match(data[start:end])) && !fn(start, end) {
 			return
 		}

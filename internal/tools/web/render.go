@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"github.com/gantry-dev/gantry/internal/tool"
 	"net/http"
 	"net/url"
 	"strings"
@@ -65,7 +66,7 @@ func boundHead(s string, max int, mode string) string {
 	if n <= max {
 		return s
 	}
-	head := prefixRunes(s, max)
+	head := tool.PrefixRunes(s, max)
 	if i := strings.LastIndexByte(head, '\n'); i > len(head)*4/5 {
 		head = head[:i]
 	}
@@ -133,7 +134,7 @@ func excerpt(b *body, final *url.URL) string {
 			continue
 		}
 		if utf8.RuneCountInString(line) > 200 {
-			line = prefixRunes(line, 200) + "…"
+			line = tool.PrefixRunes(line, 200) + "…"
 		}
 		lines = append(lines, line)
 		total += len(line)
@@ -142,17 +143,6 @@ func excerpt(b *body, final *url.URL) string {
 		}
 	}
 	return strings.Join(lines, "\n")
-}
-
-func prefixRunes(s string, n int) string {
-	i := 0
-	for k := range s {
-		if i == n {
-			return s[:k]
-		}
-		i++
-	}
-	return s
 }
 
 func plural(n int) string {

@@ -152,7 +152,7 @@ func snippet(h exaResult) string {
 	if utf8.RuneCountInString(s) <= snippetChars {
 		return s
 	}
-	s = prefixRunes(s, snippetChars)
+	s = tool.PrefixRunes(s, snippetChars)
 	if i := strings.LastIndexByte(s, ' '); i > len(s)*3/4 {
 		s = s[:i]
 	}
