@@ -47,3 +47,14 @@ func suffixRunes(s string, n int) string {
 	}
 	return s
 }
+
+// DefaultMaxOutput is the output bound, in characters, when none is configured.
+const DefaultMaxOutput = 30000
+
+// MaxOutputOr returns n, or DefaultMaxOutput when n is not positive.
+func MaxOutputOr(n int) int {
+	if n <= 0 {
+		return DefaultMaxOutput
+	}
+	return n
+}

@@ -17,14 +17,9 @@ type Options struct {
 }
 
 // DefaultMaxOutput is the output bound used when Options.MaxOutput is not set.
-const DefaultMaxOutput = 30000
+const DefaultMaxOutput = tool.DefaultMaxOutput
 
-func (o Options) maxOutput() int {
-	if o.MaxOutput <= 0 {
-		return DefaultMaxOutput
-	}
-	return o.MaxOutput
-}
+func (o Options) maxOutput() int { return tool.MaxOutputOr(o.MaxOutput) }
 
 // Tools returns read_file, write_file, edit_file and apply_patch.
 func Tools(o Options) []tool.Tool {
