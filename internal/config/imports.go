@@ -16,27 +16,14 @@ import (
 // sentence is dropped when the path with it does not exist.
 func imports(text, dir string) []string {
 	var out []string
-	fence := ""
-	for _, line := range strings.Split(text, "\n") {
-		if f := markdown.FenceOf(line); f != "" {
-			switch {
-			case fence == "":
-				fence = f
-			case strings.HasPrefix(f, fence) && strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), fence[:1])) == "":
-				fence = "" // a closing fence: at least as long as the opening one, nothing after
-			}
-			continue
-		}
-		if fence != "" {
-			continue
-		}
+	markdown.ProseLines(text, func(line string) {
 		for _, word := range strings.FieldsFunc(markdown.MaskInlineCode(line), unicode.IsSpace) {
 			if len(word) < 2 || word[0] != '@' {
 				continue
 			}
 			out = append(out, resolveImport(word[1:], dir))
 		}
-	}
+	})
 	return out
 }
 

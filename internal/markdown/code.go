@@ -71,3 +71,23 @@ func closingRun(s string, n int) int {
 	}
 	return -1
 }
+
+// ProseLines calls fn with each line of text that is outside a fenced code block
+// (the fences themselves included); inline code is the caller's (MaskInlineCode).
+func ProseLines(text string, fn func(line string)) {
+	fence := ""
+	for _, line := range strings.Split(text, "\n") {
+		if f := FenceOf(line); f != "" {
+			switch {
+			case fence == "":
+				fence = f
+			case strings.HasPrefix(f, fence) && strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), f[:1])) == "":
+				fence = "" // a closing fence: at least as long as the opening one, nothing after
+			}
+			continue
+		}
+		if fence == "" {
+			fn(line)
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package markdown
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestFenceOf(t *testing.T) {
 	for line, want := range map[string]string{
@@ -24,5 +27,14 @@ func TestMaskInlineCode(t *testing.T) {
 		if got != want || len(got) != len(line) {
 			t.Errorf("MaskInlineCode(%q) = %q, want %q", line, got, want)
 		}
+	}
+}
+
+func TestProseLines(t *testing.T) {
+	text := "a\n```go\nin code\n```\nb\n~~~~\nx\n~~~\nstill code\n~~~~\nc"
+	var got []string
+	ProseLines(text, func(l string) { got = append(got, l) })
+	if strings.Join(got, "|") != "a|b|c" {
+		t.Fatalf("%q", got)
 	}
 }

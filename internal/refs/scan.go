@@ -29,21 +29,7 @@ type ref struct {
 // and only when something other than white space follows it.
 func scan(prompt string) []ref {
 	var out []ref
-	fence := ""
-	for _, line := range strings.Split(prompt, "\n") {
-		if f := markdown.FenceOf(line); f != "" {
-			switch {
-			case fence == "":
-				fence = f
-			case strings.HasPrefix(f, fence) && strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(line), f[:1])) == "":
-				fence = "" // a closing fence: at least as long as the opening one, nothing after
-			}
-			continue
-		}
-		if fence == "" {
-			out = append(out, scanLine(line)...)
-		}
-	}
+	markdown.ProseLines(prompt, func(line string) { out = append(out, scanLine(line)...) })
 	return out
 }
 
