@@ -170,7 +170,13 @@ func (a *Agent) appendResponse(m llm.Message, u llm.Usage, cost float64) error {
 // Run sends one user prompt and drives the loop to the model's final answer, the
 // turn limit, cancellation or an error. It always returns the TurnEnded it emitted.
 func (a *Agent) Run(ctx context.Context, prompt string) face.TurnEnded {
-	end := a.run(ctx, prompt)
+	return a.RunWith(ctx, prompt, nil)
+}
+
+// RunWith is Run with more content after the prompt's text: images and documents a
+// face attached (ACP prompts).
+func (a *Agent) RunWith(ctx context.Context, prompt string, attached []llm.Block) face.TurnEnded {
+	end := a.run(ctx, prompt, attached)
 	a.record("turn_ended", map[string]any{"stop_reason": end.StopReason, "steps": end.Steps, "counters": end.Counters, "error": errString(end.Err)})
 	if a.Store != nil {
 		_ = a.Store.EndTurn()
@@ -179,9 +185,9 @@ func (a *Agent) Run(ctx context.Context, prompt string) face.TurnEnded {
 	return end
 }
 
-func (a *Agent) run(ctx context.Context, prompt string) face.TurnEnded {
+func (a *Agent) run(ctx context.Context, prompt string, attached []llm.Block) face.TurnEnded {
 	var end face.TurnEnded
-	msg, blocked := a.promptMessage(ctx, prompt)
+	msg, blocked := a.promptMessage(ctx, prompt, attached)
 	if blocked != "" {
 		end.StopReason, end.Err = "blocked", fmt.Errorf("a UserPromptSubmit hook refused the prompt: %s", blocked)
 		return end

@@ -207,7 +207,7 @@ func cancelledResult(name string) tool.Result {
 // execute runs a permitted call and settles it.
 func (a *Agent) execute(ctx context.Context, p *pending) {
 	start := time.Now()
-	r := p.inv.Run(ctx)
+	r := p.inv.Run(tool.WithCallID(ctx, p.block.ToolCallID))
 	p.took = time.Since(start)
 	a.postToolUse(ctx, p, &r)
 	a.settle(p, r, false)

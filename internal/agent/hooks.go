@@ -115,8 +115,8 @@ func (a *Agent) postToolUse(ctx context.Context, p *pending, res *tool.Result) {
 
 // promptBlocks is the user message of a prompt, with the context its
 // UserPromptSubmit hooks added; blocked says the hooks refused the prompt.
-func (a *Agent) promptMessage(ctx context.Context, prompt string) (msg llm.Message, blocked string) {
-	msg = llm.Message{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockText, Text: prompt}}}
+func (a *Agent) promptMessage(ctx context.Context, prompt string, attached []llm.Block) (msg llm.Message, blocked string) {
+	msg = llm.Message{Role: llm.RoleUser, Content: append([]llm.Block{{Type: llm.BlockText, Text: prompt}}, attached...)}
 	r, ran := a.hook(ctx, HookUserPromptSubmit, "", map[string]any{"prompt": prompt})
 	if !ran {
 		return msg, ""

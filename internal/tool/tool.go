@@ -56,6 +56,10 @@ type Env struct {
 	Cwd string
 	// SessionID names the session (background task files live under it).
 	SessionID string
+	// Editor, when set, is the face's access to the files it has open (see Editor);
+	// Terminals the face's live terminals. Both are nil outside editors.
+	Editor    Editor
+	Terminals Terminals
 }
 
 // Abs resolves p against the working directory.
@@ -80,6 +84,19 @@ type Display struct {
 	Hidden bool
 	// Note is a short line for the face, e.g. an image's size.
 	Note string
+	// Changes are the text files the call changed (or would change), whole, for faces
+	// that show a reviewable diff (ACP). Binary files and files too large to hold are
+	// left out.
+	Changes []FileChange
+}
+
+// FileChange is one text file's content before and after a call.
+type FileChange struct {
+	Path    string // absolute
+	Created bool   // Old is empty because the file did not exist
+	Deleted bool   // New is empty because the file was removed
+	Old     string
+	New     string
 }
 
 // Result is the outcome of a call.
