@@ -206,6 +206,7 @@ func cancelledResult(name string) tool.Result {
 
 // execute runs a permitted call and settles it.
 func (a *Agent) execute(ctx context.Context, p *pending) {
+	a.emit(face.ToolRunning{CallID: p.block.ToolCallID, Name: p.block.ToolName})
 	start := time.Now()
 	r := p.inv.Run(tool.WithCallID(ctx, p.block.ToolCallID))
 	p.took = time.Since(start)

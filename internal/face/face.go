@@ -42,6 +42,13 @@ type ToolStarted struct {
 	Input     json.RawMessage
 }
 
+// ToolRunning is sent when a call the gate let through starts to run (after
+// ToolStarted and any permission question).
+type ToolRunning struct {
+	CallID string
+	Name   string
+}
+
 // ToolFinished is sent exactly once per call, also when it was refused or cancelled.
 type ToolFinished struct {
 	CallID string
@@ -134,6 +141,7 @@ func (ThinkingDelta) event() {}
 func (Retry) event()         {}
 func (ToolStarted) event()   {}
 func (ToolFinished) event()  {}
+func (ToolRunning) event()   {}
 func (TurnUsage) event()     {}
 func (StepEnded) event()     {}
 func (TurnEnded) event()     {}
