@@ -59,13 +59,19 @@ func applyPatch(ctx context.Context, env tool.Env, a patchArgs, maxOut int) tool
 	if ctx.Err() != nil {
 		return tool.Fail("apply_patch was cancelled; nothing was changed.")
 	}
-	if err := commitPatch(plan); err != nil {
+	if err := commitPatch(ctx, env, plan); err != nil {
 		return tool.Fail(fmt.Sprintf("The patch could not be applied (%v); the files already changed were restored.", err))
 	}
 
 	var text, display []string
+	var cs fileChanges
 	added, deleted := 0, 0
 	for _, e := range plan {
+		path := e.named
+		if e.op.moveTo != "" {
+			path = e.dest
+		}
+		cs.add(path, e.old, e.new, e.op.kind == 'A', e.op.kind == 'D')
 		c := newChange(e.op.path, e.old, e.new, e.op.kind == 'A', e.op.kind == 'D')
 		c.movedTo = e.op.moveTo
 		a, d, _ := c.stats()
@@ -85,6 +91,6 @@ func applyPatch(ctx context.Context, env tool.Env, a patchArgs, maxOut int) tool
 	headline := fmt.Sprintf("Applied the patch to %s: +%d -%d lines.", plural(len(plan), "file"), added, deleted)
 	return tool.Result{
 		Text:    tool.Bound(headline+"\n\n"+strings.Join(text, "\n\n"), maxOut),
-		Display: tool.Display{Diff: strings.Join(display, "")},
+		Display: tool.Display{Diff: strings.Join(display, ""), Changes: cs},
 	}
 }

@@ -6,6 +6,12 @@
 // Every failure the model can cause — a missing file, a binary file, an ambiguous edit, a
 // corrupt patch — is one sentence returned as an error result; a file is either written
 // whole or left as it was.
+//
+// When the face is an editor (tool.Env.Editor), text is read through it, so that the
+// model sees unsaved buffers, and written through it, so that the editor tracks the
+// edit; the disk still decides what is a directory, a special file, binary or too large,
+// and deletions and moves stay on disk. The tools that change files list the whole old
+// and new text of each in tool.Display.Changes.
 package fs
 
 import "github.com/gantry-dev/gantry/internal/tool"

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/gantry-dev/gantry/internal/tool"
@@ -64,10 +65,11 @@ func editFile(ctx context.Context, env tool.Env, a editArgs, maxOut int) tool.Re
 	}
 	abs := env.Abs(a.Path)
 	target := writeTarget(abs)
-	data, info, msg := loadText(a.Path, target, "edit_file")
+	src, msg := loadSource(ctx, env, a.Path, abs, target, "edit_file")
 	if msg != "" {
 		return tool.Fail(msg)
 	}
+	data := src.data
 	text, form := splitForm(data)
 	spans, problems := resolveEdits(a.Path, text, form, a.Edits)
 	if len(problems) > 0 {
@@ -85,21 +87,46 @@ func editFile(ctx context.Context, env tool.Env, a editArgs, maxOut int) tool.Re
 		}
 	}
 	c := newEditChange(a.Path, data, updated, spans)
+	var cs fileChanges
+	cs.add(abs, data, updated, false, false)
 	n := plural(len(a.Edits), "edit")
 	d := c.diff(false)
+	display := tool.Display{Diff: d, Changes: cs}
 	if a.DryRun {
 		headline := fmt.Sprintf("Dry run: %s would apply to %s: %s. Nothing was written.", n, a.Path, c.summary())
-		return tool.Result{Text: tool.Bound(joinReport(headline, c.diff(true)), maxOut), Display: tool.Display{Diff: d}}
+		return tool.Result{Text: tool.Bound(joinReport(headline, c.diff(true)), maxOut), Display: display}
 	}
 	if ctx.Err() != nil {
 		return tool.Fail("edit_file was cancelled; nothing was written.")
 	}
-	if now, err := os.Stat(target); err != nil || now.Size() != info.Size() || !now.ModTime().Equal(info.ModTime()) {
-		return tool.Fail(fmt.Sprintf("%s changed on disk while the edit was being prepared; nothing was written. Read it again and retry.", a.Path))
-	}
-	if err := writeAtomic(target, updated, info.Mode().Perm()); err != nil {
-		return tool.Fail(writeFailure(a.Path, err))
+	if msg := saveEdit(ctx, env, a.Path, abs, target, src, updated); msg != "" {
+		return tool.Fail(msg)
 	}
 	headline := fmt.Sprintf("Applied %s to %s: %s.", n, a.Path, c.summary())
-	return tool.Result{Text: tool.Bound(joinReport(headline, c.diff(true)), maxOut), Display: tool.Display{Diff: d}}
+	return tool.Result{Text: tool.Bound(joinReport(headline, c.diff(true)), maxOut), Display: display}
+}
+
+// saveEdit writes updated, the edited content of src: through env's editor when it
+// writes, else atomically on disk at target once the disk is seen not to have changed
+// since src was read from it. It returns a sentence when nothing was written.
+func saveEdit(ctx context.Context, env tool.Env, shown, abs, target string, src source, updated []byte) string {
+	via := writesThroughEditor(env, updated)
+	mode := newFileMode
+	if src.info != nil {
+		mode = src.info.Mode().Perm()
+	}
+	switch {
+	case src.info == nil: // an unsaved buffer of the editor, not yet on disk
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return fmt.Sprintf("The folder of %s could not be created (%s); nothing was written.", shown, bareError(err))
+		}
+	case !src.editor && !via:
+		if now, err := os.Stat(target); err != nil || now.Size() != src.info.Size() || !now.ModTime().Equal(src.info.ModTime()) {
+			return fmt.Sprintf("%s changed on disk while the edit was being prepared; nothing was written. Read it again and retry.", shown)
+		}
+	}
+	if err := writeText(ctx, env, abs, target, updated, mode, via); err != nil {
+		return saveFailure(shown, err, via)
+	}
+	return ""
 }

@@ -13,13 +13,18 @@ import (
 // A fileEdit is one section of a patch resolved against the disk: what the file holds now
 // and what it will hold.
 type fileEdit struct {
-	op   patchOp
-	abs  string // the file the section names (for writes, the end of its symlinks)
-	dest string // where the new content goes: abs, or the Move to path
-	old  []byte // nil for Add
-	new  []byte // nil for Delete
-	mode os.FileMode
-	link string // Delete of a symlink: its target, to restore it
+	op    patchOp
+	named string // the file the section names, absolute (the path the editor knows)
+	abs   string // the file on disk (for writes, the end of its symlinks)
+	dest  string // where the new content goes: abs, or the Move to path
+	old   []byte // the text the section changes (the editor's, when it reads); nil for Add
+	disk  []byte // the bytes on disk, restored if the patch fails; nil when not on disk
+	new   []byte // nil for Delete
+	mode  os.FileMode
+	link  string // Delete of a symlink: its target, to restore it
+	// onDisk says the file exists on disk (not for Add, nor for an Update of a buffer
+	// only the editor has).
+	onDisk bool
 }
 
 // planPatch reads every file the patch touches and computes every new content, writing
@@ -38,7 +43,8 @@ func planPatch(ctx context.Context, env tool.Env, ops []patchOp) ([]*fileEdit, s
 		if ctx.Err() != nil {
 			return nil, "apply_patch was cancelled; nothing was changed."
 		}
-		e := &fileEdit{op: op, abs: env.Abs(op.path), mode: newFileMode}
+		e := &fileEdit{op: op, named: env.Abs(op.path), mode: newFileMode}
+		e.abs = e.named
 		if msg := claim(e.abs, op.path, op.line); msg != "" {
 			return nil, msg
 		}
@@ -49,7 +55,7 @@ func planPatch(ctx context.Context, env tool.Env, ops []patchOp) ([]*fileEdit, s
 		case 'D':
 			msg = e.planDelete()
 		case 'U':
-			msg = e.planUpdate(env)
+			msg = e.planUpdate(ctx, env)
 			if msg == "" && e.dest != e.abs {
 				msg = claim(e.dest, op.moveTo, op.line)
 			}
@@ -90,19 +96,22 @@ func (e *fileEdit) planDelete() string {
 	if err != nil {
 		return statFailure(e.op.path, err)
 	}
-	e.old, e.mode = data, info.Mode().Perm()
+	e.old, e.disk, e.mode, e.onDisk = data, data, info.Mode().Perm(), true
 	return ""
 }
 
-func (e *fileEdit) planUpdate(env tool.Env) string {
+func (e *fileEdit) planUpdate(ctx context.Context, env tool.Env) string {
 	e.abs = writeTarget(e.abs)
 	e.dest = e.abs
-	data, info, msg := loadText(e.op.path, e.abs, "apply_patch")
+	src, msg := loadSource(ctx, env, e.op.path, e.named, e.abs, "apply_patch")
 	if msg != "" {
 		return patchMissing(msg, e.op)
 	}
-	e.old, e.mode = data, info.Mode().Perm()
-	text, form := splitForm(data)
+	e.old, e.disk = src.data, src.disk
+	if src.info != nil {
+		e.mode, e.onDisk = src.info.Mode().Perm(), true
+	}
+	text, form := splitForm(e.old)
 	updated, msg := applyChunks(text, form, e.op)
 	if msg != "" {
 		return msg

@@ -61,6 +61,12 @@ func readFile(ctx context.Context, env tool.Env, a readArgs, maxOut int) tool.Re
 	abs := env.Abs(a.Path)
 	info, msg := statRegular(a.Path, abs, "read")
 	if msg != "" {
+		if msg == missingFile(a.Path) && env.EditorReads() {
+			// The editor may hold an unsaved new buffer.
+			if text, err := env.Editor.ReadText(ctx, abs); err == nil {
+				return readText(ctx, text, a, maxOut)
+			}
+		}
 		return tool.Fail(msg)
 	}
 	f, err := os.Open(abs)
@@ -68,22 +74,43 @@ func readFile(ctx context.Context, env tool.Env, a readArgs, maxOut int) tool.Re
 		return tool.Fail(statFailure(a.Path, err))
 	}
 	defer f.Close()
-	r := bufio.NewReaderSize(f, 64<<10)
+	r := lineReader(f)
 	head, perr := r.Peek(sniffSize)
 	if perr != nil && !errors.Is(perr, io.EOF) && !errors.Is(perr, bufio.ErrBufferFull) {
 		return tool.Fail(statFailure(a.Path, perr))
 	}
-	if len(head) == 0 {
-		return tool.Result{Text: fmt.Sprintf("%s is empty (0 bytes).", a.Path)}
-	}
 	if kind := imageKind(head); kind != "" {
 		return readImage(ctx, a.Path, abs, info.Size(), kind)
 	}
-	if looksBinary(head, perr == nil) {
+	if len(head) > 0 && looksBinary(head, perr == nil) {
 		return tool.Fail(binarySentence(a.Path, head, info.Size(), "read_file shows only text files and images"))
+	}
+	if readsThroughEditor(env, info.Size()) {
+		text, err := env.Editor.ReadText(ctx, abs)
+		if err != nil {
+			return tool.Fail(editorFailure(a.Path, err, ""))
+		}
+		return readText(ctx, text, a, maxOut)
+	}
+	if len(head) == 0 {
+		return tool.Result{Text: emptySentence(a.Path)}
 	}
 	return streamLines(ctx, r, a, maxOut)
 }
+
+// readText returns the wanted lines of text, a file's content as the editor has it,
+// exactly as streamLines returns them from the disk.
+func readText(ctx context.Context, text string, a readArgs, maxOut int) tool.Result {
+	if text == "" {
+		return tool.Result{Text: emptySentence(a.Path)}
+	}
+	return streamLines(ctx, lineReader(strings.NewReader(text)), a, maxOut)
+}
+
+// lineReader buffers r for streamLines.
+func lineReader(r io.Reader) *bufio.Reader { return bufio.NewReaderSize(r, 64<<10) }
+
+func emptySentence(shown string) string { return fmt.Sprintf("%s is empty (0 bytes).", shown) }
 
 // lineRange writes the wanted lines of one file, keeping within a character budget.
 type lineRange struct {

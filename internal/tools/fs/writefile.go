@@ -48,64 +48,101 @@ func writeFile(ctx context.Context, env tool.Env, a writeArgs, maxOut int) tool.
 	abs := env.Abs(a.Path)
 	target := writeTarget(abs)
 	content := []byte(a.Content)
-	mode := newFileMode
-	var old []byte
-	exists, oldTooBig := false, false
-
-	info, err := os.Stat(target)
-	switch {
-	case err == nil:
-		if info.IsDir() {
-			return tool.Fail(fmt.Sprintf("%s is a directory; write_file writes a file, so give a path inside it.", a.Path))
-		}
-		if !info.Mode().IsRegular() {
-			return tool.Fail(fmt.Sprintf("%s is %s, not a regular file; write_file only replaces regular files.", a.Path, modeKind(info.Mode())))
-		}
-		exists, mode = true, info.Mode().Perm()
-		if info.Size() > maxEditSize {
-			oldTooBig = true
-		} else if old, err = os.ReadFile(target); err != nil {
-			return tool.Fail(statFailure(a.Path, err))
-		}
-	case errors.Is(err, iofs.ErrNotExist):
-		// Created below, with its parents.
-	case errors.Is(err, syscall.ENOTDIR):
-		return tool.Fail(fmt.Sprintf("%s cannot be created: part of its folder path is a file, not a folder.", a.Path))
-	default:
-		return tool.Fail(statFailure(a.Path, err))
+	prev, msg := loadPrevious(ctx, env, a.Path, abs, target)
+	if msg != "" {
+		return tool.Fail(msg)
 	}
-
-	if exists && !oldTooBig && bytes.Equal(old, content) {
+	if prev.exists && !prev.tooBig && bytes.Equal(prev.old, content) {
 		return tool.Result{Text: fmt.Sprintf("%s already has exactly this content; nothing was written.", a.Path)}
 	}
 	if ctx.Err() != nil {
 		return tool.Fail("write_file was cancelled; nothing was written.")
 	}
-	if !exists {
+	if !prev.onDisk {
 		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 			return tool.Fail(fmt.Sprintf("The folder of %s could not be created (%s); nothing was written.", a.Path, bareError(err)))
 		}
 	}
-	if err := writeAtomic(target, content, mode); err != nil {
-		return tool.Fail(writeFailure(a.Path, err))
+	via := writesThroughEditor(env, content)
+	if err := writeText(ctx, env, abs, target, content, prev.mode, via); err != nil {
+		return tool.Fail(saveFailure(a.Path, err, via))
 	}
 
 	var headline string
 	var c *change
 	switch {
-	case !exists:
+	case !prev.exists:
 		c = newChange(a.Path, nil, content, true, false)
 		headline = fmt.Sprintf("Created %s (%s, %s).", a.Path, plural(countLines(content), "line"), humanSize(int64(len(content))))
-	case oldTooBig:
-		headline = fmt.Sprintf("Replaced %s (previously %s, too large to diff) with %s.", a.Path, humanSize(info.Size()), plural(countLines(content), "line"))
+	case prev.tooBig:
+		headline = fmt.Sprintf("Replaced %s (previously %s, too large to diff) with %s.", a.Path, humanSize(prev.size), plural(countLines(content), "line"))
 		return tool.Result{Text: headline}
 	default:
-		c = newChange(a.Path, old, content, false, false)
+		c = newChange(a.Path, prev.old, content, false, false)
 		headline = fmt.Sprintf("Wrote %s: %s.", a.Path, c.summary())
 	}
+	var cs fileChanges
+	cs.add(abs, prev.old, content, !prev.exists, false)
 	d := c.diff(false)
 	return tool.Result{
 		Text:    tool.Bound(joinReport(headline, d), maxOut),
-		Display: tool.Display{Diff: d},
+		Display: tool.Display{Diff: d, Changes: cs},
 	}
+}
+
+// previous is what a file held before write_file replaced it.
+type previous struct {
+	onDisk bool // the file exists on disk
+	exists bool // the file exists on disk or as a buffer of the editor
+	tooBig bool // the file is larger than maxEditSize, so old was not read
+	size   int64
+	mode   os.FileMode // of the file on disk, or newFileMode
+	old    []byte
+}
+
+// loadPrevious reads the content write_file replaces at target (abs as the model named
+// it, the end of its links): from the disk, or through env's editor when it reads a text
+// file of this size or the disk does not have it. It returns a sentence when the path
+// cannot be written.
+func loadPrevious(ctx context.Context, env tool.Env, shown, abs, target string) (previous, string) {
+	p := previous{mode: newFileMode}
+	info, err := os.Stat(target)
+	switch {
+	case err == nil:
+	case errors.Is(err, iofs.ErrNotExist):
+		if env.EditorReads() {
+			// An unsaved new buffer of the editor; an empty one is no file at all.
+			if text, err := env.Editor.ReadText(ctx, abs); err == nil && text != "" {
+				p.exists, p.old = true, []byte(text)
+			}
+		}
+		return p, ""
+	case errors.Is(err, syscall.ENOTDIR):
+		return p, fmt.Sprintf("%s cannot be created: part of its folder path is a file, not a folder.", shown)
+	default:
+		return p, statFailure(shown, err)
+	}
+	if info.IsDir() {
+		return p, fmt.Sprintf("%s is a directory; write_file writes a file, so give a path inside it.", shown)
+	}
+	if !info.Mode().IsRegular() {
+		return p, fmt.Sprintf("%s is %s, not a regular file; write_file only replaces regular files.", shown, modeKind(info.Mode()))
+	}
+	p.onDisk, p.exists, p.mode, p.size = true, true, info.Mode().Perm(), info.Size()
+	if info.Size() > maxEditSize {
+		p.tooBig = true
+		return p, ""
+	}
+	if p.old, err = os.ReadFile(target); err != nil {
+		return p, statFailure(shown, err)
+	}
+	head := p.old[:min(len(p.old), sniffSize)]
+	if readsThroughEditor(env, info.Size()) && !looksBinary(head, len(p.old) > len(head)) {
+		text, err := env.Editor.ReadText(ctx, abs)
+		if err != nil {
+			return p, editorFailure(shown, err, "; nothing was written")
+		}
+		p.old = []byte(text)
+	}
+	return p, ""
 }
