@@ -35,6 +35,7 @@ const usageText = `gantry — a coding agent for the terminal and the editor
 
 Usage:
   gantry -p "PROMPT" [flags]      run one task in print mode (the prompt may also come on stdin)
+  gantry acp [flags]              serve the Agent Client Protocol on stdin/stdout (for editors)
   gantry sessions [--limit N]     list stored sessions, newest first
   gantry tool NAME ['JSON']       run one tool without a model (gantry tool list)
   gantry version                  print the version

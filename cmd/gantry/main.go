@@ -22,6 +22,8 @@ func main() {
 func run(args []string) int {
 	if len(args) > 0 {
 		switch args[0] {
+		case "acp":
+			return runACP(args[1:])
 		case "sessions":
 			return runSessions(args[1:])
 		case "tool":

@@ -113,3 +113,8 @@ func (a *Agent) price(u llm.Usage) float64 {
 	}
 	return a.Config.Price(a.Config.Model, u)
 }
+
+// Compact compacts the conversation now, between turns (a face's /compact command).
+func (a *Agent) Compact(ctx context.Context, focus string) error {
+	return a.compact(ctx, "manual", focus)
+}

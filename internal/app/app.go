@@ -41,6 +41,9 @@ type Options struct {
 	Resume   string
 	// Store overrides the session database path (tests); empty means the default.
 	Store string
+	// MCPServers are servers whose tools the session offers, besides the configured
+	// ones (ACP clients give them with each session).
+	MCPServers []MCPServer
 	// LLM, when set, is the model to use instead of the configured provider (tests,
 	// and faces that bring their own).
 	LLM llm.Provider
@@ -306,3 +309,6 @@ func contextWindow(cfg *config.Config, model string) int {
 	}
 	return llm.ContextWindow(model)
 }
+
+// Skills lists the skills the session found.
+func (a *App) Skills() []skill.Skill { return a.skills }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/gantry-dev/gantry/internal/config"
 	"github.com/gantry-dev/gantry/internal/llm"
 	"github.com/gantry-dev/gantry/internal/llm/anthropic"
 	"github.com/gantry-dev/gantry/internal/llm/openai"
@@ -76,4 +77,23 @@ func first(vals ...string) string {
 		}
 	}
 	return ""
+}
+
+// CheckProvider says whether a model provider is configured for a session in cwd
+// with opts' flags: nil, or the error New would fail with (ErrNoProvider when nothing
+// is configured).
+func CheckProvider(opts Options, cwd string) error {
+	if opts.LLM != nil {
+		return nil
+	}
+	cfg, err := config.Load(cwd)
+	if err != nil {
+		return err
+	}
+	name, _, err := chooseProvider(opts.Provider, opts.Model, cfg.Provider, cfg.Model)
+	if err != nil {
+		return err
+	}
+	_, err = newProvider(name)
+	return err
 }

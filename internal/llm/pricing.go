@@ -1,6 +1,9 @@
 package llm
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // Price is what a model costs, in USD per million tokens.
 type Price struct {
@@ -87,4 +90,24 @@ func Cost(model string, u Usage) float64 {
 func ContextWindow(model string) int {
 	m, _ := lookup(model)
 	return m.window
+}
+
+// KnownModels lists the model names of gantry's table whose names start with one of
+// the prefixes (all when none is given), sorted.
+func KnownModels(prefixes ...string) []string {
+	var out []string
+	for name := range models {
+		if len(prefixes) == 0 {
+			out = append(out, name)
+			continue
+		}
+		for _, p := range prefixes {
+			if strings.HasPrefix(name, p) {
+				out = append(out, name)
+				break
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }

@@ -63,7 +63,13 @@ func runBash(ctx context.Context, env tool.Env, o Options, a bashArgs) tool.Resu
 	if a.Timeout > 0 {
 		timeout = time.Duration(a.Timeout) * time.Second
 	}
-	out, err := runForeground(ctx, newCommand(a.Command, dir), timeout)
+	var out outcome
+	var err error
+	if env.Terminals != nil {
+		out, err = runInTerminal(ctx, env.Terminals, a.Command, dir, timeout)
+	} else {
+		out, err = runForeground(ctx, newCommand(a.Command, dir), timeout)
+	}
 	if err != nil {
 		return tool.Fail(fmt.Sprintf("bash could not start the command: %v.", err))
 	}

@@ -1,0 +1,146 @@
+package acp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	sdk "github.com/coder/acp-go-sdk"
+)
+
+// command is one slash command an editor offers (it arrives as prompt text,
+// "/name input").
+type command struct {
+	name, about, hint string
+	// run does the command and returns what to tell the person.
+	run func(s *session, ctx context.Context, input string) (reply string)
+}
+
+// commands is the table of gantry's slash commands in an editor. Skills are added
+// after it, each as /<skill name>. (It is filled in init: /help lists it.)
+var commands []command
+
+func init() { commands = commandTable() }
+
+func commandTable() []command {
+	return []command{
+		{"help", "List gantry's commands", "", func(s *session, _ context.Context, _ string) string {
+			var b strings.Builder
+			b.WriteString("gantry's commands:\n\n")
+			for _, c := range s.availableCommands() {
+				fmt.Fprintf(&b, "- `/%s` — %s\n", c.Name, c.Description)
+			}
+			return b.String()
+		}},
+		{"compact", "Summarise the conversation so far to free the model's context", "what the summary should keep in focus", func(s *session, ctx context.Context, focus string) string {
+			before := len(s.app.Agent.History())
+			if err := s.app.Agent.Compact(ctx, focus); err != nil {
+				return fmt.Sprintf("The conversation was not compacted: %v.", err)
+			}
+			if after := len(s.app.Agent.History()); after < before {
+				return fmt.Sprintf("Compacted the conversation: %d messages became %d.", before, after)
+			}
+			return "There was nothing to compact yet."
+		}},
+		{"mode", "Switch the permission mode: default, accept-edits, plan or yolo", "mode", func(s *session, _ context.Context, mode string) string {
+			if mode == "" {
+				return fmt.Sprintf("The mode is %s. Switch with /mode default, accept-edits, plan or yolo.", s.app.Gate.Mode())
+			}
+			if err := s.setMode(mode); err != nil {
+				return fmt.Sprintf("Unknown mode %q: choose default, accept-edits, plan or yolo.", mode)
+			}
+			s.mu.Lock()
+			s.mode = "" // tell the client
+			s.mu.Unlock()
+			s.tellMode()
+			return fmt.Sprintf("The mode is now %s.", s.app.Gate.Mode())
+		}},
+		{"model", "Switch the model of the next turns", "model name", func(s *session, _ context.Context, model string) string {
+			if model == "" {
+				return fmt.Sprintf("The model is %s. Known models: %s.", s.app.Agent.Config.Model, strings.Join(s.models(), ", "))
+			}
+			if err := s.setOption(optionModel, model); err != nil {
+				return fmt.Sprintf("Unknown model %q; known models: %s.", model, strings.Join(s.models(), ", "))
+			}
+			s.applyModel()
+			s.send(sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{SessionUpdate: "config_option_update", ConfigOptions: s.configOptions()}})
+			return fmt.Sprintf("The model is now %s.", model)
+		}},
+		{"skills", "List the skills gantry found for this project", "", func(s *session, _ context.Context, _ string) string {
+			skills := s.app.Skills()
+			if len(skills) == 0 {
+				return "No skills were found (see docs/config.md for where gantry looks)."
+			}
+			var b strings.Builder
+			b.WriteString("Skills (run one with /<name>):\n\n")
+			for _, sk := range skills {
+				fmt.Fprintf(&b, "- `%s` — %s\n", sk.Name, sk.Description)
+			}
+			return b.String()
+		}},
+	}
+}
+
+// availableCommands lists the commands and the skills for available_commands_update.
+func (s *session) availableCommands() []sdk.AvailableCommand {
+	taken := map[string]bool{}
+	var out []sdk.AvailableCommand
+	add := func(name, about, hint string) {
+		if taken[name] {
+			return
+		}
+		taken[name] = true
+		c := sdk.AvailableCommand{Name: name, Description: about}
+		if hint != "" {
+			c.Input = &sdk.AvailableCommandInput{Unstructured: &sdk.UnstructuredCommandInput{Hint: hint}}
+		}
+		out = append(out, c)
+	}
+	for _, c := range commands {
+		add(c.name, c.about, c.hint)
+	}
+	for _, sk := range s.app.Skills() {
+		add(sk.Name, "Skill: "+sk.Description, "what to do with it")
+	}
+	return out
+}
+
+// command runs text when it is one of the commands of the table: handled says it
+// was, reply is what to tell the person. Skill commands are turns (skillPrompt).
+func (s *session) command(ctx context.Context, text string) (reply string, handled bool) {
+	t := strings.TrimSpace(text)
+	if !strings.HasPrefix(t, "/") {
+		return "", false
+	}
+	name, input, _ := strings.Cut(t[1:], " ")
+	input = strings.TrimSpace(input)
+	for _, c := range commands {
+		if c.name == name {
+			return c.run(s, ctx, input), true
+		}
+	}
+	return "", false
+}
+
+// skillPrompt rewrites "/<skill> input" into a prompt that references the skill.
+func (s *session) skillPrompt(text string) string {
+	t := strings.TrimSpace(text)
+	if !strings.HasPrefix(t, "/") {
+		return text
+	}
+	name, input, _ := strings.Cut(t[1:], " ")
+	for _, c := range commands {
+		if c.name == name {
+			return text
+		}
+	}
+	for _, sk := range s.app.Skills() {
+		if sk.Name == name {
+			if input = strings.TrimSpace(input); input == "" {
+				input = "Follow this skill."
+			}
+			return "@skill:" + sk.Name + " " + input
+		}
+	}
+	return text
+}

@@ -1,0 +1,154 @@
+package acp
+
+import (
+	"fmt"
+	"strings"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/gantry-dev/gantry/internal/face"
+	"github.com/gantry-dev/gantry/internal/llm"
+	"github.com/gantry-dev/gantry/internal/permission"
+)
+
+// The ids of gantry's config options.
+const (
+	optionMode  = "mode"
+	optionModel = "model"
+)
+
+// modeInfo names and describes the permission modes as session modes.
+var modeInfo = []struct {
+	mode        permission.Mode
+	name, about string
+}{
+	{permission.ModeDefault, "Default", "Ask before changing files or running commands the rules do not allow"},
+	{permission.ModeAcceptEdits, "Accept edits", "Change files without asking; ask before running commands"},
+	{permission.ModePlan, "Plan", "Read and plan only; no file is changed and no command run"},
+	{permission.ModeYolo, "Yolo", "Ask nothing; only deny rules still hold"},
+}
+
+func (s *session) modeState() *sdk.SessionModeState {
+	st := &sdk.SessionModeState{CurrentModeId: sdk.SessionModeId(s.app.Gate.Mode())}
+	for _, m := range modeInfo {
+		st.AvailableModes = append(st.AvailableModes, sdk.SessionMode{Id: sdk.SessionModeId(m.mode), Name: m.name, Description: sdk.Ptr(m.about)})
+	}
+	return st
+}
+
+// models lists the models the session can switch to: gantry's known models of the
+// provider's family, and the current one.
+func (s *session) models() []string {
+	var list []string
+	switch s.app.Provider {
+	case "anthropic":
+		list = llm.KnownModels("claude-")
+	default:
+		list = llm.KnownModels("gpt-", "o3", "o4")
+	}
+	s.mu.Lock()
+	current := s.model
+	s.mu.Unlock()
+	for _, m := range list {
+		if m == current {
+			return list
+		}
+	}
+	return append([]string{current}, list...)
+}
+
+func (s *session) configOptions() []sdk.SessionConfigOption {
+	var modes sdk.SessionConfigSelectOptionsUngrouped
+	for _, m := range modeInfo {
+		modes = append(modes, sdk.SessionConfigSelectOption{Value: sdk.SessionConfigValueId(m.mode), Name: m.name, Description: sdk.Ptr(m.about)})
+	}
+	var models sdk.SessionConfigSelectOptionsUngrouped
+	for _, m := range s.models() {
+		models = append(models, sdk.SessionConfigSelectOption{Value: sdk.SessionConfigValueId(m), Name: m})
+	}
+	s.mu.Lock()
+	model := s.model
+	s.mu.Unlock()
+	mode := sdk.SessionConfigOptionCategoryMode
+	modelCat := sdk.SessionConfigOptionCategoryModel
+	return []sdk.SessionConfigOption{
+		{Select: &sdk.SessionConfigOptionSelect{Id: optionMode, Name: "Mode", Type: "select", Category: &mode,
+			Description:  sdk.Ptr("What gantry may do without asking"),
+			CurrentValue: sdk.SessionConfigValueId(s.app.Gate.Mode()), Options: sdk.SessionConfigSelectOptions{Ungrouped: &modes}}},
+		{Select: &sdk.SessionConfigOptionSelect{Id: optionModel, Name: "Model", Type: "select", Category: &modelCat,
+			Description:  sdk.Ptr("The model the next turn uses"),
+			CurrentValue: sdk.SessionConfigValueId(model), Options: sdk.SessionConfigSelectOptions{Ungrouped: &models}}},
+	}
+}
+
+// setMode switches the permission mode (the client asked; it is not told back).
+func (s *session) setMode(id string) error {
+	m, err := permission.ParseMode(id)
+	if err != nil {
+		return sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("unknown mode %q: choose default, accept-edits, plan or yolo", id)})
+	}
+	s.app.Gate.SetMode(m)
+	s.mu.Lock()
+	s.mode = m
+	s.mu.Unlock()
+	return nil
+}
+
+func (s *session) setOption(id, value string) error {
+	switch id {
+	case optionMode:
+		return s.setMode(value)
+	case optionModel:
+		for _, m := range s.models() {
+			if m == value {
+				s.mu.Lock()
+				s.model = value
+				s.mu.Unlock()
+				return nil
+			}
+		}
+		return sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("unknown model %q: choose one of %s", value, strings.Join(s.models(), ", "))})
+	}
+	return sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("unknown config option %q: gantry has mode and model", id)})
+}
+
+// applyModel makes the chosen model the agent's; it runs between turns.
+func (s *session) applyModel() {
+	s.mu.Lock()
+	model := s.model
+	s.mu.Unlock()
+	if model == s.app.Agent.Config.Model {
+		return
+	}
+	s.app.Agent.Config.Model, s.app.Model = model, model
+	if w := llm.ContextWindow(model); w > 0 && s.app.Config.Compact.Window == 0 {
+		s.app.Agent.Config.ContextWindow = w
+	}
+}
+
+// planModeChanged tells the client when the model entered or left plan mode.
+func (s *session) planModeChanged(e face.ToolFinished) {
+	s.mu.Lock()
+	after := s.afterPlan
+	s.afterPlan = ""
+	s.mu.Unlock()
+	if e.Name == "exit_plan_mode" && after != "" && !e.Result.IsError && s.app.Gate.Mode() != permission.ModePlan {
+		s.app.Gate.SetMode(after)
+	}
+	s.tellMode()
+}
+
+// tellMode sends current_mode_update and config_option_update when the mode is not
+// the one the client was last told.
+func (s *session) tellMode() {
+	now := s.app.Gate.Mode()
+	s.mu.Lock()
+	changed := now != s.mode
+	s.mode = now
+	s.mu.Unlock()
+	if !changed {
+		return
+	}
+	s.send(sdk.SessionUpdate{CurrentModeUpdate: &sdk.SessionCurrentModeUpdate{SessionUpdate: "current_mode_update", CurrentModeId: sdk.SessionModeId(now)}})
+	s.send(sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{SessionUpdate: "config_option_update", ConfigOptions: s.configOptions()}})
+}

@@ -1,0 +1,80 @@
+package acp
+
+import (
+	"encoding/base64"
+	"strings"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/gantry-dev/gantry/internal/llm"
+	store "github.com/gantry-dev/gantry/internal/session"
+	"github.com/gantry-dev/gantry/internal/tool"
+)
+
+// replay returns the stored conversation as the updates that would have shown it:
+// the person's messages, the model's text and thinking, and every tool call with
+// its result.
+func (s *session) replay() []sdk.SessionUpdate {
+	msgs, err := s.app.Session.RawMessages()
+	if err != nil {
+		s.ag.log.Warn("the session's history could not be read", "session", s.id, "err", err)
+		return nil
+	}
+	var out []sdk.SessionUpdate
+	for _, m := range store.Repair(msgs) {
+		for _, b := range m.Content {
+			if u, ok := s.replayBlock(m.Role, b); ok {
+				out = append(out, u)
+			}
+		}
+	}
+	return out
+}
+
+func (s *session) replayBlock(role llm.Role, b llm.Block) (sdk.SessionUpdate, bool) {
+	switch b.Type {
+	case llm.BlockText:
+		switch {
+		case b.Text == "":
+			return sdk.SessionUpdate{}, false
+		case role == llm.RoleUser && strings.HasPrefix(b.Text, "<hook-context>"):
+			return sdk.SessionUpdate{}, false
+		case role == llm.RoleUser:
+			return sdk.UpdateUserMessageText(b.Text), true
+		}
+		return sdk.UpdateAgentMessageText(b.Text), true
+	case llm.BlockThinking:
+		if b.Text == "" {
+			return sdk.SessionUpdate{}, false
+		}
+		return sdk.UpdateAgentThoughtText(b.Text), true
+	case llm.BlockImage:
+		if len(b.Images) == 0 || role != llm.RoleUser {
+			return sdk.SessionUpdate{}, false
+		}
+		img := b.Images[0]
+		return sdk.UpdateUserMessage(sdk.ImageBlock(base64.StdEncoding.EncodeToString(img.Data), img.MediaType)), true
+	case llm.BlockToolUse:
+		name, kind := b.ToolName, sdk.ToolKindOther
+		var principal string
+		var paths []string
+		if t, ok := s.app.Agent.Tools.Lookup(b.ToolName); ok {
+			kind = sdk.ToolKind(t.Kind())
+			if inv, msg := t.Decode(s.app.Agent.Env, b.Input); msg == "" {
+				principal, paths = inv.Principal, inv.Paths
+			}
+		}
+		return sdk.StartToolCall(sdk.ToolCallId(b.ToolCallID), title(name, principal, paths, s.app.Agent.Env.Cwd),
+			sdk.WithStartKind(kind), sdk.WithStartStatus(sdk.ToolCallStatusPending),
+			sdk.WithStartLocations(locations(paths)), sdk.WithStartRawInput(rawJSON(b.Input))), true
+	case llm.BlockToolResult:
+		status := sdk.ToolCallStatusCompleted
+		if b.IsError {
+			status = sdk.ToolCallStatusFailed
+		}
+		r := tool.Result{Text: b.Text, IsError: b.IsError, Images: b.Images}
+		return sdk.UpdateToolCall(sdk.ToolCallId(b.ToolCallID), sdk.WithUpdateStatus(status),
+			sdk.WithUpdateContent(resultContent(r)), sdk.WithUpdateRawOutput(rawOutput(r))), true
+	}
+	return sdk.SessionUpdate{}, false
+}

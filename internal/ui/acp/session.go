@@ -1,0 +1,130 @@
+package acp
+
+import (
+	"context"
+	"sync"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/gantry-dev/gantry/internal/app"
+	"github.com/gantry-dev/gantry/internal/permission"
+)
+
+// session is one ACP session: a wired app and what the face keeps of it.
+type session struct {
+	ag   *agent
+	app  *app.App
+	id   string
+	caps sdk.ClientCapabilities
+
+	// sendMu orders the session's updates. Until the client has the session/new
+	// response (ready), updates wait in queue.
+	sendMu sync.Mutex
+	ready  bool
+	queue  []sdk.SessionUpdate
+	calls  map[string]string // tool call id → the id the client knows it by
+	terms  map[string]bool   // tool calls shown with a live terminal
+
+	// turnMu is held while a turn runs; mu guards the rest.
+	turnMu    sync.Mutex
+	mu        sync.Mutex
+	cancel    context.CancelFunc // the running turn's
+	mode      permission.Mode    // the mode the client was last told
+	afterPlan permission.Mode    // the mode to take once an approved plan ends plan mode
+	model     string             // the model the next turn uses
+	closed    bool
+}
+
+// attach binds the wired app and gives its tools the editor's files and terminals.
+func (s *session) attach(a *app.App) {
+	s.app, s.id = a, a.Session.ID()
+	s.mode, s.model = a.Gate.Mode(), a.Model
+	if s.caps.Fs.ReadTextFile || s.caps.Fs.WriteTextFile {
+		a.Agent.Env.Editor = &clientFiles{s: s, read: s.caps.Fs.ReadTextFile, write: s.caps.Fs.WriteTextFile}
+	}
+	if s.caps.Terminal {
+		a.Agent.Env.Terminals = &clientTerminals{s: s}
+	}
+}
+
+// opened runs once the client knows the session: first goes out replayed history,
+// then the updates queued meanwhile, then the slash commands.
+func (s *session) opened(replayed ...sdk.SessionUpdate) {
+	s.sendMu.Lock()
+	s.ready = true
+	queued := append(replayed, s.queue...)
+	s.queue = nil
+	for _, u := range queued {
+		s.write(u)
+	}
+	s.sendMu.Unlock()
+	s.send(sdk.SessionUpdate{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{
+		SessionUpdate: "available_commands_update", AvailableCommands: s.availableCommands()}})
+}
+
+// send sends one update in order, or queues it until the session is opened. It never
+// uses a turn's context: the last updates of a cancelled turn must still go out.
+func (s *session) send(u sdk.SessionUpdate) {
+	s.sendMu.Lock()
+	defer s.sendMu.Unlock()
+	if !s.ready {
+		s.queue = append(s.queue, u)
+		return
+	}
+	s.write(u)
+}
+
+func (s *session) write(u sdk.SessionUpdate) {
+	err := s.ag.conn.SessionUpdate(context.Background(), sdk.SessionNotification{SessionId: sdk.SessionId(s.id), Update: u})
+	if err != nil {
+		s.ag.log.Warn("a session update was not sent", "session", s.id, "err", err)
+	}
+}
+
+// startTurn cancels the running turn, if any, waits for it to end, and makes ctx's
+// turn the running one. done must be called when the turn ends.
+func (s *session) startTurn(ctx context.Context) (turn context.Context, done func(), ok bool) {
+	s.cancelTurn()
+	s.turnMu.Lock()
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		s.turnMu.Unlock()
+		return nil, nil, false
+	}
+	turn, cancel := context.WithCancel(ctx)
+	s.cancel = cancel
+	s.mu.Unlock()
+	return turn, func() {
+		s.mu.Lock()
+		s.cancel = nil
+		s.mu.Unlock()
+		cancel()
+		s.turnMu.Unlock()
+	}, true
+}
+
+// cancelTurn cancels the running turn; it does not wait.
+func (s *session) cancelTurn() {
+	s.mu.Lock()
+	if s.cancel != nil {
+		s.cancel()
+	}
+	s.mu.Unlock()
+}
+
+// close cancels the running turn, waits for it, and closes the app (background
+// tasks are killed). It is safe to call twice.
+func (s *session) close() {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.closed = true
+	s.mu.Unlock()
+	s.cancelTurn()
+	s.turnMu.Lock()
+	s.app.Close()
+	s.turnMu.Unlock()
+}

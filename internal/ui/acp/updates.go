@@ -1,0 +1,159 @@
+package acp
+
+import (
+	"encoding/base64"
+	"fmt"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/gantry-dev/gantry/internal/face"
+	"github.com/gantry-dev/gantry/internal/tool"
+)
+
+// handle turns one core event into session updates. It is the app's sink.
+func (s *session) handle(e face.Event) {
+	switch e := e.(type) {
+	case face.TextDelta:
+		if e.Text != "" {
+			s.send(sdk.UpdateAgentMessageText(e.Text))
+		}
+	case face.ThinkingDelta:
+		if e.Text != "" {
+			s.send(sdk.UpdateAgentThoughtText(e.Text))
+		}
+	case face.Retry:
+		s.send(sdk.UpdateAgentMessageText(fmt.Sprintf("\n\n_(the model request failed: %s; retrying, attempt %d)_\n\n", e.Reason, e.Attempt)))
+	case face.Notice:
+		s.send(sdk.UpdateAgentMessageText("\n\n_gantry: " + e.Text + "_\n\n"))
+	case face.ToolStarted:
+		s.toolStarted("", "", e)
+	case face.ToolRunning:
+		s.toolRunning("", e)
+	case face.ToolFinished:
+		s.toolFinished("", e)
+	case face.TodoList:
+		s.send(planUpdate(e.Items))
+	case face.TurnUsage:
+		s.usage(e)
+	case face.FromSubagent:
+		s.fromSubagent(e)
+	}
+}
+
+// fromSubagent shows a subagent's tool calls as calls of the session, with their own
+// ids and the subagent's label in their titles; its text is in the agent tool's result.
+func (s *session) fromSubagent(e face.FromSubagent) {
+	prefix := "sub-" + e.ID + "-"
+	label := e.Label + ": "
+	switch ev := e.Event.(type) {
+	case face.ToolStarted:
+		s.toolStarted(prefix, label, ev)
+	case face.ToolRunning:
+		s.toolRunning(prefix, ev)
+	case face.ToolFinished:
+		s.toolFinished(prefix, ev)
+	}
+}
+
+func (s *session) toolStarted(prefix, label string, e face.ToolStarted) {
+	id := prefix + e.CallID
+	s.sendMu.Lock()
+	if s.calls == nil {
+		s.calls = map[string]string{}
+	}
+	s.calls[e.CallID] = id
+	s.sendMu.Unlock()
+	s.send(sdk.StartToolCall(sdk.ToolCallId(id), label+title(e.Name, e.Principal, e.Locations, s.app.Agent.Env.Cwd),
+		sdk.WithStartKind(sdk.ToolKind(e.Kind)),
+		sdk.WithStartStatus(sdk.ToolCallStatusPending),
+		sdk.WithStartLocations(locations(e.Locations)),
+		sdk.WithStartRawInput(rawJSON(e.Input))))
+}
+
+func (s *session) toolRunning(prefix string, e face.ToolRunning) {
+	s.send(sdk.UpdateToolCall(sdk.ToolCallId(prefix+e.CallID), sdk.WithUpdateStatus(sdk.ToolCallStatusInProgress)))
+}
+
+func (s *session) toolFinished(prefix string, e face.ToolFinished) {
+	id := prefix + e.CallID
+	status := sdk.ToolCallStatusCompleted
+	if e.Result.IsError || e.Refused {
+		status = sdk.ToolCallStatusFailed
+	}
+	s.sendMu.Lock()
+	terminal := s.terms[id]
+	delete(s.terms, id)
+	s.sendMu.Unlock()
+	opts := []sdk.ToolCallUpdateOpt{sdk.WithUpdateStatus(status), sdk.WithUpdateRawOutput(rawOutput(e.Result))}
+	if !terminal { // a terminal call keeps its terminal as its content
+		opts = append(opts, sdk.WithUpdateContent(resultContent(e.Result)))
+	}
+	s.send(sdk.UpdateToolCall(sdk.ToolCallId(id), opts...))
+	if prefix == "" && (e.Name == "enter_plan_mode" || e.Name == "exit_plan_mode") {
+		s.planModeChanged(e)
+	}
+}
+
+// resultContent is what the client shows of a result: the diffs of the files it
+// changed, else its text and images.
+func resultContent(r tool.Result) []sdk.ToolCallContent {
+	out := []sdk.ToolCallContent{}
+	if len(r.Display.Changes) > 0 && !r.IsError {
+		for _, c := range r.Display.Changes {
+			if c.Created {
+				out = append(out, sdk.ToolDiffContent(c.Path, c.New))
+			} else {
+				out = append(out, sdk.ToolDiffContent(c.Path, c.New, c.Old))
+			}
+		}
+		return out
+	}
+	if r.Display.Hidden {
+		return out
+	}
+	if r.Text != "" {
+		out = append(out, sdk.ToolContent(sdk.TextBlock(r.Text)))
+	}
+	for _, img := range r.Images {
+		out = append(out, sdk.ToolContent(sdk.ImageBlock(base64.StdEncoding.EncodeToString(img.Data), img.MediaType)))
+	}
+	return out
+}
+
+func rawOutput(r tool.Result) map[string]any {
+	out := map[string]any{"output": r.Text}
+	if r.IsError {
+		out["isError"] = true
+	}
+	return out
+}
+
+func planUpdate(items []face.TodoItem) sdk.SessionUpdate {
+	entries := make([]sdk.PlanEntry, 0, len(items))
+	for _, it := range items {
+		st := sdk.PlanEntryStatusPending
+		switch it.Status {
+		case "in_progress":
+			st = sdk.PlanEntryStatusInProgress
+		case "completed":
+			st = sdk.PlanEntryStatusCompleted
+		}
+		entries = append(entries, sdk.PlanEntry{Content: it.Content, Priority: sdk.PlanEntryPriorityMedium, Status: st})
+	}
+	return sdk.UpdatePlan(entries...)
+}
+
+// usage reports how full the context is and what the session cost.
+func (s *session) usage(e face.TurnUsage) {
+	size := s.app.Agent.Config.ContextWindow
+	if size <= 0 {
+		return // a usage_update needs the window's size
+	}
+	u := e.Usage
+	used := int(u.InputTokens + u.CacheReadTokens + u.CacheWriteTokens + u.OutputTokens)
+	up := &sdk.SessionUsageUpdate{SessionUpdate: "usage_update", Used: used, Size: size}
+	if e.SessionCost > 0 {
+		up.Cost = &sdk.Cost{Amount: e.SessionCost, Currency: "USD"}
+	}
+	s.send(sdk.SessionUpdate{UsageUpdate: up})
+}
