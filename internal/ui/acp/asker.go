@@ -52,9 +52,10 @@ func (s *session) ask(ctx context.Context, call sdk.ToolCallUpdate, options []sd
 // AskPermission implements face.Asker with session/request_permission; "always"
 // answers are remembered by the core's gate for the session.
 func (s *session) AskPermission(ctx context.Context, req face.PermissionRequest) (face.Answer, error) {
-	always := "Always allow " + req.Tool
-	if req.Tool == "bash" {
-		always = "Always allow " + firstWord(req.Principal)
+	// The gate remembers an "always" for this exact tool and argument.
+	always := "Always allow this command"
+	if req.Tool != "bash" {
+		always = "Always allow " + req.Tool + " here"
 	}
 	call := sdk.ToolCallUpdate{
 		ToolCallId: s.knownID(req.CallID),
@@ -86,16 +87,6 @@ func (s *session) AskPermission(ctx context.Context, req face.PermissionRequest)
 		return face.DenyOnce, nil
 	}
 	return face.DenyOnce, fmt.Errorf("the editor answered with an option gantry did not offer (%q)", id)
-}
-
-// firstWord names the program of a command for the "always" option (the gate
-// remembers the whole call; the label only has to read well).
-func firstWord(cmd string) string {
-	f := strings.Fields(cmd)
-	if len(f) == 0 {
-		return "this command"
-	}
-	return "`" + f[0] + "` commands like this"
 }
 
 // AskUser implements face.Asker. ACP v1 can offer a choice between options and

@@ -1,0 +1,175 @@
+package acp
+
+import (
+	"strings"
+	"testing"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/gantry-dev/gantry/internal/llm"
+	"github.com/gantry-dev/gantry/internal/llm/scripted"
+)
+
+func bashStep(id, cmd string) scripted.Step {
+	return scripted.Step{Calls: []scripted.Call{{ID: id, Name: "bash", Input: `{"command":"` + cmd + `"}`}}}
+}
+
+// Allow once asks again next time; allow always is remembered by gantry for the
+// session (for the same command); a rejection fails the call and tells the model.
+func TestPermissionAnswers(t *testing.T) {
+	m := scripted.New(
+		bashStep("b1", "echo one"), scripted.Step{Text: "1"},
+		bashStep("b2", "echo two"), scripted.Step{Text: "2"},
+		bashStep("b3", "echo two"), scripted.Step{Text: "3"},
+		scripted.Step{Calls: []scripted.Call{{ID: "w1", Name: "write_file", Input: `{"path":"x.txt","content":"x"}`}}}, scripted.Step{Text: "4"},
+	)
+	h := start(t, m, sdk.ClientCapabilities{})
+	id := h.newSession()
+	choice := optAllow
+	h.client.answer = func(p sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+		kinds := []string{}
+		for _, o := range p.Options {
+			kinds = append(kinds, string(o.Kind))
+		}
+		if strings.Join(kinds, ",") != "allow_once,allow_always,reject_once,reject_always" {
+			t.Errorf("options %v", kinds)
+		}
+		return sdk.RequestPermissionResponse{Outcome: sdk.NewRequestPermissionOutcomeSelected(sdk.PermissionOptionId(choice))}, nil
+	}
+	h.prompt(id, "one")
+	if n := len(h.client.perms); n != 1 || h.client.perms[0].ToolCall.ToolCallId != "b1" {
+		t.Fatalf("permission requests after allow once: %d", n)
+	}
+	choice = optAllowAlways
+	h.prompt(id, "two")
+	choice = optReject
+	h.prompt(id, "three")
+	if n := len(h.client.perms); n != 2 {
+		t.Errorf("bash was asked %d times; allow always should have settled the third call", n)
+	}
+	if got := lastResult(t, m, "b3"); !strings.Contains(got, "two") {
+		t.Errorf("b3 after allow always: %q", got)
+	}
+	h.prompt(id, "four")
+	us := h.client.snapshot()
+	if f := finalUpdate(us, "w1"); f == nil || *f.Status != sdk.ToolCallStatusFailed {
+		t.Errorf("rejected write: %+v", f)
+	}
+	if got := lastResult(t, m, "w1"); got != "[write_file rejected by the user]" {
+		t.Errorf("the model read %q", got)
+	}
+	if ev := strings.Join(callEvents(us, "w1"), ","); ev != "tool_call:pending,failed" {
+		t.Errorf("rejected call events %s", ev)
+	}
+}
+
+// A rejected command gives the model the seed's sentence.
+func TestRejectedCommand(t *testing.T) {
+	m := scripted.New(bashStep("b1", "touch nope"), scripted.Step{Text: "ok"})
+	h := start(t, m, sdk.ClientCapabilities{})
+	h.client.answer = func(sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+		return sdk.RequestPermissionResponse{Outcome: sdk.NewRequestPermissionOutcomeSelected(optRejectAlways)}, nil
+	}
+	id := h.newSession()
+	h.prompt(id, "go")
+	if got := lastResult(t, m, "b1"); got != "[command rejected by the user]" {
+		t.Errorf("the model read %q", got)
+	}
+	if f := finalUpdate(h.client.snapshot(), "b1"); *f.Status != sdk.ToolCallStatusFailed {
+		t.Errorf("status %s", *f.Status)
+	}
+}
+
+// A plan is approved through a switch_mode request; "accept edits" leaves plan mode
+// for accept-edits, and the client is told.
+func TestPlanApproval(t *testing.T) {
+	m := scripted.New(
+		scripted.Step{Calls: []scripted.Call{{ID: "p1", Name: "enter_plan_mode", Input: `{}`}}},
+		scripted.Step{Calls: []scripted.Call{{ID: "p2", Name: "exit_plan_mode", Input: `{"plan":"1. do it"}`}}},
+		scripted.Step{Text: "planned"},
+	)
+	h := start(t, m, sdk.ClientCapabilities{})
+	h.client.answer = func(p sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+		if p.ToolCall.Kind != nil && *p.ToolCall.Kind == sdk.ToolKindSwitchMode {
+			return sdk.RequestPermissionResponse{Outcome: sdk.NewRequestPermissionOutcomeSelected("approve-accept-edits")}, nil
+		}
+		return sdk.RequestPermissionResponse{Outcome: sdk.NewRequestPermissionOutcomeSelected(optAllow)}, nil
+	}
+	id := h.newSession()
+	h.prompt(id, "plan first")
+	var switchReq *sdk.RequestPermissionRequest
+	for i, p := range h.client.perms {
+		if p.ToolCall.Kind != nil && *p.ToolCall.Kind == sdk.ToolKindSwitchMode {
+			switchReq = &h.client.perms[i]
+		}
+	}
+	if switchReq == nil || switchReq.ToolCall.ToolCallId != "p2" {
+		t.Fatalf("no switch_mode request for the plan: %+v", h.client.perms)
+	}
+	var modes []string
+	for _, u := range h.client.snapshot() {
+		if u.CurrentModeUpdate != nil {
+			modes = append(modes, string(u.CurrentModeUpdate.CurrentModeId))
+		}
+	}
+	if strings.Join(modes, ",") != "plan,accept-edits" {
+		t.Errorf("mode updates %v", modes)
+	}
+}
+
+// A mode set by the client changes the next request's tools.
+func TestModeChangesTools(t *testing.T) {
+	m := scripted.New(scripted.Step{Text: "a"}, scripted.Step{Text: "b"}, scripted.Step{Text: "c"})
+	h := start(t, m, sdk.ClientCapabilities{})
+	id := h.newSession()
+	h.prompt(id, "first")
+	if _, err := h.conn.SetSessionMode(t.Context(), sdk.SetSessionModeRequest{SessionId: id, ModeId: "plan"}); err != nil {
+		t.Fatal(err)
+	}
+	h.prompt(id, "second")
+	resp, err := h.conn.SetSessionConfigOption(t.Context(), sdk.SetSessionConfigOptionRequest{ValueId: &sdk.SetSessionConfigOptionValueId{SessionId: id, ConfigId: "mode", Value: "yolo"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.ConfigOptions) != 2 || resp.ConfigOptions[0].Select.CurrentValue != "yolo" {
+		t.Errorf("config options after the change: %+v", resp.ConfigOptions[0].Select)
+	}
+	h.prompt(id, "third")
+	has := func(r llm.Request, name string) bool {
+		for _, s := range r.Tools {
+			if s.Name == name {
+				return true
+			}
+		}
+		return false
+	}
+	reqs := m.Requests()
+	if !has(reqs[0], "write_file") || !has(reqs[0], "bash") {
+		t.Error("the first request lacks the write and exec tools")
+	}
+	for _, name := range []string{"write_file", "edit_file", "apply_patch", "bash"} {
+		if has(reqs[1], name) {
+			t.Errorf("plan mode declared %s", name)
+		}
+	}
+	if !has(reqs[2], "bash") {
+		t.Error("yolo mode lacks bash")
+	}
+}
+
+// The model option switches the model of the next turn; unknown values are refused.
+func TestModelOption(t *testing.T) {
+	m := scripted.New(scripted.Step{Text: "a"})
+	h := start(t, m, sdk.ClientCapabilities{})
+	id := h.newSession()
+	if _, err := h.conn.SetSessionConfigOption(t.Context(), sdk.SetSessionConfigOptionRequest{ValueId: &sdk.SetSessionConfigOptionValueId{SessionId: id, ConfigId: "model", Value: "claude-haiku-4-5"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.conn.SetSessionConfigOption(t.Context(), sdk.SetSessionConfigOptionRequest{ValueId: &sdk.SetSessionConfigOptionValueId{SessionId: id, ConfigId: "model", Value: "no-such-model"}}); err == nil {
+		t.Error("an unknown model was accepted")
+	}
+	h.prompt(id, "hi")
+	if got := m.Requests()[0].Model; got != "claude-haiku-4-5" {
+		t.Errorf("the request used %s", got)
+	}
+}
