@@ -64,7 +64,9 @@ func (s *session) AskPermission(ctx context.Context, req face.PermissionRequest)
 		Locations:  locations(req.Locations),
 		RawInput:   rawJSON(req.Input),
 	}
-	if req.Reason != "" {
+	if diff := s.preview(ctx, req); len(diff) > 0 {
+		call.Content = diff
+	} else if req.Reason != "" {
 		call.Content = []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock("gantry asks because " + req.Reason + "."))}
 	}
 	id, err := s.ask(ctx, call, []sdk.PermissionOption{

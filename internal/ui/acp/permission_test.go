@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -171,5 +172,36 @@ func TestModelOption(t *testing.T) {
 	h.prompt(id, "hi")
 	if got := m.Requests()[0].Model; got != "claude-haiku-4-5" {
 		t.Errorf("the request used %s", got)
+	}
+}
+
+// A permission request for an edit shows the diff it would make, and asking changes
+// nothing on disk.
+func TestPermissionShowsDiff(t *testing.T) {
+	m := scripted.New(
+		scripted.Step{Calls: []scripted.Call{{ID: "e1", Name: "edit_file", Input: `{"path":"a.txt","edits":[{"old":"red","new":"blue"}]}`}}},
+		scripted.Step{Calls: []scripted.Call{{ID: "w1", Name: "write_file", Input: `{"path":"b.txt","content":"new file\n"}`}}},
+		scripted.Step{Text: "ok"},
+	)
+	h := start(t, m, sdk.ClientCapabilities{})
+	a := h.write("a.txt", "red\n")
+	h.client.answer = func(sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+		return sdk.RequestPermissionResponse{Outcome: sdk.NewRequestPermissionOutcomeSelected(optReject)}, nil
+	}
+	id := h.newSession()
+	h.prompt(id, "edit")
+	if len(h.client.perms) != 2 {
+		t.Fatalf("%d permission requests", len(h.client.perms))
+	}
+	d := h.client.perms[0].ToolCall.Content[0].Diff
+	if d == nil || d.Path != a || *d.OldText != "red\n" || d.NewText != "blue\n" {
+		t.Errorf("edit preview %+v", d)
+	}
+	w := h.client.perms[1].ToolCall.Content[0].Diff
+	if w == nil || w.OldText != nil || w.NewText != "new file\n" {
+		t.Errorf("write preview %+v", w)
+	}
+	if got, _ := os.ReadFile(a); string(got) != "red\n" {
+		t.Errorf("the preview changed the file: %q", got)
 	}
 }
