@@ -14,5 +14,15 @@ if ! command -v staticcheck >/dev/null; then
   go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
 fi
 staticcheck ./...
+# The ACP end-to-end tests (cmd/gantry/acp_e2e_test.go) drive gantry acp with the
+# TypeScript ACP SDK; install the client's pinned package when it is missing.
+acp_client=cmd/gantry/testdata/acp-client
+if [ ! -d "$acp_client/node_modules/@agentclientprotocol/sdk" ]; then
+  if ! command -v npm >/dev/null; then
+    echo "npm is missing: the ACP end-to-end tests need Node.js and npm (Debian: apt-get install nodejs npm)" >&2
+    exit 1
+  fi
+  npm ci --no-audit --no-fund --prefix "$acp_client"
+fi
 # -race: the loop, the store and the faces run goroutines side by side.
 go test -race -count=1 -timeout 20m "$@" ./...
