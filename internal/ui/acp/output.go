@@ -21,7 +21,11 @@ func newOutput(w io.Writer) *output { return &output{w: w, waiting: map[string]f
 // Write writes one message.
 func (o *output) Write(p []byte) (int, error) {
 	o.mu.Lock()
-	n, err := o.w.Write(p)
+	_, err := o.w.Write(withNullOldText(p))
+	n := len(p)
+	if err != nil {
+		n = 0
+	}
 	var ready []func()
 	if len(o.waiting) > 0 && bytes.Contains(p, []byte(`"result"`)) && !bytes.Contains(p, []byte(`"method"`)) {
 		for id, f := range o.waiting {
