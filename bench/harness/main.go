@@ -46,6 +46,7 @@ func main() {
 	h.sessions(*sessions, 0)
 	h.sessions(*sessions, 200*time.Microsecond)
 	h.editFile()
+	h.acp(*runs)
 	if *bigSize > 0 {
 		h.bigRead(*bigSize)
 	}
