@@ -122,6 +122,7 @@ func New(opts Options, sink face.Sink, asker face.Asker) (_ *App, err error) {
 	reg, tasks, skills := buildTools(cfg, filepath.Join(filepath.Dir(a.storePath(opts)), "tasks", a.Session.ID()))
 	a.closer = append(a.closer, func() { _ = tasks.Close() })
 	reg.Add(subagent.Tool(&spawner{app: a}, tasks))
+	a.connectMCP(reg, mcpServers(cfg, opts.MCPServers), opts.Cwd, sink)
 	a.skills = skills
 	a.Hooks = hook.NewRunner(cfg.Hooks, hook.Base{SessionID: a.Session.ID(), Cwd: opts.Cwd,
 		PermissionMode: func() string { return string(a.Gate.Mode()) }})

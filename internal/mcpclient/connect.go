@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/gantry-dev/gantry/internal/tool"
 )
 
 // maxTools bounds the tools taken from one server, against a listing that never ends.
@@ -50,7 +52,10 @@ func Connect(ctx context.Context, servers []Server, opts Options) *Set {
 		}
 		set.conns = append(set.conns, o.conn)
 		for _, t := range o.tools {
-			set.tools = append(set.tools, newMCPTool(set, o.conn, n.name(servers[i].Name, t.Name), t))
+			mt := newMCPTool(set, o.conn, n.name(servers[i].Name, t.Name), t)
+			mt.level, _ = tool.ParseLevel(servers[i].Level) // checked by checkServer
+			mt.timeout = servers[i].Timeout
+			set.tools = append(set.tools, mt)
 		}
 	}
 	return set
@@ -67,6 +72,11 @@ func checkServer(s Server, seen map[string]bool) string {
 		return fmt.Sprintf("MCP server %q has neither a command nor a url, so it was not started.", s.Name)
 	case s.Command != "" && s.URL != "":
 		return fmt.Sprintf("MCP server %q has both a command and a url; give one.", s.Name)
+	}
+	if s.Level != "" {
+		if _, err := tool.ParseLevel(s.Level); err != nil {
+			return fmt.Sprintf("MCP server %q: %v, so it was not started.", s.Name, err)
+		}
 	}
 	return ""
 }
@@ -87,6 +97,9 @@ func connectOne(ctx context.Context, s Server, opts Options) (*conn, []*mcp.Tool
 	}
 
 	timeout := opts.startTimeout()
+	if s.Timeout > 0 {
+		timeout = s.Timeout
+	}
 	startCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	// A server that hangs is killed when start-up ends, which also unblocks the SDK.

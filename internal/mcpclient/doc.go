@@ -18,6 +18,12 @@ type Server struct {
 	// URL is the endpoint of a streamable-HTTP server; Headers go with every request.
 	URL     string
 	Headers map[string]string
+	// Timeout, when set, bounds this server's start-up and each of its calls instead
+	// of Options' timeouts.
+	Timeout time.Duration
+	// Level is the level of the server's tools: read, write or exec (the default,
+	// also for "").
+	Level string
 }
 
 // Options tunes Connect. The zero value holds the defaults.

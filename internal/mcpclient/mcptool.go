@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -24,6 +25,10 @@ type mcpTool struct {
 	spec   llm.ToolSpec
 	set    *Set
 	conn   *conn
+	// level is the server's (exec unless configured); timeout, when set, replaces
+	// the Set's call timeout.
+	level   tool.Level
+	timeout time.Duration
 }
 
 func newMCPTool(set *Set, c *conn, name string, t *mcp.Tool) *mcpTool {
@@ -40,6 +45,7 @@ func newMCPTool(set *Set, c *conn, name string, t *mcp.Tool) *mcpTool {
 		spec:   llm.ToolSpec{Name: name, Description: desc, Schema: inputSchema(t.InputSchema)},
 		set:    set,
 		conn:   c,
+		level:  tool.LevelExec,
 	}
 }
 
@@ -56,7 +62,7 @@ func inputSchema(v any) json.RawMessage {
 }
 
 func (t *mcpTool) Name() string       { return t.name }
-func (t *mcpTool) Level() tool.Level  { return tool.LevelExec }
+func (t *mcpTool) Level() tool.Level  { return t.level }
 func (t *mcpTool) Kind() tool.Kind    { return tool.KindOther }
 func (t *mcpTool) Spec() llm.ToolSpec { return t.spec }
 
@@ -87,7 +93,11 @@ func (t *mcpTool) call(ctx context.Context, args json.RawMessage) (res tool.Resu
 			res = t.fail(fmt.Sprintf("gantry's MCP client broke down (%v); this is a gantry bug, try another way", r))
 		}
 	}()
-	callCtx, cancel := context.WithTimeout(ctx, t.set.callTimeout)
+	timeout := t.set.callTimeout
+	if t.timeout > 0 {
+		timeout = t.timeout
+	}
+	callCtx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	stop := context.AfterFunc(t.set.closing, cancel)
 	defer stop()
@@ -103,7 +113,7 @@ func (t *mcpTool) call(ctx context.Context, args json.RawMessage) (res tool.Resu
 	case t.set.closing.Err() != nil:
 		return t.fail("the MCP connections were closed before the server answered")
 	case errors.Is(err, context.DeadlineExceeded):
-		return t.fail(fmt.Sprintf("no answer within %s, so the call was cancelled", seconds(t.set.callTimeout)))
+		return t.fail(fmt.Sprintf("no answer within %s, so the call was cancelled", seconds(timeout)))
 	}
 	why := err.Error()
 	if errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {

@@ -7,6 +7,7 @@ package tool
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 
 	"github.com/gantry-dev/gantry/internal/llm"
@@ -21,6 +22,19 @@ const (
 	LevelWrite              // changes files
 	LevelExec               // starts or drives a process
 )
+
+// ParseLevel reads "read", "write" or "exec".
+func ParseLevel(s string) (Level, error) {
+	switch s {
+	case "read":
+		return LevelRead, nil
+	case "write":
+		return LevelWrite, nil
+	case "exec":
+		return LevelExec, nil
+	}
+	return LevelExec, fmt.Errorf("unknown level %q: choose read, write or exec", s)
+}
 
 func (l Level) String() string {
 	switch l {
