@@ -65,7 +65,7 @@ func TestGuard(t *testing.T) {
 			continue
 		}
 		var resp struct {
-			ID    json.RawMessage `json:"id"`
+			ID    json.RawMessage    `json:"id"`
 			Error struct{ Code int } `json:"error"`
 		}
 		if err := json.Unmarshal([]byte(answered[0]), &resp); err != nil {
