@@ -1,13 +1,6 @@
 package main
 
-// End-to-end tests of `gantry acp`: the built binary (TestMain's binary) driven by a
-// real Agent Client Protocol client, the TypeScript SDK's (testdata/acp-client/
-// drive.mjs on @agentclientprotocol/sdk 2.4.0), against fakellm. The driver records
-// every line on the wire; acpCheckProtocol holds every run to the protocol's
-// ordering rules, and each test checks its own exchange.
-//
-// These tests need Node.js and the client's npm package (scripts/test.sh installs it
-// with npm ci); without them they fail, never skip.
+// End-to-end tests of `gantry acp` (see acp_e2e_test.go): bad input on raw stdin.
 
 import (
 	"bufio"
