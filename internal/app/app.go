@@ -20,6 +20,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/session"
 	"github.com/gantry-dev/gantry/internal/tool"
 	"github.com/gantry-dev/gantry/internal/tools/compacttool"
+	"github.com/gantry-dev/gantry/internal/tools/shell"
 	"github.com/gantry-dev/gantry/internal/tools/skill"
 	"github.com/gantry-dev/gantry/internal/tools/subagent"
 	"github.com/gantry-dev/gantry/internal/tools/task"
@@ -65,6 +66,7 @@ type App struct {
 
 	store   *session.Store
 	records *session.Pipeline
+	tasks   *shell.Tasks
 	skills  []skill.Skill
 	closer  []func()
 }
@@ -120,6 +122,7 @@ func New(opts Options, sink face.Sink, asker face.Asker) (_ *App, err error) {
 	}
 	env := tool.Env{Cwd: opts.Cwd, SessionID: a.Session.ID()}
 	reg, tasks, skills := buildTools(cfg, filepath.Join(filepath.Dir(a.storePath(opts)), "tasks", a.Session.ID()))
+	a.tasks = tasks
 	a.closer = append(a.closer, func() { _ = tasks.Close() })
 	reg.Add(subagent.Tool(&spawner{app: a}, tasks))
 	a.connectMCP(reg, mcpServers(cfg, opts.MCPServers), opts.Cwd, sink)
@@ -309,6 +312,14 @@ func contextWindow(cfg *config.Config, model string) int {
 		return cfg.Compact.Window
 	}
 	return llm.ContextWindow(model)
+}
+
+// BackgroundTasks lists the commands of the session's background tasks still running.
+func (a *App) BackgroundTasks() []string {
+	if a.tasks == nil {
+		return nil
+	}
+	return a.tasks.Running()
 }
 
 // Skills lists the skills the session found.

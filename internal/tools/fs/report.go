@@ -80,3 +80,9 @@ func joinReport(headline, diff string) string {
 	}
 	return headline + "\n\n" + strings.TrimSuffix(diff, "\n")
 }
+
+// DiffText is the unified diff that writing new over old at the path shown would
+// make ("" when they are equal); old is nil for a file that does not exist.
+func DiffText(shown string, old, new []byte) string {
+	return newChange(shown, old, new, old == nil, false).diff(false)
+}

@@ -130,3 +130,23 @@ func (ts *Tasks) Close() error {
 	}
 	return errors.Join(errs...)
 }
+
+// Running returns the commands of the background tasks still running, oldest first.
+func (ts *Tasks) Running() []string {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	var out []*task
+	for _, t := range ts.tasks {
+		select {
+		case <-t.done:
+		default:
+			out = append(out, t)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].started.Before(out[j].started) })
+	cmds := make([]string, len(out))
+	for i, t := range out {
+		cmds[i] = t.command
+	}
+	return cmds
+}

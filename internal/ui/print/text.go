@@ -123,7 +123,7 @@ func (p *Printer) text(e face.Event) {
 		if p.lastTool != e.CallID && line != "" { // parallel calls: say which one this is
 			fmt.Fprintln(p.out, p.dim("  ↳ "+line))
 		}
-		for _, l := range Preview(previewText(e.Result), p.opts.PreviewLines) {
+		for _, l := range Preview(PreviewText(e.Result), p.opts.PreviewLines) {
 			fmt.Fprintln(p.out, p.dim(l))
 		}
 		p.lastTool = ""
@@ -135,10 +135,10 @@ func (p *Printer) text(e face.Event) {
 	}
 }
 
-// previewText is what the preview lines show of a result: the face's own preview or
+// PreviewText is what the preview lines show of a result: the face's own preview or
 // note when the tool gave one; for a change, its headline and the changed lines of
 // its diff; else the text the model read.
-func previewText(r tool.Result) string {
+func PreviewText(r tool.Result) string {
 	switch {
 	case r.Display.Preview != "":
 		return r.Display.Preview
