@@ -24,7 +24,8 @@ var defaultModels = map[string]string{
 var ErrNoProvider = fmt.Errorf("no model provider is configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY (or choose one with --provider / GANTRY_PROVIDER, and a model with --model / GANTRY_MODEL)")
 
 // chooseProvider picks the provider and model: flags, then the environment, then the
-// config, then whichever API key is set.
+// config, then whichever API key is set (in the environment, then stored by the
+// setup; anthropic's first).
 func chooseProvider(flagProvider, flagModel, cfgProvider, cfgModel string) (name, model string, err error) {
 	name = first(flagProvider, os.Getenv("GANTRY_PROVIDER"), cfgProvider)
 	if name == "" {
@@ -34,7 +35,17 @@ func chooseProvider(flagProvider, flagModel, cfgProvider, cfgModel string) (name
 		case os.Getenv("OPENAI_API_KEY") != "" || os.Getenv("OPENAI_BASE_URL") != "":
 			name = "openai"
 		default:
-			return "", "", ErrNoProvider
+			creds, err := config.LoadCredentials()
+			switch {
+			case err != nil:
+				return "", "", err
+			case creds.AnthropicAPIKey != "":
+				name = "anthropic"
+			case creds.OpenAIAPIKey != "":
+				name = "openai"
+			default:
+				return "", "", ErrNoProvider
+			}
 		}
 	}
 	if _, ok := defaultModels[name]; !ok {
@@ -45,20 +56,29 @@ func chooseProvider(flagProvider, flagModel, cfgProvider, cfgModel string) (name
 }
 
 // newProvider builds the adapter, wrapped in retries. The SDKs read the base-URL
-// variables themselves; a key is required unless a base URL points elsewhere.
+// variables themselves; a key (from the environment, else stored by the setup) is
+// required unless a base URL points elsewhere.
 func newProvider(name string) (llm.Provider, error) {
 	var p llm.Provider
 	switch name {
 	case "anthropic":
-		if os.Getenv("ANTHROPIC_API_KEY") == "" && os.Getenv("ANTHROPIC_BASE_URL") == "" {
+		key, err := apiKey("ANTHROPIC_API_KEY", func(c config.Credentials) string { return c.AnthropicAPIKey })
+		if err != nil {
+			return nil, err
+		}
+		if key == "" && os.Getenv("ANTHROPIC_BASE_URL") == "" {
 			return nil, fmt.Errorf("the anthropic provider needs ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for a compatible server)")
 		}
-		p = anthropic.New(anthropic.Options{APIKey: os.Getenv("ANTHROPIC_API_KEY")})
+		p = anthropic.New(anthropic.Options{APIKey: key})
 	case "openai", "openai-chat":
-		if os.Getenv("OPENAI_API_KEY") == "" && os.Getenv("OPENAI_BASE_URL") == "" {
+		key, err := apiKey("OPENAI_API_KEY", func(c config.Credentials) string { return c.OpenAIAPIKey })
+		if err != nil {
+			return nil, err
+		}
+		if key == "" && os.Getenv("OPENAI_BASE_URL") == "" {
 			return nil, fmt.Errorf("the %s provider needs OPENAI_API_KEY (or OPENAI_BASE_URL for a compatible server)", name)
 		}
-		o := openai.Options{APIKey: os.Getenv("OPENAI_API_KEY")}
+		o := openai.Options{APIKey: key}
 		if name == "openai" {
 			p = openai.NewResponses(o)
 		} else {
@@ -68,6 +88,20 @@ func newProvider(name string) (llm.Provider, error) {
 		return nil, fmt.Errorf("unknown provider %q: choose anthropic, openai or openai-chat", name)
 	}
 	return llm.WithRetry(p, llm.RetryPolicy{}), nil
+}
+
+// apiKey returns the key in the environment variable env, else the stored one that
+// stored picks from the credentials file ("" when neither is set). The file is read
+// only when the environment has no key.
+func apiKey(env string, stored func(config.Credentials) string) (string, error) {
+	if k := os.Getenv(env); k != "" {
+		return k, nil
+	}
+	creds, err := config.LoadCredentials()
+	if err != nil {
+		return "", err
+	}
+	return stored(creds), nil
 }
 
 func first(vals ...string) string {

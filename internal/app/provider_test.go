@@ -1,0 +1,171 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gantry-dev/gantry/internal/config"
+	"github.com/gantry-dev/gantry/internal/llm"
+)
+
+// noKeys is an environment with no key, no base URL and no provider named, and an
+// empty user configuration folder.
+func noKeys(t *testing.T) {
+	t.Helper()
+	t.Setenv("GANTRY_CONFIG_DIR", t.TempDir())
+	for _, v := range []string{"GANTRY_PROVIDER", "GANTRY_MODEL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL"} {
+		t.Setenv(v, "")
+	}
+}
+
+func store(t *testing.T, c config.Credentials) {
+	t.Helper()
+	if err := config.SaveCredentials(c); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// keySent builds the named provider against a local server (through the base-URL
+// variable), makes one call and returns the key the server was sent.
+func keySent(t *testing.T, name string) string {
+	t.Helper()
+	var got string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = r.Header.Get("X-Api-Key")
+		if a := r.Header.Get("Authorization"); got == "" {
+			got = strings.TrimPrefix(a, "Bearer ")
+		}
+		w.Header().Set("Connection", "close")
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		w.Write([]byte(`{"type":"error","error":{"type":"authentication_error","message":"no"}}`))
+	}))
+	defer srv.Close()
+	if name == "anthropic" {
+		t.Setenv("ANTHROPIC_BASE_URL", srv.URL)
+	} else {
+		t.Setenv("OPENAI_BASE_URL", srv.URL+"/v1")
+	}
+	p, err := newProvider(name)
+	if err != nil {
+		t.Fatalf("newProvider(%s): %v", name, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	msg := llm.Message{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockText, Text: "hi"}}}
+	if _, err := p.Stream(ctx, llm.Request{Model: "m", Messages: []llm.Message{msg}, MaxTokens: 10}, func(llm.Delta) {}); err == nil {
+		t.Fatal("the call succeeded against a server that refuses it")
+	}
+	return got
+}
+
+func TestStoredKeyWhenTheEnvironmentHasNone(t *testing.T) {
+	noKeys(t)
+	store(t, config.Credentials{AnthropicAPIKey: "stored-ant", OpenAIAPIKey: "stored-oai"})
+
+	name, model, err := chooseProvider("", "", "", "")
+	if err != nil || name != "anthropic" || model != "claude-sonnet-4-5" {
+		t.Fatalf("chooseProvider = %q %q %v; want anthropic first", name, model, err)
+	}
+	if k := keySent(t, "anthropic"); k != "stored-ant" {
+		t.Errorf("anthropic sent key %q, want the stored one", k)
+	}
+	for _, name := range []string{"openai", "openai-chat"} {
+		if k := keySent(t, name); k != "stored-oai" {
+			t.Errorf("%s sent key %q, want the stored one", name, k)
+		}
+	}
+	// Without a base URL the stored key alone is enough.
+	noKeysButStored := func(name string) {
+		t.Setenv("ANTHROPIC_BASE_URL", "")
+		t.Setenv("OPENAI_BASE_URL", "")
+		if _, err := newProvider(name); err != nil {
+			t.Errorf("newProvider(%s) with a stored key: %v", name, err)
+		}
+	}
+	noKeysButStored("anthropic")
+	noKeysButStored("openai-chat")
+}
+
+func TestEnvironmentKeyWinsOverStoredKey(t *testing.T) {
+	noKeys(t)
+	store(t, config.Credentials{AnthropicAPIKey: "stored-ant", OpenAIAPIKey: "stored-oai"})
+	t.Setenv("ANTHROPIC_API_KEY", "env-ant")
+	t.Setenv("OPENAI_API_KEY", "env-oai")
+	if k := keySent(t, "anthropic"); k != "env-ant" {
+		t.Errorf("anthropic sent %q, want the environment's key", k)
+	}
+	if k := keySent(t, "openai"); k != "env-oai" {
+		t.Errorf("openai sent %q, want the environment's key", k)
+	}
+
+	// Inference: any key in the environment comes before any stored key.
+	t.Setenv("ANTHROPIC_API_KEY", "")
+	t.Setenv("ANTHROPIC_BASE_URL", "")
+	if name, _, err := chooseProvider("", "", "", ""); err != nil || name != "openai" {
+		t.Errorf("chooseProvider = %q, %v; want openai from the environment", name, err)
+	}
+}
+
+func TestStoredOpenAIKeyAloneChoosesOpenAI(t *testing.T) {
+	noKeys(t)
+	store(t, config.Credentials{OpenAIAPIKey: "stored-oai"})
+	name, model, err := chooseProvider("", "", "", "")
+	if err != nil || name != "openai" || model != "gpt-5" {
+		t.Fatalf("chooseProvider = %q %q %v", name, model, err)
+	}
+	if err := CheckProvider(Options{}, t.TempDir()); err != nil {
+		t.Errorf("CheckProvider with a stored key: %v", err)
+	}
+	// A stored key for the other provider does not serve a named one.
+	if _, err := newProvider("anthropic"); err == nil || !strings.Contains(err.Error(), "ANTHROPIC_API_KEY") {
+		t.Errorf("anthropic with only an openai key stored: %v", err)
+	}
+}
+
+func TestNoKeyAnywhereIsErrNoProvider(t *testing.T) {
+	noKeys(t)
+	if _, _, err := chooseProvider("", "", "", ""); !errors.Is(err, ErrNoProvider) {
+		t.Fatalf("err = %v, want ErrNoProvider", err)
+	}
+	store(t, config.Credentials{}) // a file without keys is no key
+	if _, _, err := chooseProvider("", "", "", ""); !errors.Is(err, ErrNoProvider) {
+		t.Fatalf("empty file: err = %v, want ErrNoProvider", err)
+	}
+	if err := CheckProvider(Options{}, t.TempDir()); !errors.Is(err, ErrNoProvider) {
+		t.Fatalf("CheckProvider: %v", err)
+	}
+}
+
+func TestOpenCredentialsFileIsRefusedOnlyWhenNeeded(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no Unix modes")
+	}
+	noKeys(t)
+	store(t, config.Credentials{AnthropicAPIKey: "stored-ant"})
+	if err := os.Chmod(config.CredentialsPath(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := chooseProvider("", "", "", ""); err == nil || !strings.Contains(err.Error(), "chmod 600 "+filepath.Join(os.Getenv("GANTRY_CONFIG_DIR"), "credentials.yaml")) {
+		t.Errorf("chooseProvider: %v", err)
+	}
+	if _, err := newProvider("anthropic"); err == nil || !strings.Contains(err.Error(), "chmod 600") {
+		t.Errorf("newProvider: %v", err)
+	}
+	// With the key in the environment the file is not read.
+	t.Setenv("ANTHROPIC_API_KEY", "env-ant")
+	if _, _, err := chooseProvider("", "", "", ""); err != nil {
+		t.Errorf("chooseProvider with an environment key: %v", err)
+	}
+	if _, err := newProvider("anthropic"); err != nil {
+		t.Errorf("newProvider with an environment key: %v", err)
+	}
+}
