@@ -30,9 +30,9 @@ func CredentialsPath() string {
 }
 
 // LoadCredentials reads the credentials file. A missing file gives empty credentials.
-// A file that group or others may read or write (a mode wider than 0600) is refused,
-// as is one that does not decode; the errors are one sentence and never quote the
-// file, which holds secrets.
+// A file of a mode wider than 0600 (one that group or others may read, say) is
+// refused, as is one that does not decode; the errors are one sentence and never
+// quote the file, which holds secrets.
 func LoadCredentials() (Credentials, error) {
 	path := CredentialsPath()
 	f, err := os.Open(path)
@@ -51,7 +51,7 @@ func LoadCredentials() (Credentials, error) {
 		return Credentials{}, fmt.Errorf("the credentials file %s is not a regular file", path)
 	}
 	if perm := fi.Mode().Perm(); perm&^0o600 != 0 && runtime.GOOS != "windows" {
-		return Credentials{}, fmt.Errorf("the credentials file %s is open to other users (mode %04o): run chmod 600 %s", path, perm, path)
+		return Credentials{}, fmt.Errorf("the credentials file %s has mode %04o, but it holds API keys and must be 0600 or narrower: run chmod 600 %s", path, perm, path)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
 	if err != nil {

@@ -1,0 +1,39 @@
+package setup
+
+// Options configure the setup.
+type Options struct {
+	// Color styles the views; false gives plain text (NO_COLOR, a dumb terminal).
+	Color bool
+	// Width is the terminal's width in columns; 0 means 80. The views use at most
+	// 80 columns, and follow tea.WindowSizeMsg.
+	Width int
+}
+
+// Result is how the setup ended.
+type Result struct {
+	// Provider and Model are what was written to config.yaml (empty when aborted).
+	Provider, Model string
+	// StoredKey says the key was typed and stored in the credentials file, rather
+	// than taken from the environment.
+	StoredKey bool
+	// Aborted says Esc, Ctrl-C or Ctrl-D (or the end of Run's input) ended the
+	// setup: nothing was written.
+	Aborted bool
+}
+
+// DoneMsg is the message of the command Update returns when the setup ends, saved
+// or aborted. A program embedding the Model waits for it; Run quits on it.
+type DoneMsg struct{ Result Result }
+
+// provider is one choice of the first step.
+type provider struct {
+	name, about, env, defaultModel, label string
+}
+
+// providers are the choices, in the order shown; the default models are the ones
+// internal/app uses when none is configured.
+var providers = []provider{
+	{"anthropic", "Claude, through Anthropic's API", "ANTHROPIC_API_KEY", "claude-sonnet-4-5", "Anthropic"},
+	{"openai", "OpenAI's Responses API", "OPENAI_API_KEY", "gpt-5", "OpenAI"},
+	{"openai-chat", "Chat Completions: OpenAI, or a compatible server", "OPENAI_API_KEY", "gpt-5", "OpenAI"},
+}
