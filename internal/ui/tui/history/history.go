@@ -47,9 +47,9 @@ type History struct {
 
 // Open loads the history kept in the file at path. A missing file is an empty history
 // (the file and its folder are created by the first Add, which reports a folder that
-// cannot be written); corrupt lines are skipped. An
-// empty path gives a history kept in memory only. The error, when the file exists but
-// cannot be read, is one sentence naming the file.
+// cannot be written); corrupt lines are skipped. An empty path gives a history kept in
+// memory only. The error, when the file exists but cannot be read, is one sentence
+// naming the file.
 func Open(path string) (*History, error) {
 	h := &History{path: path, now: time.Now, pos: -1}
 	if path == "" {
