@@ -23,8 +23,7 @@ func isTerminal(f *os.File) bool {
 // runPrint is print mode: one prompt, run to the end.
 func runPrint(f *flags) int {
 	if !f.print && isTerminal(os.Stdin) && f.prompt == "" {
-		fmt.Fprintln(os.Stderr, "gantry: the terminal UI is not built yet; run a task with gantry -p \"PROMPT\" (see gantry --help)")
-		return 2
+		return runTUI(f)
 	}
 	format, err := printface.ParseFormat(f.outputFormat)
 	if err != nil {

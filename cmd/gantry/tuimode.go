@@ -1,0 +1,47 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/gantry-dev/gantry/internal/app"
+	"github.com/gantry-dev/gantry/internal/ui/tui"
+	"github.com/gantry-dev/gantry/internal/ui/tui/setup"
+)
+
+// runTUI is `gantry` at a terminal with no prompt: the full-screen UI. With no
+// model provider configured it first runs the short setup.
+func runTUI(f *flags) int {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
+	color := os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+	opts := app.Options{
+		Cwd: f.cwd, Provider: f.provider, Model: f.model, PermissionMode: f.permissionMode,
+		Allow: f.allow, Deny: f.deny, MaxTurns: f.maxTurns, SystemPrompt: f.systemPrompt,
+		AppendSystemPrompt: f.appendSystemPrompt, Continue: f.cont, Resume: f.resume,
+	}
+	if err := app.CheckProvider(opts, cwdOr(f.cwd)); errors.Is(err, app.ErrNoProvider) {
+		res, err := setup.Run(os.Stdin, os.Stdout, setup.Options{Color: color})
+		switch {
+		case err != nil:
+			fmt.Fprintln(os.Stderr, "gantry: the setup failed:", err)
+			return 1
+		case res.Aborted:
+			fmt.Fprintln(os.Stderr, "gantry: setup cancelled; nothing was written")
+			return 1
+		}
+	}
+	return tui.Run(ctx, tui.Options{App: opts, Color: color, Version: version})
+}
+
+func cwdOr(dir string) string {
+	if dir != "" {
+		return dir
+	}
+	wd, _ := os.Getwd()
+	return wd
+}

@@ -1,0 +1,109 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/gantry-dev/gantry/internal/ui/tui/complete"
+)
+
+// completion is the list under the input box for @files, @skill: names and /commands.
+type completion struct {
+	items []complete.Candidate
+	at    int
+	start int // where the token being completed starts in the input
+}
+
+func (c *completion) active() bool { return len(c.items) > 0 }
+
+// command reports whether the list offers slash commands.
+func (c *completion) command() bool { return c.active() && c.items[c.at].Kind == complete.KindCommand }
+
+func (c *completion) close() { c.items, c.at = nil, 0 }
+
+func (c *completion) move(d int) {
+	if len(c.items) > 0 {
+		c.at = (c.at + d + len(c.items)) % len(c.items)
+	}
+}
+
+// cursorOffset is the input's cursor as a byte offset into its value.
+func cursorOffset(m *Model) int {
+	lines := strings.Split(m.input.Value(), "\n")
+	off := 0
+	for i := 0; i < m.input.Line() && i < len(lines); i++ {
+		off += len(lines[i]) + 1
+	}
+	if m.input.Line() < len(lines) {
+		col := []rune(lines[m.input.Line()])
+		off += len(string(col[:min(m.input.Column(), len(col))]))
+	}
+	return off
+}
+
+// refresh recomputes the candidates for the token under the cursor.
+func (c *completion) refresh(m *Model) {
+	value := m.input.Value()
+	cur := cursorOffset(m)
+	start, kind, prefix := complete.Token(value, cur)
+	c.start = start
+	switch kind {
+	case complete.KindFile:
+		c.items = complete.Files(m.app.Agent.Env.Cwd, prefix, 8)
+	case complete.KindSkill:
+		var skills []complete.Skill
+		for _, s := range m.app.Skills() {
+			skills = append(skills, complete.Skill{Name: s.Name, Description: s.Description})
+		}
+		c.items = complete.Skills(skills, prefix)
+	case complete.KindCommand:
+		var cmds []complete.Command
+		for _, k := range commands {
+			cmds = append(cmds, complete.Command{Name: k.name, Description: k.about, Hint: k.hint})
+		}
+		for _, s := range m.app.Skills() {
+			cmds = append(cmds, complete.Command{Name: s.Name, Description: "skill: " + s.Description})
+		}
+		c.items = complete.Commands(cmds, prefix)
+	default:
+		c.items = nil
+	}
+	if len(c.items) > 8 {
+		c.items = c.items[:8]
+	}
+	if c.at >= len(c.items) {
+		c.at = 0
+	}
+}
+
+// accept puts the chosen candidate into the input.
+func (c *completion) accept(m *Model) {
+	if !c.active() {
+		return
+	}
+	value, _ := complete.Apply(m.input.Value(), cursorOffset(m), c.start, c.items[c.at])
+	m.input.SetValue(value)
+	c.close()
+	c.refresh(m) // a folder goes on completing
+}
+
+func (c *completion) view(m *Model) string {
+	if !c.active() {
+		return ""
+	}
+	lines := make([]string, len(c.items))
+	for i, it := range c.items {
+		text := it.Display
+		if text == "" {
+			text = it.Text
+		}
+		if it.Detail != "" {
+			text += m.st.r(m.st.dim, "  "+it.Detail)
+		}
+		if i == c.at {
+			lines[i] = m.st.r(m.st.selected, "› "+clip(text, m.width-4))
+		} else {
+			lines[i] = "  " + clip(text, m.width-4)
+		}
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,170 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gantry-dev/gantry/internal/face"
+	"github.com/gantry-dev/gantry/internal/permission"
+	printface "github.com/gantry-dev/gantry/internal/ui/print"
+)
+
+// event applies one core event: finished things are printed, live ones kept.
+func (m *Model) event(e face.Event) {
+	switch e := e.(type) {
+	case face.TextDelta:
+		m.foldThinking()
+		m.stream += e.Text
+		if settled, rest := settle(m.stream); settled != "" {
+			m.print(m.md.render(settled, m.width))
+			m.stream = rest
+		}
+	case face.ThinkingDelta:
+		m.thinking.WriteString(e.Text)
+	case face.Retry:
+		m.settleStream()
+		m.print(m.st.r(m.st.warn, fmt.Sprintf("↻ retrying the model request (attempt %d): %s", e.Attempt+1, e.Reason)))
+	case face.Notice:
+		m.settleStream()
+		m.print(m.st.r(m.st.warn, "⚠ "+e.Text))
+	case face.ToolStarted:
+		m.settleStream()
+		m.tools = append(m.tools, liveTool{id: e.CallID, line: printface.ToolLine(e.Name, e.Principal), started: time.Now()})
+	case face.ToolFinished:
+		m.finishTool(e.CallID, "", e)
+		if e.Name == "exit_plan_mode" {
+			if md, err := permission.ParseMode(m.afterPlan); err == nil && !e.Result.IsError && m.app.Gate.Mode() != permission.ModePlan {
+				m.app.Gate.SetMode(md) // approved with "accept edits"
+			}
+			m.afterPlan = ""
+		}
+	case face.TodoList:
+		m.todos = e.Items
+		m.settleStream()
+		m.print(m.todoLines()...)
+	case face.TurnUsage:
+		m.usage = e
+	case face.FromSubagent:
+		switch sub := e.Event.(type) {
+		case face.ToolStarted:
+			m.tools = append(m.tools, liveTool{id: e.ID + "/" + sub.CallID, line: "⎿ [" + e.Label + "] " + printface.ToolLine(sub.Name, sub.Principal), started: time.Now(), sub: true})
+		case face.ToolFinished:
+			m.finishTool(e.ID+"/"+sub.CallID, e.Label, sub)
+		}
+	}
+}
+
+// finishTool prints a call's line and its preview, or its diff.
+func (m *Model) finishTool(id, subLabel string, e face.ToolFinished) {
+	line := ""
+	for i, t := range m.tools {
+		if t.id == id {
+			line = t.line
+			m.tools = append(m.tools[:i], m.tools[i+1:]...)
+			break
+		}
+	}
+	if line == "" {
+		line = printface.ToolLine(e.Name, "")
+	}
+	if subLabel != "" { // a subagent's calls: one dim line, and a failure's first line
+		m.print(m.st.r(m.st.dim, "  "+line))
+		if e.Result.IsError {
+			m.print(m.st.r(m.st.dim, "    "+firstLine(e.Result.Text)))
+		}
+		return
+	}
+	m.print(line)
+	if e.Result.Display.Hidden && !e.Result.IsError {
+		return
+	}
+	if d := e.Result.Display.Diff; d != "" && !e.Result.IsError {
+		headline, _, _ := strings.Cut(e.Result.Text, "\n")
+		m.print(m.st.r(m.st.dim, "  "+headline))
+		m.print(m.diffLines(d, max(m.opts.PreviewLines*4, 12))...)
+		return
+	}
+	for _, l := range printface.Preview(printface.PreviewText(e.Result), m.opts.PreviewLines) {
+		m.print(m.st.r(m.st.dim, l))
+	}
+}
+
+// diffLines colours the changed lines of a unified diff, at most n of them.
+func (m *Model) diffLines(diff string, n int) []string {
+	var out []string
+	more := 0
+	for _, l := range strings.Split(strings.TrimRight(diff, "\n"), "\n") {
+		if strings.HasPrefix(l, "+++ ") || strings.HasPrefix(l, "--- ") {
+			continue
+		}
+		if len(out) >= n {
+			more++
+			continue
+		}
+		if r := []rune(l); len(r) > max(m.width-4, 40) {
+			l = string(r[:max(m.width-5, 39)]) + "…"
+		}
+		switch {
+		case strings.HasPrefix(l, "+"):
+			out = append(out, "  "+m.st.r(m.st.added, l))
+		case strings.HasPrefix(l, "-"):
+			out = append(out, "  "+m.st.r(m.st.removed, l))
+		case strings.HasPrefix(l, "@@"):
+			out = append(out, "  "+m.st.r(m.st.dim, l))
+		default:
+			out = append(out, "  "+m.st.r(m.st.dim, l))
+		}
+	}
+	if more > 0 {
+		out = append(out, m.st.r(m.st.dim, fmt.Sprintf("  … %d more diff line(s)", more)))
+	}
+	return out
+}
+
+// settleStream prints the rest of the model's text (a tool call or the turn's end
+// closes it).
+func (m *Model) settleStream() {
+	m.foldThinking()
+	if strings.TrimSpace(m.stream) != "" {
+		m.print(m.md.render(m.stream, m.width))
+	}
+	m.stream = ""
+}
+
+// foldThinking prints the model's reasoning as one folded line; Ctrl+T shows it.
+func (m *Model) foldThinking() {
+	if m.thinking.Len() == 0 {
+		return
+	}
+	m.lastThink = m.thinking.String()
+	m.thinking.Reset()
+	words := len(strings.Fields(m.lastThink))
+	m.print(m.st.r(m.st.dim, fmt.Sprintf("∴ thought for %d words (ctrl+t shows it)", words)))
+}
+
+func (m *Model) todoLines() []string {
+	out := make([]string, 0, len(m.todos))
+	for _, it := range m.todos {
+		out = append(out, "  "+todoMark(it.Status)+" "+it.Content)
+	}
+	return out
+}
+
+func todoMark(status string) string {
+	switch status {
+	case "completed":
+		return "☑"
+	case "in_progress":
+		return "◐"
+	}
+	return "☐"
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	if r := []rune(l); len(r) > 160 {
+		l = string(r[:160]) + "…"
+	}
+	return l
+}

@@ -1,0 +1,178 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gantry-dev/gantry/internal/llm"
+	"github.com/gantry-dev/gantry/internal/permission"
+)
+
+// key handles a key press: the dialog's when one is shown, else the input's.
+func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
+	s := k.String()
+	if s == "ctrl+c" {
+		return m.ctrlC()
+	}
+	m.quitArmed = time.Time{}
+	if s == "esc" && m.running {
+		m.interrupt()
+		return nil
+	}
+	if len(m.dialogs) > 0 {
+		if m.dialogs[0].key(m, k) {
+			m.dialogs = m.dialogs[1:]
+		}
+		return nil
+	}
+	if m.comp.active() {
+		switch s {
+		case "tab":
+			m.comp.accept(m)
+			return nil
+		case "enter":
+			if !m.comp.command() {
+				m.comp.accept(m)
+				return nil
+			}
+			m.comp.accept(m) // a command: complete it and run it
+			text := m.input.Value()
+			m.input.Reset()
+			m.comp.close()
+			return m.submit(text)
+		case "up":
+			m.comp.move(-1)
+			return nil
+		case "down":
+			m.comp.move(1)
+			return nil
+		case "esc":
+			m.comp.close()
+			return nil
+		}
+	}
+	switch s {
+	case "enter":
+		text := m.input.Value()
+		m.input.Reset()
+		m.comp.close()
+		return m.submit(text)
+	case "shift+enter", "alt+enter", "ctrl+j":
+		m.input.InsertString("\n")
+		return nil
+	case "shift+tab":
+		m.cycleMode()
+		return nil
+	case "ctrl+t":
+		if m.lastThink != "" {
+			m.print(m.st.r(m.st.dim, "∴ "+strings.ReplaceAll(strings.TrimSpace(m.lastThink), "\n", "\n  ")))
+		} else {
+			m.say("no thinking to show yet")
+		}
+		return nil
+	case "ctrl+o":
+		m.reprint()
+		return nil
+	case "ctrl+v":
+		if img, ok := clipboardImage(); ok {
+			m.attached = append(m.attached, img)
+			m.say("image attached from the clipboard")
+			return nil
+		}
+	case "up":
+		if m.input.Line() == 0 {
+			if prev, ok := m.hist.prev(m.input.Value()); ok {
+				m.input.SetValue(prev)
+				return nil
+			}
+		}
+	case "down":
+		if m.input.Line() == m.input.LineCount()-1 {
+			if next, ok := m.hist.next(); ok {
+				m.input.SetValue(next)
+				return nil
+			}
+		}
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(k)
+	m.comp.refresh(m)
+	return cmd
+}
+
+// ctrlC clears the input, or, pressed twice within two seconds, quits.
+func (m *Model) ctrlC() tea.Cmd {
+	if !m.quitArmed.IsZero() && time.Since(m.quitArmed) < 2*time.Second {
+		m.interrupt()
+		m.quitting = true
+		return nil
+	}
+	m.quitArmed = time.Now()
+	if m.input.Value() != "" {
+		m.input.Reset()
+	}
+	m.say("press ctrl+c again to quit")
+	return nil
+}
+
+// cycleMode moves to the next permission mode (shift+tab).
+func (m *Model) cycleMode() {
+	modes := permission.Modes
+	now := m.app.Gate.Mode()
+	for i, md := range modes {
+		if md == now {
+			m.app.Gate.SetMode(modes[(i+1)%len(modes)])
+			break
+		}
+	}
+	m.say("mode: " + string(m.app.Gate.Mode()))
+}
+
+// reprint prints the whole transcript again into the scrollback (ctrl+o), to copy a
+// part of it in one piece after the terminal was resized or cleared.
+func (m *Model) reprint() {
+	all := append([]string(nil), m.transcript...)
+	m.print(m.st.r(m.st.dim, "── transcript ──"))
+	m.print(all...)
+	m.print(m.st.r(m.st.dim, "── end of transcript ──"))
+}
+
+// paste inserts pasted text; a pasted path of an image file attaches the image.
+func (m *Model) paste(text string) {
+	if len(m.dialogs) > 0 {
+		m.dialogs[0].paste(text)
+		return
+	}
+	if img, ok := imageFile(strings.TrimSpace(text)); ok {
+		m.attached = append(m.attached, img)
+		m.say("image attached: " + filepath.Base(strings.TrimSpace(text)))
+		return
+	}
+	m.input.InsertString(text)
+}
+
+// imageTypes are the image files a prompt can carry.
+var imageTypes = map[string]string{".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp"}
+
+// imageFile reads path when it names an image of at most 5 MB.
+func imageFile(path string) (llm.Image, bool) {
+	path = strings.Trim(path, `'"`)
+	mt, ok := imageTypes[strings.ToLower(filepath.Ext(path))]
+	if !ok || strings.Contains(path, "\n") {
+		return llm.Image{}, false
+	}
+	path = strings.TrimPrefix(path, "file://")
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 5<<20 {
+		return llm.Image{}, false
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return llm.Image{}, false
+	}
+	return llm.Image{MediaType: mt, Data: b}, true
+}

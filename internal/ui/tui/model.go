@@ -1,0 +1,155 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gantry-dev/gantry/internal/app"
+	"github.com/gantry-dev/gantry/internal/face"
+	"github.com/gantry-dev/gantry/internal/llm"
+)
+
+// Model is the terminal UI's state. Everything is changed in Update, on the
+// program's goroutine.
+type Model struct {
+	opts  Options
+	st    styles
+	md    *markdown
+	app   *app.App
+	width int
+	// height is the terminal's; the live area uses what it needs of it.
+	height int
+
+	input textarea.Model
+	hist  historyNav
+	comp  completion
+
+	// out are finished lines waiting to be printed into the scrollback (one print
+	// in flight at a time keeps them in order); transcript is all that was printed.
+	out        []string
+	printing   bool
+	transcript []string
+
+	// The running turn.
+	running   bool
+	cancel    context.CancelFunc
+	turnStart time.Time
+	stream    string // the model's text not yet printed
+	thinking  strings.Builder
+	lastThink string
+	tools     []liveTool
+	todos     []face.TodoItem
+	queued    []string // prompts typed while a turn ran
+	attached  []llm.Image
+	usage     face.TurnUsage
+	dialogs   []dialog // the first is shown
+	hint      string   // a one-line message under the input
+	hintUntil time.Time
+	quitArmed time.Time
+	quitting  bool
+	afterPlan string // the mode to take when an approved plan leaves plan mode
+
+	sendFn func(tea.Msg)
+	ask    *asker
+	noTick bool
+}
+
+// liveTool is a call that started and has not finished.
+type liveTool struct {
+	id, line string
+	started  time.Time
+	sub      bool
+}
+
+// printedMsg says the last print reached the scrollback.
+type printedMsg struct{}
+
+// eventMsg carries a core event into the program.
+type eventMsg struct{ e face.Event }
+
+// turnDoneMsg ends a turn.
+type turnDoneMsg struct{ end face.TurnEnded }
+
+// tickMsg redraws the elapsed times of running tools once a second, only while a
+// turn runs (the UI does not redraw when idle).
+type tickMsg struct{}
+
+// print queues lines for the scrollback.
+func (m *Model) print(lines ...string) {
+	for _, l := range lines {
+		m.out = append(m.out, strings.Split(l, "\n")...)
+	}
+}
+
+// flush prints the queued lines, in order: one print at a time.
+func (m *Model) flush() tea.Cmd {
+	if m.printing || len(m.out) == 0 {
+		return nil
+	}
+	text := strings.Join(m.out, "\n")
+	m.transcript = append(m.transcript, m.out...)
+	m.out = nil
+	m.printing = true
+	return tea.Sequence(tea.Println(text), func() tea.Msg { return printedMsg{} })
+}
+
+// Init implements tea.Model.
+func (m *Model) Init() tea.Cmd {
+	return tea.Batch(m.input.Focus(), m.flush())
+}
+
+// Update implements tea.Model.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmds []tea.Cmd
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.input.SetWidth(max(msg.Width-2, 10))
+	case printedMsg:
+		m.printing = false
+	case eventMsg:
+		m.event(msg.e)
+	case turnDoneMsg:
+		cmds = append(cmds, m.turnDone(msg.end))
+	case compactedMsg:
+		m.compacted(msg)
+	case askMsg:
+		m.dialogs = append(m.dialogs, msg.d)
+	case closeDialogMsg:
+		m.dropDialog(msg.d)
+	case tickMsg:
+		if m.running {
+			cmds = append(cmds, m.tick())
+		}
+	case tea.PasteMsg:
+		m.paste(msg.Content)
+	case tea.KeyPressMsg:
+		cmds = append(cmds, m.key(msg))
+	default:
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(msg)
+		cmds = append(cmds, cmd)
+	}
+	if m.quitting {
+		return m, tea.Sequence(m.flush(), tea.Quit)
+	}
+	cmds = append(cmds, m.flush())
+	return m, tea.Batch(cmds...)
+}
+
+// tick redraws once a second while a turn runs (never when idle; tests turn it off).
+func (m *Model) tick() tea.Cmd {
+	if m.noTick {
+		return nil
+	}
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{} })
+}
+
+// say shows a short message under the input for a few seconds.
+func (m *Model) say(s string) {
+	m.hint, m.hintUntil = s, time.Now().Add(4*time.Second)
+}

@@ -1,0 +1,175 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gantry-dev/gantry/internal/app"
+	"github.com/gantry-dev/gantry/internal/face"
+	"github.com/gantry-dev/gantry/internal/session"
+)
+
+// Options configure the terminal UI.
+type Options struct {
+	// App is what the command line said; Resume and Continue pick the first session.
+	App app.Options
+	// Color is false with NO_COLOR or a terminal without colours.
+	Color bool
+	// PreviewLines is how many lines of a tool's output show under its line (0: the
+	// config's previewLines).
+	PreviewLines int
+	// In and Out are the terminal (nil: stdin and stdout); Width and Height fix the
+	// size for tests (0: the terminal's).
+	In            io.Reader
+	Out           io.Writer
+	Width, Height int
+	// Version shows in the first line.
+	Version string
+}
+
+// program is the running tea program, for the core's goroutines to send to.
+type program struct{ p *tea.Program }
+
+func (p *program) send(msg tea.Msg) {
+	if p.p != nil {
+		p.p.Send(msg)
+	}
+}
+
+// New wires a session for the terminal and returns the UI's model; send is how the
+// core's goroutines reach the program (Program.Send).
+func New(opts Options, send func(tea.Msg)) (*Model, error) {
+	m := &Model{opts: opts, st: newStyles(opts.Color), md: newMarkdown(opts.Color), width: 80, height: 24}
+	if opts.Width > 0 {
+		m.width, m.height = opts.Width, opts.Height
+	}
+	m.sendFn = send
+	m.ask = &asker{send: send, app: func() *app.App { return m.app }}
+	if err := m.openApp(opts.App); err != nil {
+		return nil, err
+	}
+	m.input = textarea.New()
+	m.input.Placeholder = "Ask gantry, or /help"
+	m.input.ShowLineNumbers = false
+	m.input.Prompt = "› "
+	m.input.DynamicHeight = true
+	m.input.MinHeight = 1
+	m.input.MaxHeight = 10
+	m.input.SetWidth(max(m.width-2, 10))
+	m.input.KeyMap.InsertNewline.SetKeys("shift+enter", "alt+enter", "ctrl+j")
+	if !opts.Color {
+		m.input.SetStyles(textarea.Styles{Cursor: m.input.Styles().Cursor})
+	} else {
+		st := textarea.DefaultDarkStyles()
+		st.Focused.CursorLine = st.Focused.Text // no band behind the line being typed
+		m.input.SetStyles(st)
+	}
+	m.input.SetVirtualCursor(false) // the terminal's own cursor, placed by View
+	m.input.Focus()
+	m.hist.open(filepath.Join(filepath.Dir(storePath(opts.App)), "history.jsonl"))
+	m.banner()
+	if m.app.Resumed {
+		m.replay()
+	}
+	return m, nil
+}
+
+func storePath(o app.Options) string {
+	if o.Store != "" {
+		return o.Store
+	}
+	return session.DefaultPath()
+}
+
+// openApp wires a session with opts and makes it the model's.
+func (m *Model) openApp(opts app.Options) error {
+	a, err := app.New(opts, func(e face.Event) { m.sendFn(eventMsg{e}) }, m.ask)
+	if err != nil {
+		return err
+	}
+	if m.app != nil {
+		m.app.Close()
+	}
+	m.app = a
+	if m.opts.PreviewLines == 0 {
+		m.opts.PreviewLines = a.Config.PreviewLines
+	}
+	return nil
+}
+
+// switchSession replaces the session: a new one (""), the latest of this folder
+// ("@cwd") or a stored one by id.
+func (m *Model) switchSession(id string) error {
+	opts := m.opts.App
+	opts.Cwd = m.app.Agent.Env.Cwd
+	opts.Continue, opts.Resume = false, ""
+	switch id {
+	case "":
+	case "@cwd":
+		opts.Continue = true
+	default:
+		opts.Resume = id
+	}
+	m.usage = face.TurnUsage{}
+	m.todos = nil
+	return m.openApp(opts)
+}
+
+// Close ends the session: background tasks are stopped and the store closed.
+func (m *Model) Close() {
+	if m.cancel != nil {
+		m.cancel()
+	}
+	if m.app != nil {
+		m.app.Close()
+	}
+}
+
+// Run runs the terminal UI until the person quits; the exit status is 0, or 1
+// when the session could not start.
+func Run(ctx context.Context, opts Options) int {
+	var prog program
+	m, err := New(opts, prog.send)
+	if err != nil {
+		fmt.Fprintln(errOut(opts), "gantry:", sentence(err))
+		return 1
+	}
+	defer m.Close()
+	popts := []tea.ProgramOption{tea.WithContext(ctx)}
+	if opts.In != nil {
+		popts = append(popts, tea.WithInput(opts.In))
+	}
+	if opts.Out != nil {
+		popts = append(popts, tea.WithOutput(opts.Out))
+	}
+	if opts.Width > 0 {
+		popts = append(popts, tea.WithWindowSize(opts.Width, opts.Height))
+	}
+	prog.p = tea.NewProgram(m, popts...)
+	if _, err := prog.p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) && ctx.Err() == nil {
+		fmt.Fprintln(errOut(opts), "gantry:", sentence(err))
+		return 1
+	}
+	return 0
+}
+
+func errOut(opts Options) io.Writer {
+	if opts.Out != nil {
+		return opts.Out
+	}
+	return stderr
+}
+
+func sentence(err error) string {
+	s := err.Error()
+	if len(s) > 0 && s[len(s)-1] != '.' {
+		s += "."
+	}
+	return s
+}

@@ -1,0 +1,128 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gantry-dev/gantry/internal/face"
+	"github.com/gantry-dev/gantry/internal/llm"
+	printface "github.com/gantry-dev/gantry/internal/ui/print"
+)
+
+// submit handles what the person sent: a slash command, or a prompt (queued when a
+// turn runs).
+func (m *Model) submit(text string) tea.Cmd {
+	text = strings.TrimSpace(text)
+	if text == "" && len(m.attached) == 0 {
+		return nil
+	}
+	if m.hist.h != nil && text != "" {
+		if err := m.hist.h.Add(text, m.app.Agent.Env.Cwd); err != nil {
+			m.say("the prompt history could not be saved: " + err.Error())
+		}
+	}
+	m.hist.reset()
+	if strings.HasPrefix(text, "/") && len(m.attached) == 0 {
+		if cmd, ok := m.command(text); ok {
+			return cmd
+		}
+	}
+	if m.running {
+		m.queued = append(m.queued, text)
+		m.say(fmt.Sprintf("queued; it runs when this turn ends (%d waiting)", len(m.queued)))
+		return nil
+	}
+	return m.startTurn(text)
+}
+
+// startTurn prints the prompt and runs it in the background.
+func (m *Model) startTurn(text string) tea.Cmd {
+	m.print("", m.st.r(m.st.user, "› ")+m.st.r(m.st.bold, firstLines(text, 6)))
+	for i := range m.attached {
+		m.print(m.st.r(m.st.dim, fmt.Sprintf("  [image %d attached]", i+1)))
+	}
+	var attached []llm.Block
+	for _, img := range m.attached {
+		attached = append(attached, llm.Block{Type: llm.BlockImage, Images: []llm.Image{img}})
+	}
+	m.attached = nil
+	if m.app.Agent.History() == nil {
+		m.app.SetTitle(text)
+	}
+	expanded, notes := m.app.ExpandPrompt(text)
+	for _, n := range notes {
+		m.print(m.st.r(m.st.warn, "⚠ "+n))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	m.running, m.cancel, m.turnStart = true, cancel, time.Now()
+	a := m.app
+	return tea.Batch(m.tick(), func() tea.Msg {
+		return turnDoneMsg{a.Agent.RunWith(ctx, expanded, attached)}
+	})
+}
+
+// turnDone closes a turn: the rest of the text, the counters, and the next queued
+// prompt.
+func (m *Model) turnDone(end face.TurnEnded) tea.Cmd {
+	m.settleStream()
+	for _, t := range m.tools { // calls the loop never finished (it always does; kept safe)
+		m.print(m.st.r(m.st.dim, t.line+" (interrupted)"))
+	}
+	m.tools = nil
+	if s := printface.CounterLine(end.Counters); s != "" {
+		m.print(m.st.r(m.st.dim, s))
+	}
+	switch end.StopReason {
+	case "end_turn":
+	case "cancelled":
+		m.print(m.st.r(m.st.warn, "⏹ interrupted"))
+	case "max_turns":
+		m.print(m.st.r(m.st.warn, "⚠ stopped after the turn limit (--max-turns)"))
+	default:
+		msg := end.StopReason
+		if end.Err != nil {
+			msg = end.Err.Error()
+		}
+		m.print(m.st.r(m.st.warn, "⚠ "+msg))
+	}
+	if m.cancel != nil {
+		m.cancel()
+	}
+	m.running, m.cancel = false, nil
+	m.dialogs = nil
+	if len(m.queued) > 0 && end.StopReason != "cancelled" {
+		next := m.queued[0]
+		m.queued = m.queued[1:]
+		return m.startTurn(next)
+	}
+	return nil
+}
+
+// interrupt cancels the running turn (Esc): running commands are killed, pending
+// questions withdrawn, and queued prompts dropped.
+func (m *Model) interrupt() {
+	if m.cancel != nil {
+		m.cancel()
+	}
+	for _, d := range m.dialogs {
+		d.cancel()
+	}
+	m.dialogs = nil
+	if len(m.queued) > 0 {
+		m.say(fmt.Sprintf("dropped %d queued prompt(s)", len(m.queued)))
+		m.queued = nil
+	}
+}
+
+// firstLines shows at most n lines of a prompt.
+func firstLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) <= n {
+		return s
+	}
+	return strings.Join(lines[:n], "\n") + fmt.Sprintf("\n  … %d more line(s)", len(lines)-n)
+}

@@ -1,0 +1,154 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/gantry-dev/gantry/internal/llm"
+)
+
+var stderr = os.Stderr
+
+// View implements tea.Model: only the live part of the screen; finished output is in
+// the scrollback already.
+func (m *Model) View() tea.View {
+	content, inputRow := m.layout()
+	v := tea.NewView(content)
+	v.WindowTitle = "gantry"
+	if c := m.input.Cursor(); c != nil && inputRow >= 0 {
+		c.Position.Y += inputRow
+		v.Cursor = c
+	}
+	return v
+}
+
+// live is the live area as text.
+func (m *Model) live() string {
+	s, _ := m.layout()
+	return s
+}
+
+// layout renders the live area: the text being streamed, the running tools, a dialog
+// or the input, and the status line, within the terminal's height. inputRow is the
+// line the input box starts on (-1 when a dialog hides it).
+func (m *Model) layout() (content string, inputRow int) {
+	var bottom []string
+	inputAt := -1 // in bottom's lines
+	if len(m.dialogs) > 0 {
+		bottom = append(bottom, m.dialogs[0].view(m))
+	} else {
+		if c := m.comp.view(m); c != "" {
+			bottom = append(bottom, c)
+		}
+		inputAt = strings.Count(strings.Join(bottom, "\n"), "\n")
+		if len(bottom) > 0 {
+			inputAt++
+		}
+		bottom = append(bottom, m.input.View())
+	}
+	bottom = append(bottom, m.statusLine())
+	tail := strings.Join(bottom, "\n")
+
+	var top []string
+	if s := strings.TrimSpace(m.stream); s != "" {
+		top = append(top, m.md.render(m.stream, m.width))
+	} else if m.thinking.Len() > 0 {
+		top = append(top, m.st.r(m.st.dim, "∴ thinking…"))
+	}
+	for _, t := range m.tools {
+		line := t.line
+		if !t.sub {
+			line = "⏵ " + line
+		}
+		top = append(top, m.st.r(m.st.dim, clip(line, m.width-8)+fmt.Sprintf(" (%s)", elapsed(t.started))))
+	}
+	if m.running && len(m.tools) == 0 && strings.TrimSpace(m.stream) == "" && m.thinking.Len() == 0 && len(m.dialogs) == 0 {
+		top = append(top, m.st.r(m.st.dim, "… working ("+elapsed(m.turnStart)+" · esc to interrupt)"))
+	}
+	if len(top) == 0 {
+		return tail, inputAt
+	}
+	head := strings.Split(strings.Join(top, "\n"), "\n")
+	room := m.height - strings.Count(tail, "\n") - 2
+	if room < 1 {
+		room = 1
+	}
+	if len(head) > room {
+		head = head[len(head)-room:]
+	}
+	if inputAt >= 0 {
+		inputAt += len(head)
+	}
+	return strings.Join(head, "\n") + "\n" + tail, inputAt
+}
+
+// statusLine: model, mode, tokens and cost, background tasks, queued prompts — or
+// a hint for a few seconds.
+func (m *Model) statusLine() string {
+	if m.hint != "" && time.Now().Before(m.hintUntil) {
+		return m.st.r(m.st.warn, m.hint)
+	}
+	parts := []string{m.app.Agent.Config.Model, "mode " + string(m.app.Gate.Mode())}
+	if u := m.usage.SessionUsage; u != (llm.Usage{}) {
+		parts = append(parts, fmt.Sprintf("%s tokens", short(u.InputTokens+u.OutputTokens+u.CacheReadTokens+u.CacheWriteTokens)))
+		switch c := m.usage.SessionCost; {
+		case c >= 0.01:
+			parts = append(parts, fmt.Sprintf("$%.2f", c))
+		case c > 0:
+			parts = append(parts, "<$0.01")
+		}
+	}
+	if n := len(m.app.BackgroundTasks()); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d background task(s)", n))
+	}
+	if n := len(m.queued); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d queued", n))
+	}
+	if len(m.attached) > 0 {
+		parts = append(parts, fmt.Sprintf("%d image(s) attached", len(m.attached)))
+	}
+	return m.st.r(m.st.status, clip(strings.Join(parts, " · "), m.width-1))
+}
+
+// banner is the first line of a session.
+func (m *Model) banner() {
+	v := m.opts.Version
+	if v == "" {
+		v = "dev"
+	}
+	m.print(m.st.r(m.st.accent, "gantry "+v) + m.st.r(m.st.dim, fmt.Sprintf(" · %s · %s · /help for commands", m.app.Agent.Config.Model, m.app.Agent.Env.Cwd)))
+}
+
+func short(n int64) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1fM", float64(n)/1e6)
+	case n >= 10_000:
+		return fmt.Sprintf("%dk", n/1000)
+	case n >= 1000:
+		return fmt.Sprintf("%.1fk", float64(n)/1000)
+	}
+	return fmt.Sprint(n)
+}
+
+func elapsed(since time.Time) string {
+	d := time.Since(since).Round(time.Second)
+	if d < time.Minute {
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	}
+	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+}
+
+func clip(s string, n int) string {
+	if n < 4 {
+		n = 4
+	}
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
