@@ -8,5 +8,5 @@ import (
 
 // regexp2 (chroma's, for code highlighting) keeps a clock goroutine for its timeouts.
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m, goleak.IgnoreTopFunction("github.com/dlclark/regexp2.runClock"))
+	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("github.com/dlclark/regexp2.runClock"))
 }
