@@ -131,3 +131,6 @@ func CheckProvider(opts Options, cwd string) error {
 	_, err = newProvider(name)
 	return err
 }
+
+// DefaultModel is the model a provider uses when none is chosen.
+func DefaultModel(provider string) string { return defaultModels[provider] }

@@ -1,5 +1,7 @@
 package setup
 
+import "github.com/gantry-dev/gantry/internal/app"
+
 // Options configure the setup.
 type Options struct {
 	// Color styles the views; false gives plain text (NO_COLOR, a dumb terminal).
@@ -33,7 +35,7 @@ type provider struct {
 // providers are the choices, in the order shown; the default models are the ones
 // internal/app uses when none is configured.
 var providers = []provider{
-	{"anthropic", "Claude, through Anthropic's API", "ANTHROPIC_API_KEY", "claude-sonnet-4-5", "Anthropic"},
-	{"openai", "OpenAI's Responses API", "OPENAI_API_KEY", "gpt-5", "OpenAI"},
-	{"openai-chat", "Chat Completions: OpenAI, or a compatible server", "OPENAI_API_KEY", "gpt-5", "OpenAI"},
+	{"anthropic", "Claude, through Anthropic's API", "ANTHROPIC_API_KEY", app.DefaultModel("anthropic"), "Anthropic"},
+	{"openai", "OpenAI's Responses API", "OPENAI_API_KEY", app.DefaultModel("openai"), "OpenAI"},
+	{"openai-chat", "Chat Completions: OpenAI, or a compatible server", "OPENAI_API_KEY", app.DefaultModel("openai-chat"), "OpenAI"},
 }
