@@ -17,7 +17,7 @@ func (m *Model) event(e face.Event) {
 		m.foldThinking()
 		m.stream += e.Text
 		if settled, rest := settle(m.stream); settled != "" {
-			m.print(m.md.render(settled, m.width))
+			m.printMarkdown(settled)
 			m.stream = rest
 		}
 	case face.ThinkingDelta:
@@ -127,9 +127,22 @@ func (m *Model) diffLines(diff string, n int) []string {
 func (m *Model) settleStream() {
 	m.foldThinking()
 	if strings.TrimSpace(m.stream) != "" {
-		m.print(m.md.render(m.stream, m.width))
+		m.printMarkdown(m.stream)
 	}
 	m.stream = ""
+	m.inText = false
+}
+
+// printMarkdown prints a settled part of the model's text, a blank line apart from
+// the part before it.
+func (m *Model) printMarkdown(text string) {
+	if r := m.md.render(text, m.width); r != "" {
+		if m.inText {
+			m.print("")
+		}
+		m.print(r)
+		m.inText = true
+	}
 }
 
 // foldThinking prints the model's reasoning as one folded line; Ctrl+T shows it.

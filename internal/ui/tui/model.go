@@ -39,6 +39,7 @@ type Model struct {
 	cancel    context.CancelFunc
 	turnStart time.Time
 	stream    string // the model's text not yet printed
+	inText    bool   // a part of the model's current text was printed
 	thinking  strings.Builder
 	lastThink string
 	tools     []liveTool
