@@ -37,6 +37,7 @@ type Model struct {
 	// The running turn.
 	running   bool
 	cancel    context.CancelFunc
+	ended     chan struct{} // closed when the running turn's loop returned
 	turnStart time.Time
 	stream    string // the model's text not yet printed
 	inText    bool   // a part of the model's current text was printed

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"time"
 
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
@@ -125,6 +126,12 @@ func (m *Model) switchSession(id string) error {
 func (m *Model) Close() {
 	if m.cancel != nil {
 		m.cancel()
+	}
+	if m.ended != nil { // let the loop record its last events before the store closes
+		select {
+		case <-m.ended:
+		case <-time.After(5 * time.Second):
+		}
 	}
 	if m.app != nil {
 		m.app.Close()

@@ -59,8 +59,10 @@ func (m *Model) startTurn(text string) tea.Cmd {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	m.running, m.cancel, m.turnStart = true, cancel, time.Now()
-	a := m.app
+	a, ended := m.app, make(chan struct{})
+	m.ended = ended
 	return tea.Batch(m.tick(), func() tea.Msg {
+		defer close(ended)
 		return turnDoneMsg{a.Agent.RunWith(ctx, expanded, attached)}
 	})
 }
