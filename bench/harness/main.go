@@ -47,6 +47,7 @@ func main() {
 	h.sessions(*sessions, 200*time.Microsecond)
 	h.editFile()
 	h.acp(*runs)
+	h.tui(*runs, *sessions)
 	if *bigSize > 0 {
 		h.bigRead(*bigSize)
 	}
