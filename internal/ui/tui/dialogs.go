@@ -81,6 +81,15 @@ func wrap(l string, width int) []string {
 	return append(out, string(r))
 }
 
+// toolText is a tool line without its icon: "<tool>: <principal argument>".
+func toolText(name, principal string) string {
+	line := printface.ToolLine(name, principal)
+	if i := strings.IndexByte(line, ' '); i > 0 {
+		return line[i+1:]
+	}
+	return line
+}
+
 // permissionDialog asks whether a call may run.
 type permissionDialog struct {
 	req     face.PermissionRequest
@@ -135,7 +144,9 @@ func (d *permissionDialog) view(m *Model) string {
 	if d.c.labels == nil {
 		d.c.labels = d.labels()
 	}
-	body := []string{printface.ToolLine(d.req.Tool, d.req.Principal)}
+	// No icon inside the box: terminals disagree on the width of emoji such as 🛠️,
+	// which would break the box's right edge.
+	body := []string{toolText(d.req.Tool, d.req.Principal)}
 	if d.req.Tool == "bash" && strings.Contains(d.req.Principal, "\n") {
 		body = append(body, "")
 		for _, l := range strings.Split(firstLines(d.req.Principal, 12), "\n") {

@@ -41,6 +41,11 @@ type Model struct {
 	turnStart time.Time
 	stream    string // the model's text not yet printed
 	inText    bool   // a part of the model's current text was printed
+	liveCache struct {
+		text  string
+		width int
+		out   string
+	}
 	thinking  strings.Builder
 	lastThink string
 	tools     []liveTool

@@ -16,6 +16,9 @@ var stderr = os.Stderr
 // View implements tea.Model: only the live part of the screen; finished output is in
 // the scrollback already.
 func (m *Model) View() tea.View {
+	if m.quitting {
+		return tea.NewView("") // leave the scrollback, not a stale input box
+	}
 	content, inputRow := m.layout()
 	v := tea.NewView(content)
 	v.WindowTitle = "gantry"
@@ -55,7 +58,7 @@ func (m *Model) layout() (content string, inputRow int) {
 
 	var top []string
 	if s := strings.TrimSpace(m.stream); s != "" {
-		top = append(top, m.md.render(m.stream, m.width))
+		top = append(top, m.liveText())
 	} else if m.thinking.Len() > 0 {
 		top = append(top, m.st.r(m.st.dim, "∴ thinking…"))
 	}
@@ -84,6 +87,16 @@ func (m *Model) layout() (content string, inputRow int) {
 		inputAt += len(head)
 	}
 	return strings.Join(head, "\n") + "\n" + tail, inputAt
+}
+
+// liveText renders the paragraph being streamed, once per change of it or of the
+// width (View runs after every message, most of which change nothing here).
+func (m *Model) liveText() string {
+	if m.liveCache.text != m.stream || m.liveCache.width != m.width {
+		m.liveCache.text, m.liveCache.width = m.stream, m.width
+		m.liveCache.out = m.md.render(m.stream, m.width)
+	}
+	return m.liveCache.out
 }
 
 // statusLine: model, mode, tokens and cost, background tasks, queued prompts — or
