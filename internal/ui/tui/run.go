@@ -34,6 +34,9 @@ type Options struct {
 	Version string
 }
 
+// frameRate is how many times a second the screen may be redrawn.
+const frameRate = 30
+
 // program is the running tea program, for the core's goroutines to send to.
 type program struct{ p *tea.Program }
 
@@ -148,7 +151,11 @@ func Run(ctx context.Context, opts Options) int {
 		return 1
 	}
 	defer m.Close()
-	popts := []tea.ProgramOption{tea.WithContext(ctx)}
+	// bubbletea v2 compares the view on every frame of a ticker that never stops,
+	// even when nothing changed: at its default 60 frames a second the idle UI used
+	// 2% of a core, at 30 half that (docs/benchmarks.md). 30 keeps typing and
+	// streaming smooth.
+	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(frameRate)}
 	if opts.In != nil {
 		popts = append(popts, tea.WithInput(opts.In))
 	}
