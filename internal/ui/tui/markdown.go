@@ -3,43 +3,21 @@ package tui
 import (
 	"strings"
 
-	"charm.land/glamour/v2"
+	"github.com/gantry-dev/gantry/internal/ui/mdterm"
 )
 
-// markdown renders the model's text. Renderers are made once per width.
-type markdown struct {
-	style string
-	width int
-	r     *glamour.TermRenderer
-}
+// markdown renders the model's text with gantry's own renderer (package mdterm:
+// goldmark and lipgloss, no templates, no package-level tables).
+type markdown struct{ color bool }
 
-func newMarkdown(color bool) *markdown {
-	style := "dark"
-	if !color {
-		style = "notty"
-	}
-	return &markdown{style: style}
-}
+func newMarkdown(color bool) *markdown { return &markdown{color: color} }
 
-// render returns text rendered for width columns, without the blank lines glamour
-// puts around it; plain text when it cannot render.
+// render returns text rendered for width columns, without blank lines around it.
 func (m *markdown) render(text string, width int) string {
 	if strings.TrimSpace(text) == "" {
 		return ""
 	}
-	width = max(width-2, 20)
-	if m.r == nil || m.width != width {
-		r, err := glamour.NewTermRenderer(glamour.WithStandardStyle(m.style), glamour.WithWordWrap(width))
-		if err != nil {
-			return strings.TrimSpace(text)
-		}
-		m.r, m.width = r, width
-	}
-	out, err := m.r.Render(text)
-	if err != nil {
-		return strings.TrimSpace(text)
-	}
-	return trimBlankLines(out)
+	return trimBlankLines(mdterm.Render(text, mdterm.Options{Width: max(width, 20), Color: m.color}))
 }
 
 // trimBlankLines drops the blank lines at both ends and the trailing spaces of each line.
