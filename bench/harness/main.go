@@ -31,6 +31,7 @@ func main() {
 	sessions := flag.Int("sessions", 5, "repetitions of each 50-turn session")
 	bigSize := flag.Int64("big", 2<<30, "size in bytes of the huge file for the read_file measurement (0 skips it)")
 	work := flag.String("work", "", "scratch folder (default a temporary one, removed at the end)")
+	only := flag.String("only", "", "measure only one face: print, acp or tui")
 	flag.Parse()
 	dir := *work
 	if dir == "" {
@@ -42,14 +43,20 @@ func main() {
 	h := &harness{bin: *bin, dir: dir}
 	fmt.Println("| measure | result | target |")
 	fmt.Println("| --- | --- | --- |")
-	h.startup(*runs)
-	h.sessions(*sessions, 0)
-	h.sessions(*sessions, 200*time.Microsecond)
-	h.editFile()
-	h.acp(*runs)
-	h.tui(*runs, *sessions)
-	if *bigSize > 0 {
-		h.bigRead(*bigSize)
+	if *only == "" || *only == "print" {
+		h.startup(*runs)
+		h.sessions(*sessions, 0)
+		h.sessions(*sessions, 200*time.Microsecond)
+		h.editFile()
+		if *bigSize > 0 {
+			h.bigRead(*bigSize)
+		}
+	}
+	if *only == "" || *only == "acp" {
+		h.acp(*runs)
+	}
+	if *only == "" || *only == "tui" {
+		h.tui(*runs, *sessions)
 	}
 }
 
