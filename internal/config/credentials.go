@@ -84,7 +84,7 @@ func decodeCredentials(data []byte, c *Credentials) (err error) {
 // folder created with mode 0700 when missing. A symbolic link at the path is
 // followed, so the file it points to is the one replaced.
 func SaveCredentials(c Credentials) error {
-	path := followLinks(CredentialsPath())
+	path := FollowLinks(CredentialsPath())
 	data, err := yaml.Marshal(c)
 	if err != nil {
 		return err
@@ -92,12 +92,13 @@ func SaveCredentials(c Credentials) error {
 	if c == (Credentials{}) {
 		data = nil // not "{}"
 	}
-	return writeFileAtomic(path, append([]byte(credentialsHeader), data...), 0o600)
+	return WriteFileAtomic(path, append([]byte(credentialsHeader), data...), 0o600)
 }
 
-// followLinks returns the file a chain of symbolic links at path ends at, even one
-// that does not exist yet; path itself when it is not a link.
-func followLinks(path string) string {
+// FollowLinks returns the file a chain of symbolic links at path ends at, even one
+// that does not exist yet; path itself when it is not a link. Writing there keeps a
+// dotfiles manager's link a link.
+func FollowLinks(path string) string {
 	for range 40 {
 		fi, err := os.Lstat(path)
 		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
@@ -115,9 +116,10 @@ func followLinks(path string) string {
 	return path
 }
 
-// writeFileAtomic writes data to a temporary file of mode perm next to path, then
-// renames it to path; the folder is created with mode 0700 when missing.
-func writeFileAtomic(path string, data []byte, perm fs.FileMode) (err error) {
+// WriteFileAtomic writes data to a temporary file of mode perm next to path, then
+// renames it to path, so that a reader never sees half a file; the folder is created
+// with mode 0700 when missing (the user's config folder holds the stored keys).
+func WriteFileAtomic(path string, data []byte, perm fs.FileMode) (err error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err

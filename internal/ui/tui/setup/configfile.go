@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/goccy/go-yaml"
+
+	"github.com/gantry-dev/gantry/internal/config"
 )
 
 // freshHeader opens a config.yaml the setup creates.
@@ -37,12 +39,12 @@ type configEdit struct {
 	perm fs.FileMode
 }
 
-func (e configEdit) write() error { return writeFileAtomic(e.path, e.data, e.perm) }
+func (e configEdit) write() error { return config.WriteFileAtomic(e.path, e.data, e.perm) }
 
 // editUserConfig reads the config file at path and returns what writeUserConfig
 // would write, writing nothing.
 func editUserConfig(path, provider, model string) (configEdit, error) {
-	e := configEdit{path: followLinks(path), perm: 0o644}
+	e := configEdit{path: config.FollowLinks(path), perm: 0o644}
 	data, err := os.ReadFile(e.path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
