@@ -107,7 +107,7 @@ func (a *Agent) AddUsage(u llm.Usage, cost float64) {
 	a.mu.Lock()
 	a.usage = a.usage.Add(u)
 	a.cost += cost
-	ev := face.TurnUsage{Model: a.Config.Model, Usage: u, Cost: cost, SessionUsage: a.usage, SessionCost: a.cost}
+	ev := face.TurnUsage{Model: a.Config.Model, Usage: u, Cost: cost, SessionUsage: a.usage, SessionCost: a.cost, Elsewhere: true}
 	a.mu.Unlock()
 	if a.Store != nil {
 		_ = a.Store.AddUsage(u, cost)

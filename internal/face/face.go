@@ -68,6 +68,9 @@ type TurnUsage struct {
 	Cost         float64 // USD, 0 when the model's price is unknown
 	SessionUsage llm.Usage
 	SessionCost  float64
+	// Elsewhere marks usage spent outside the conversation's own requests (a
+	// subagent's, a summary's): Usage then says nothing of how full the context is.
+	Elsewhere bool
 }
 
 // Counters are the per-turn counts of tool responses shown after a turn.

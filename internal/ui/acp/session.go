@@ -26,13 +26,14 @@ type session struct {
 	terms  map[string]bool   // tool calls shown with a live terminal
 
 	// turnMu is held while a turn runs; mu guards the rest.
-	turnMu    sync.Mutex
-	mu        sync.Mutex
-	cancel    context.CancelFunc // the running turn's
-	mode      permission.Mode    // the mode the client was last told
-	afterPlan permission.Mode    // the mode to take once an approved plan ends plan mode
-	model     string             // the model the next turn uses
-	closed    bool
+	turnMu      sync.Mutex
+	mu          sync.Mutex
+	cancel      context.CancelFunc // the running turn's
+	mode        permission.Mode    // the mode the client was last told
+	afterPlan   permission.Mode    // the mode to take once an approved plan ends plan mode
+	model       string             // the model the next turn uses
+	contextUsed int                // tokens the last request of the conversation filled
+	closed      bool
 }
 
 // attach binds the wired app and gives its tools the editor's files and terminals.

@@ -189,3 +189,30 @@ func TestRefusals(t *testing.T) {
 		t.Error("an unknown auth method was accepted")
 	}
 }
+
+// A subagent's usage counts in the session's cost but not in how full the context is.
+func TestUsageOfSubagentKeepsContext(t *testing.T) {
+	m := scripted.New(
+		scripted.Step{Calls: []scripted.Call{{ID: "a1", Name: "agent", Input: `{"prompt":"look around","description":"look around","read_only":true}`}}},
+		scripted.Step{Text: "found it", Usage: llm.Usage{InputTokens: 5000, OutputTokens: 10}},
+		scripted.Step{Text: "done"},
+	)
+	h := start(t, m, sdk.ClientCapabilities{})
+	id := h.newSession()
+	h.prompt(id, "delegate")
+	var used []int
+	for _, u := range h.client.snapshot() {
+		if u.UsageUpdate != nil {
+			used = append(used, u.UsageUpdate.Used)
+		}
+	}
+	if len(used) < 3 {
+		t.Fatalf("usage updates %v", used)
+	}
+	for _, n := range used {
+		if n != 110 {
+			t.Errorf("usage updates %v: the subagent's 5010 tokens were reported as the context", used)
+			break
+		}
+	}
+}

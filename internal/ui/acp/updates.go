@@ -151,6 +151,13 @@ func (s *session) usage(e face.TurnUsage) {
 	}
 	u := e.Usage
 	used := int(u.InputTokens + u.CacheReadTokens + u.CacheWriteTokens + u.OutputTokens)
+	s.mu.Lock()
+	if e.Elsewhere { // a subagent's or a summary's: the context is as full as it was
+		used = s.contextUsed
+	} else {
+		s.contextUsed = used
+	}
+	s.mu.Unlock()
 	up := &sdk.SessionUsageUpdate{SessionUpdate: "usage_update", Used: used, Size: size}
 	if e.SessionCost > 0 {
 		up.Cost = &sdk.Cost{Amount: e.SessionCost, Currency: "USD"}
