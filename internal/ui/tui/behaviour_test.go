@@ -139,9 +139,7 @@ func TestFileCompletion(t *testing.T) {
 		_ = os.WriteFile(filepath.Join(dir, "internal", "agent", "loop.go"), []byte("package agent\n"), 0o644)
 	})
 	d.typeText("look at @internal/agent/lo")
-	if !d.m.comp.active() {
-		t.Fatalf("no completion; live:\n%s", d.m.live())
-	}
+	d.until("the file completion (found in the background)", func() bool { return d.m.comp.active() })
 	d.press("tab")
 	if got := d.m.input.Value(); got != "look at @internal/agent/loop.go " {
 		t.Errorf("after tab: %q", got)

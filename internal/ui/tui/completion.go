@@ -3,6 +3,8 @@ package tui
 import (
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/gantry-dev/gantry/internal/ui/tui/complete"
 )
 
@@ -10,7 +12,8 @@ import (
 type completion struct {
 	items []complete.Candidate
 	at    int
-	start int // where the token being completed starts in the input
+	start int    // where the token being completed starts in the input
+	token string // the kind and prefix completed, to drop stale results
 }
 
 func (c *completion) active() bool { return len(c.items) > 0 }
@@ -40,15 +43,26 @@ func cursorOffset(m *Model) int {
 	return off
 }
 
-// refresh recomputes the candidates for the token under the cursor.
-func (c *completion) refresh(m *Model) {
+// filesMsg carries the file candidates found in the background for a token.
+type filesMsg struct {
+	token string
+	items []complete.Candidate
+}
+
+// refresh recomputes the candidates for the token under the cursor. Files are
+// looked for in the background (a walk of a large project can take up to 100 ms,
+// too long for a key press): the returned command delivers them as a filesMsg.
+func (c *completion) refresh(m *Model) tea.Cmd {
 	value := m.input.Value()
 	cur := cursorOffset(m)
 	start, kind, prefix := complete.Token(value, cur)
 	c.start = start
+	c.token = kind + ":" + prefix
+	var cmd tea.Cmd
 	switch kind {
 	case complete.KindFile:
-		c.items = complete.Files(m.app.Agent.Env.Cwd, prefix, 8)
+		root, token := m.app.Agent.Env.Cwd, c.token
+		cmd = func() tea.Msg { return filesMsg{token, complete.Files(root, prefix, 8)} }
 	case complete.KindSkill:
 		var skills []complete.Skill
 		for _, s := range m.app.Skills() {
@@ -67,6 +81,19 @@ func (c *completion) refresh(m *Model) {
 	default:
 		c.items = nil
 	}
+	c.trim()
+	return cmd
+}
+
+// files shows the candidates found for a token, unless the input moved on.
+func (c *completion) files(msg filesMsg) {
+	if msg.token == c.token {
+		c.items = msg.items
+		c.trim()
+	}
+}
+
+func (c *completion) trim() {
 	if len(c.items) > 8 {
 		c.items = c.items[:8]
 	}
@@ -83,7 +110,9 @@ func (c *completion) accept(m *Model) {
 	value, _ := complete.Apply(m.input.Value(), cursorOffset(m), c.start, c.items[c.at])
 	m.input.SetValue(value)
 	c.close()
-	c.refresh(m) // a folder goes on completing
+	if cmd := c.refresh(m); cmd != nil { // a folder goes on completing
+		c.files(cmd().(filesMsg))
+	}
 }
 
 func (c *completion) view(m *Model) string {

@@ -100,8 +100,7 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	m.input, cmd = m.input.Update(k)
-	m.comp.refresh(m)
-	return cmd
+	return tea.Batch(cmd, m.comp.refresh(m))
 }
 
 // ctrlC clears the input, or, pressed twice within two seconds, quits.

@@ -132,6 +132,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if m.running {
 			cmds = append(cmds, m.tick())
 		}
+	case filesMsg:
+		m.comp.files(msg)
 	case tea.PasteMsg:
 		m.paste(msg.Content)
 	case tea.KeyPressMsg:
