@@ -205,3 +205,34 @@ func TestResizeReflows(t *testing.T) {
 }
 
 var _ = time.Second
+
+// Switching sessions runs app.New on the program's goroutine: the events it raises
+// (here the resumed todo list) must not go through the program's channel, which
+// nobody reads meanwhile (the real channel is unbuffered).
+func TestResumeDoesNotBlockOnItsOwnEvents(t *testing.T) {
+	m := scripted.New(
+		scripted.Step{Calls: []scripted.Call{{ID: "t1", Name: "todo_write", Input: `{"todos":[{"id":"1","content":"resume me","status":"pending"}]}`}}},
+		scripted.Step{Text: "ok"},
+	)
+	d := newDriver(t, m, 80, 24, false, nil)
+	d.typeText("make a list")
+	d.press("enter")
+	d.idle()
+	id := d.m.app.Session.ID()
+	d.msgs = make(chan tea.Msg) // as the program's: a send waits for the event loop
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = d.m.Update(tea.KeyPressMsg{Code: tea.KeyEnter}) // nothing typed: no-op
+		d.m.input.SetValue("/resume " + id)
+		d.m.submit(d.m.input.Value())
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("/resume blocked on an event of the session it opened")
+	}
+	if n := strings.Count(strings.Join(append(d.m.transcript, d.m.out...), "\n"), "resume me"); n < 2 {
+		t.Errorf("the resumed todo list was not shown (%d times):\n%s", n, transcript(d))
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"charm.land/bubbles/v2/textarea"
@@ -91,12 +92,38 @@ func storePath(o app.Options) string {
 	return session.DefaultPath()
 }
 
-// openApp wires a session with opts and makes it the model's.
+// openApp wires a session with opts and makes it the model's. It runs on the
+// program's goroutine (or before the program), so the events app.New raises (hook
+// notices, an MCP server that failed, a resumed todo list) cannot go through the
+// program's channel: they are kept and applied once it returns.
 func (m *Model) openApp(opts app.Options) error {
-	a, err := app.New(opts, func(e face.Event) { m.sendFn(eventMsg{e}) }, m.ask)
+	var (
+		mu    sync.Mutex
+		early []face.Event
+		ready bool
+	)
+	sink := func(e face.Event) {
+		mu.Lock()
+		if !ready {
+			early = append(early, e)
+			mu.Unlock()
+			return
+		}
+		mu.Unlock()
+		m.sendFn(eventMsg{e})
+	}
+	a, err := app.New(opts, sink, m.ask)
+	mu.Lock()
+	ready = true
+	mu.Unlock()
 	if err != nil {
 		return err
 	}
+	defer func() {
+		for _, e := range early {
+			m.event(e)
+		}
+	}()
 	if m.app != nil {
 		m.app.Close()
 	}
