@@ -8,6 +8,7 @@ import (
 	_ "image/gif" // registers the GIF decoder
 	"image/jpeg"
 	"image/png"
+	"io"
 	"os"
 	"strings"
 
@@ -133,4 +134,30 @@ func shrink(ctx context.Context, img image.Image) ([]byte, string, error) {
 		scale *= 0.7
 	}
 	return nil, "", fmt.Errorf("still over %s after downscaling", humanSize(maxImageBytes))
+}
+
+// ReadImage loads the image file at path as read_file gives it to the model
+// (downscaled or converted when a provider would refuse it); ok is false when path
+// is not a regular file holding an image gantry reads, or cannot be loaded.
+func ReadImage(ctx context.Context, path string) (img llm.Image, ok bool) {
+	info, err := os.Stat(path)
+	if err != nil || !info.Mode().IsRegular() {
+		return llm.Image{}, false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return llm.Image{}, false
+	}
+	head := make([]byte, 32)
+	n, _ := io.ReadFull(f, head)
+	f.Close()
+	kind := imageKind(head[:n])
+	if kind == "" {
+		return llm.Image{}, false
+	}
+	r := readImage(ctx, path, path, info.Size(), kind)
+	if r.IsError || len(r.Images) == 0 {
+		return llm.Image{}, false
+	}
+	return r.Images[0], true
 }

@@ -89,7 +89,7 @@ func (p *Printer) text(e face.Event) {
 	case face.TodoList:
 		p.endLine()
 		for _, it := range e.Items {
-			fmt.Fprintf(p.out, "  %s %s\n", todoMark(it.Status), it.Content)
+			fmt.Fprintf(p.out, "  %s %s\n", TodoMark(it.Status), it.Content)
 		}
 	case face.FromSubagent:
 		// A subagent's work shows as its tool lines, marked with its task; its text is
@@ -101,7 +101,7 @@ func (p *Printer) text(e face.Event) {
 		case face.ToolFinished:
 			if sub.Result.IsError {
 				p.endLine()
-				fmt.Fprintln(p.out, p.dim("  ⎿ ["+e.Label+"] "+firstLine(sub.Result.Text)))
+				fmt.Fprintln(p.out, p.dim("  ⎿ ["+e.Label+"] "+FirstLine(sub.Result.Text)))
 			}
 		}
 	case face.Retry:
@@ -159,7 +159,8 @@ func PreviewText(r tool.Result) string {
 	return r.Text
 }
 
-func todoMark(status string) string {
+// TodoMark is the box a todo item of that status shows.
+func TodoMark(status string) string {
 	switch status {
 	case "completed":
 		return "☑"
@@ -170,7 +171,8 @@ func todoMark(status string) string {
 	}
 }
 
-func firstLine(s string) string {
+// FirstLine is the first line of s, trimmed and cut at 160 characters.
+func FirstLine(s string) string {
 	l, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
 	if r := []rune(l); len(r) > 160 {
 		l = string(r[:160]) + "…"

@@ -1,6 +1,9 @@
 package tui
 
 import (
+	"bytes"
+	"image"
+	pngenc "image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -156,7 +159,11 @@ func TestPastedImageIsAttached(t *testing.T) {
 	m := scripted.New(scripted.Step{Text: "I see a picture."})
 	d := newDriver(t, m, 80, 24, false, nil)
 	img := filepath.Join(d.dir, "shot.png")
-	_ = os.WriteFile(img, []byte("\x89PNG\r\n\x1a\nxx"), 0o644)
+	var png bytes.Buffer // a real picture: images are read as read_file reads them
+	if err := pngenc.Encode(&png, image.NewRGBA(image.Rect(0, 0, 2, 2))); err != nil {
+		t.Fatal(err)
+	}
+	_ = os.WriteFile(img, png.Bytes(), 0o644)
 	d.update(tea.PasteMsg{Content: img})
 	if len(d.m.attached) != 1 {
 		t.Fatal("the image was not attached")

@@ -71,7 +71,7 @@ func (m *Model) finishTool(id, subLabel string, e face.ToolFinished) {
 	if subLabel != "" { // a subagent's calls: one dim line, and a failure's first line
 		m.print(m.st.r(m.st.dim, "  "+line))
 		if e.Result.IsError {
-			m.print(m.st.r(m.st.dim, "    "+firstLine(e.Result.Text)))
+			m.print(m.st.r(m.st.dim, "    "+printface.FirstLine(e.Result.Text)))
 		}
 		return
 	}
@@ -159,25 +159,7 @@ func (m *Model) foldThinking() {
 func (m *Model) todoLines() []string {
 	out := make([]string, 0, len(m.todos))
 	for _, it := range m.todos {
-		out = append(out, "  "+todoMark(it.Status)+" "+it.Content)
+		out = append(out, "  "+printface.TodoMark(it.Status)+" "+it.Content)
 	}
 	return out
-}
-
-func todoMark(status string) string {
-	switch status {
-	case "completed":
-		return "☑"
-	case "in_progress":
-		return "◐"
-	}
-	return "☐"
-}
-
-func firstLine(s string) string {
-	l, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
-	if r := []rune(l); len(r) > 160 {
-		l = string(r[:160]) + "…"
-	}
-	return l
 }

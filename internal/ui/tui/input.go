@@ -1,7 +1,7 @@
 package tui
 
 import (
-	"os"
+	"context"
 	"path/filepath"
 	"strings"
 	"time"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/gantry-dev/gantry/internal/llm"
 	"github.com/gantry-dev/gantry/internal/permission"
+	fstools "github.com/gantry-dev/gantry/internal/tools/fs"
 )
 
 // key handles a key press: the dialog's when one is shown, else the input's.
@@ -85,14 +86,14 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 	case "up":
 		if m.input.Line() == 0 {
-			if prev, ok := m.hist.prev(m.input.Value()); ok {
+			if prev, ok := m.hist.Prev(m.input.Value()); ok {
 				m.input.SetValue(prev)
 				return nil
 			}
 		}
 	case "down":
 		if m.input.Line() == m.input.LineCount()-1 {
-			if next, ok := m.hist.next(); ok {
+			if next, ok := m.hist.Next(); ok {
 				m.input.SetValue(next)
 				return nil
 			}
@@ -154,24 +155,11 @@ func (m *Model) paste(text string) {
 	m.input.InsertString(text)
 }
 
-// imageTypes are the image files a prompt can carry.
-var imageTypes = map[string]string{".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp"}
-
-// imageFile reads path when it names an image of at most 5 MB.
+// imageFile loads a pasted path when it names an image file, as read_file would.
 func imageFile(path string) (llm.Image, bool) {
-	path = strings.Trim(path, `'"`)
-	mt, ok := imageTypes[strings.ToLower(filepath.Ext(path))]
-	if !ok || strings.Contains(path, "\n") {
+	path = strings.TrimPrefix(strings.Trim(path, `'"`), "file://")
+	if path == "" || strings.Contains(path, "\n") {
 		return llm.Image{}, false
 	}
-	path = strings.TrimPrefix(path, "file://")
-	fi, err := os.Stat(path)
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 5<<20 {
-		return llm.Image{}, false
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return llm.Image{}, false
-	}
-	return llm.Image{MediaType: mt, Data: b}, true
+	return fstools.ReadImage(context.Background(), path)
 }
