@@ -35,7 +35,11 @@ func runTUI(f *flags) int {
 			return 1
 		}
 	}
-	return tui.Run(ctx, tui.Options{App: opts, Color: color, Version: version})
+	if err := tui.Run(ctx, tui.Options{App: opts, Color: color, Version: version}); err != nil {
+		fmt.Fprintln(os.Stderr, "gantry:", sentence(err))
+		return 1
+	}
+	return 0
 }
 
 func cwdOr(dir string) string {

@@ -121,7 +121,7 @@ func New(opts Options, sink face.Sink, asker face.Asker) (_ *App, err error) {
 		return nil, err
 	}
 	env := tool.Env{Cwd: opts.Cwd, SessionID: a.Session.ID()}
-	reg, tasks, skills := buildTools(cfg, filepath.Join(filepath.Dir(a.storePath(opts)), "tasks", a.Session.ID()))
+	reg, tasks, skills := buildTools(cfg, filepath.Join(filepath.Dir(StorePath(opts)), "tasks", a.Session.ID()))
 	a.tasks = tasks
 	a.closer = append(a.closer, func() { _ = tasks.Close() })
 	reg.Add(subagent.Tool(&spawner{app: a}, tasks))
@@ -177,7 +177,8 @@ func New(opts Options, sink face.Sink, asker face.Asker) (_ *App, err error) {
 	return a, nil
 }
 
-func (a *App) storePath(opts Options) string {
+// StorePath is the session database opts name: Store, else the default.
+func StorePath(opts Options) string {
 	if opts.Store != "" {
 		return opts.Store
 	}
@@ -185,7 +186,7 @@ func (a *App) storePath(opts Options) string {
 }
 
 func (a *App) openSession(opts Options) error {
-	st, err := session.Open(a.storePath(opts))
+	st, err := session.Open(StorePath(opts))
 	if err != nil {
 		return fmt.Errorf("opening the session store: %w", err)
 	}
@@ -232,6 +233,27 @@ func (a *App) SetTitle(prompt string) {
 	if a.Session != nil && !a.Resumed {
 		_ = a.Session.SetTitle(session.Title(prompt))
 	}
+}
+
+// SetModel makes model the one the next requests use, with its context window.
+// It must not be called while a turn runs.
+func (a *App) SetModel(model string) {
+	a.Model, a.Agent.Config.Model = model, model
+	a.Agent.Config.ContextWindow = contextWindow(a.Config, model)
+}
+
+// DescribeCall says what a stored call acted on, for showing it again: its
+// principal argument, the paths it touched and its ACP kind (other, with no
+// principal, for a tool this session lacks or arguments it refuses).
+func (a *App) DescribeCall(name string, input json.RawMessage) (principal string, paths []string, kind tool.Kind) {
+	t, ok := a.Agent.Tools.Lookup(name)
+	if !ok {
+		return "", nil, tool.KindOther
+	}
+	if inv, msg := t.Decode(a.Agent.Env, input); msg == "" {
+		principal, paths = inv.Principal, inv.Paths
+	}
+	return principal, paths, t.Kind()
 }
 
 // ToolNames lists the tools declared now.

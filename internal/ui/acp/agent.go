@@ -221,11 +221,7 @@ const listPage = 50
 // ListSessions implements sdk.Agent, newest first, filtered by cwd.
 func (a *agent) ListSessions(_ context.Context, p sdk.ListSessionsRequest) (sdk.ListSessionsResponse, error) {
 	defer a.track()()
-	path := a.opts.App.Store
-	if path == "" {
-		path = store.DefaultPath()
-	}
-	st, err := store.Open(path)
+	st, err := store.Open(app.StorePath(a.opts.App))
 	if err != nil {
 		return sdk.ListSessionsResponse{}, sdk.NewInternalError(map[string]any{"error": err.Error()})
 	}

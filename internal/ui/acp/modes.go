@@ -117,12 +117,8 @@ func (s *session) applyModel() {
 	s.mu.Lock()
 	model := s.model
 	s.mu.Unlock()
-	if model == s.app.Agent.Config.Model {
-		return
-	}
-	s.app.Agent.Config.Model, s.app.Model = model, model
-	if w := llm.ContextWindow(model); w > 0 && s.app.Config.Compact.Window == 0 {
-		s.app.Agent.Config.ContextWindow = w
+	if model != s.app.Agent.Config.Model {
+		s.app.SetModel(model)
 	}
 }
 

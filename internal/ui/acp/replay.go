@@ -55,17 +55,9 @@ func (s *session) replayBlock(role llm.Role, b llm.Block) (sdk.SessionUpdate, bo
 		img := b.Images[0]
 		return sdk.UpdateUserMessage(sdk.ImageBlock(base64.StdEncoding.EncodeToString(img.Data), img.MediaType)), true
 	case llm.BlockToolUse:
-		name, kind := b.ToolName, sdk.ToolKindOther
-		var principal string
-		var paths []string
-		if t, ok := s.app.Agent.Tools.Lookup(b.ToolName); ok {
-			kind = sdk.ToolKind(t.Kind())
-			if inv, msg := t.Decode(s.app.Agent.Env, b.Input); msg == "" {
-				principal, paths = inv.Principal, inv.Paths
-			}
-		}
-		return sdk.StartToolCall(sdk.ToolCallId(b.ToolCallID), title(name, principal, paths, s.app.Agent.Env.Cwd),
-			sdk.WithStartKind(kind), sdk.WithStartStatus(sdk.ToolCallStatusPending),
+		principal, paths, kind := s.app.DescribeCall(b.ToolName, b.Input)
+		return sdk.StartToolCall(sdk.ToolCallId(b.ToolCallID), title(b.ToolName, principal, paths, s.app.Agent.Env.Cwd),
+			sdk.WithStartKind(sdk.ToolKind(kind)), sdk.WithStartStatus(sdk.ToolCallStatusPending),
 			sdk.WithStartLocations(locations(paths)), sdk.WithStartRawInput(rawJSON(b.Input))), true
 	case llm.BlockToolResult:
 		status := sdk.ToolCallStatusCompleted

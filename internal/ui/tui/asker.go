@@ -50,10 +50,11 @@ type permAnswer struct {
 
 // AskPermission implements face.Asker.
 func (a *asker) AskPermission(ctx context.Context, req face.PermissionRequest) (face.Answer, error) {
-	d := &permissionDialog{req: req, answer: newOnce[permAnswer]()}
+	var preview string
 	if ap := a.app(); ap != nil {
-		d.preview = ap.Preview(ctx, req.Tool, req.Input, req.Locations).Diff
+		preview = ap.Preview(ctx, req.Tool, req.Input, req.Locations).Diff
 	}
+	d := newPermissionDialog(req, preview)
 	r, err := wait(ctx, a.send, d, d.answer)
 	if err != nil {
 		return face.DenyOnce, err

@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gantry-dev/gantry/internal/app"
 	"github.com/gantry-dev/gantry/internal/permission"
 	"github.com/gantry-dev/gantry/internal/session"
 )
@@ -84,7 +85,7 @@ func (m *Model) cmdModel(args string) tea.Cmd {
 		m.say("the model changes between turns; try again when this one ends")
 		return nil
 	}
-	m.app.Agent.Config.Model, m.app.Model = args, args
+	m.app.SetModel(args)
 	m.print("model: " + args)
 	return nil
 }
@@ -238,11 +239,7 @@ func (m *Model) cmdQuit(string) tea.Cmd {
 
 // sessions lists the stored sessions.
 func (m *Model) sessions() ([]session.Info, error) {
-	path := m.opts.App.Store
-	if path == "" {
-		path = session.DefaultPath()
-	}
-	st, err := session.Open(path)
+	st, err := session.Open(app.StorePath(m.opts.App))
 	if err != nil {
 		return nil, err
 	}

@@ -100,24 +100,22 @@ type permissionDialog struct {
 
 var permissionAnswers = []face.Answer{face.AllowOnce, face.AllowAlways, face.AllowAlwaysSaved, face.DenyOnce, face.DenyAlways}
 
-func (d *permissionDialog) labels() []string {
+func newPermissionDialog(req face.PermissionRequest, preview string) *permissionDialog {
 	what := "this call"
-	if d.req.Tool == "bash" {
+	if req.Tool == "bash" {
 		what = "this command"
 	}
-	return []string{
+	labels := []string{
 		"Yes",
 		"Yes, and allow " + what + " for the rest of the session",
 		"Yes, always: save a rule to the project's .gantry/permissions.yaml",
 		"No",
 		"No, and refuse " + what + " for the rest of the session",
 	}
+	return &permissionDialog{req: req, preview: preview, c: choice{labels: labels}, answer: newOnce[permAnswer]()}
 }
 
 func (d *permissionDialog) key(m *Model, k tea.KeyPressMsg) bool {
-	if d.c.labels == nil {
-		d.c.labels = d.labels()
-	}
 	switch k.String() {
 	case "y":
 		d.answer.give(permAnswer{ans: face.AllowOnce})
@@ -141,9 +139,6 @@ func (d *permissionDialog) paste(string) {}
 func (d *permissionDialog) cancel() { d.answer.give(permAnswer{err: context.Canceled}) }
 
 func (d *permissionDialog) view(m *Model) string {
-	if d.c.labels == nil {
-		d.c.labels = d.labels()
-	}
 	// No icon inside the box: terminals disagree on the width of emoji such as 🛠️,
 	// which would break the box's right edge.
 	body := []string{toolText(d.req.Tool, d.req.Principal)}

@@ -11,6 +11,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/app"
 	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/llm"
+	"github.com/gantry-dev/gantry/internal/ui/tui/history"
 )
 
 // Model is the terminal UI's state. Everything is changed in Update, on the
@@ -25,7 +26,7 @@ type Model struct {
 	height int
 
 	input textarea.Model
-	hist  historyNav
+	hist  *history.History
 	comp  completion
 
 	// out are finished lines waiting to be printed into the scrollback (one print

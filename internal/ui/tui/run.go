@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"path/filepath"
 	"sync"
@@ -14,7 +13,7 @@ import (
 
 	"github.com/gantry-dev/gantry/internal/app"
 	"github.com/gantry-dev/gantry/internal/face"
-	"github.com/gantry-dev/gantry/internal/session"
+	"github.com/gantry-dev/gantry/internal/ui/tui/history"
 )
 
 // Options configure the terminal UI.
@@ -77,19 +76,16 @@ func New(opts Options, send func(tea.Msg)) (*Model, error) {
 	}
 	m.input.SetVirtualCursor(false) // the terminal's own cursor, placed by View
 	m.input.Focus()
-	m.hist.open(filepath.Join(filepath.Dir(storePath(opts.App)), "history.jsonl"))
 	m.banner()
+	var err error
+	if m.hist, err = history.Open(filepath.Join(filepath.Dir(app.StorePath(opts.App)), "history.jsonl")); err != nil {
+		m.print(m.st.r(m.st.warn, "⚠ "+err.Error()+"; this session's prompts are kept in memory only"))
+		m.hist, _ = history.Open("")
+	}
 	if m.app.Resumed {
 		m.replay()
 	}
 	return m, nil
-}
-
-func storePath(o app.Options) string {
-	if o.Store != "" {
-		return o.Store
-	}
-	return session.DefaultPath()
 }
 
 // openApp wires a session with opts and makes it the model's. It runs on the
@@ -168,14 +164,13 @@ func (m *Model) Close() {
 	}
 }
 
-// Run runs the terminal UI until the person quits; the exit status is 0, or 1
-// when the session could not start.
-func Run(ctx context.Context, opts Options) int {
+// Run runs the terminal UI until the person quits, or ctx ends. The error is a
+// session that could not start or a terminal that failed.
+func Run(ctx context.Context, opts Options) error {
 	var prog program
 	m, err := New(opts, prog.send)
 	if err != nil {
-		fmt.Fprintln(errOut(opts), "gantry:", sentence(err))
-		return 1
+		return err
 	}
 	defer m.Close()
 	// bubbletea v2 compares the view on every frame of a ticker that never stops,
@@ -194,23 +189,7 @@ func Run(ctx context.Context, opts Options) int {
 	}
 	prog.p = tea.NewProgram(m, popts...)
 	if _, err := prog.p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) && ctx.Err() == nil {
-		fmt.Fprintln(errOut(opts), "gantry:", sentence(err))
-		return 1
+		return err
 	}
-	return 0
-}
-
-func errOut(opts Options) io.Writer {
-	if opts.Out != nil {
-		return opts.Out
-	}
-	return stderr
-}
-
-func sentence(err error) string {
-	s := err.Error()
-	if len(s) > 0 && s[len(s)-1] != '.' {
-		s += "."
-	}
-	return s
+	return nil
 }

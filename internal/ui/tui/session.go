@@ -28,12 +28,7 @@ func (m *Model) replay() {
 			case b.Type == llm.BlockText && msg.Role == llm.RoleAssistant:
 				m.print(m.md.render(b.Text, m.width))
 			case b.Type == llm.BlockToolUse:
-				principal := ""
-				if t, ok := m.app.Agent.Tools.Lookup(b.ToolName); ok {
-					if inv, bad := t.Decode(m.app.Agent.Env, b.Input); bad == "" {
-						principal = inv.Principal
-					}
-				}
+				principal, _, _ := m.app.DescribeCall(b.ToolName, b.Input)
 				m.print(m.st.r(m.st.dim, printface.ToolLine(b.ToolName, principal)))
 			}
 		}

@@ -20,12 +20,12 @@ func (m *Model) submit(text string) tea.Cmd {
 	if text == "" && len(m.attached) == 0 {
 		return nil
 	}
-	if m.hist.h != nil && text != "" {
-		if err := m.hist.h.Add(text, m.app.Agent.Env.Cwd); err != nil {
+	if text != "" {
+		if err := m.hist.Add(text, m.app.Agent.Env.Cwd); err != nil {
 			m.say("the prompt history could not be saved: " + err.Error())
 		}
 	}
-	m.hist.reset()
+	m.hist.Reset()
 	if strings.HasPrefix(text, "/") && len(m.attached) == 0 {
 		if cmd, ok := m.command(text); ok {
 			return cmd

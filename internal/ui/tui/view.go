@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -10,8 +9,6 @@ import (
 
 	"github.com/gantry-dev/gantry/internal/llm"
 )
-
-var stderr = os.Stderr
 
 // View implements tea.Model: only the live part of the screen; finished output is in
 // the scrollback already.
