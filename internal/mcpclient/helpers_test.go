@@ -17,7 +17,7 @@ func echoServer(name string, flags ...string) Server {
 func connect(t *testing.T, opts Options, servers ...Server) *Set {
 	t.Helper()
 	set := Connect(context.Background(), servers, opts)
-	t.Cleanup(set.Close)
+	t.Cleanup(func() { set.Close(context.Background()) })
 	return set
 }
 

@@ -52,7 +52,7 @@ func TestHTTPServer(t *testing.T) {
 	defer ts.Close()
 	set := Connect(context.Background(), []Server{{Name: "web", URL: ts.URL, Headers: map[string]string{"X-Token": "secret"}}},
 		Options{})
-	defer set.Close()
+	defer set.Close(context.Background())
 	defer close(release)
 	if f := set.Failures(); len(f) != 0 {
 		t.Fatalf("failures: %q", f)
@@ -75,7 +75,7 @@ func TestHTTPServerThatIsNotThere(t *testing.T) {
 	url := ts.URL
 	ts.Close() // nothing listens there now
 	set := Connect(context.Background(), []Server{{Name: "gone", URL: url}}, Options{StartTimeout: 5 * time.Second})
-	defer set.Close()
+	defer set.Close(context.Background())
 	if f := set.Failures(); len(f) != 1 || !strings.HasPrefix(f[0], `MCP server "gone" could not be reached: `) {
 		t.Errorf("failures: %q", f)
 	}

@@ -66,6 +66,11 @@ func (t *mcpTool) Level() tool.Level  { return t.level }
 func (t *mcpTool) Kind() tool.Kind    { return tool.KindOther }
 func (t *mcpTool) Spec() llm.ToolSpec { return t.spec }
 
+// Info implements tool.Tool: every MCP tool looks alike, with the server's level.
+func (t *mcpTool) Info() tool.Info {
+	return tool.Info{Level: t.level, Kind: tool.KindOther, Icon: "🔌"}
+}
+
 // Decode accepts any JSON object (or nothing, read as {}); the server checks the rest.
 func (t *mcpTool) Decode(_ tool.Env, input json.RawMessage) (tool.Invocation, string) {
 	input = bytes.TrimSpace(input)

@@ -32,7 +32,9 @@ func (s *Set) Failures() []string { return slices.Clone(s.failures) }
 // Close cancels the calls in flight, closes every session and stops every stdio
 // server with its whole process group, the servers in parallel. It returns once they
 // are gone. Safe to call more than once; the tools fail with a sentence afterwards.
-func (s *Set) Close() {
+// It implements tool.Toolset and resource.Resource; stopping a server cannot fail in
+// a way gantry could act on, so the error is always nil.
+func (s *Set) Close(context.Context) error {
 	s.once.Do(func() {
 		s.cancel()
 		var wg sync.WaitGroup
@@ -41,4 +43,5 @@ func (s *Set) Close() {
 		}
 		wg.Wait()
 	})
+	return nil
 }

@@ -222,8 +222,8 @@ func TestCloseStopsTheServersAndTheirChildren(t *testing.T) {
 	time.Sleep(200 * time.Millisecond)
 
 	start := time.Now()
-	set.Close()
-	set.Close()
+	set.Close(context.Background())
+	set.Close(context.Background())
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("Close took %v", d)
 	}

@@ -18,10 +18,20 @@ type Def[T any] struct {
 	Description string
 	Level       Level
 	Kind        Kind
+	// Icon leads the tool's line in a terminal; empty is DefaultIcon.
+	Icon string
+	// Counter is the per-turn counter the tool's responses add to.
+	Counter Counter
 	// Principal returns the argument that permission rules match (may be nil).
 	Principal func(args T) string
 	// Paths returns the absolute paths the call touches (may be nil).
 	Paths func(env Env, args T) []string
+	// Title returns the line a face shows for a call: a verb and what it acts on (may
+	// be nil: the name and the principal). paths are the call's Paths.
+	Title func(env Env, args T, paths []string) string
+	// Preview says what a call would change, without changing anything (may be nil);
+	// write tools set it so that a permission question can show the diff.
+	Preview func(ctx context.Context, env Env, args T) Display
 	// Check validates arguments beyond their types (may be nil); a non-empty sentence
 	// refuses the call before the permission gate.
 	Check func(args T) string
@@ -42,6 +52,10 @@ func New[T any](d Def[T]) Tool { return &defTool[T]{def: d} }
 func (t *defTool[T]) Name() string { return t.def.Name }
 func (t *defTool[T]) Level() Level { return t.def.Level }
 func (t *defTool[T]) Kind() Kind   { return t.def.Kind }
+
+func (t *defTool[T]) Info() Info {
+	return Info{Level: t.def.Level, Kind: t.def.Kind, Icon: t.def.Icon, Counter: t.def.Counter}
+}
 
 func (t *defTool[T]) init() {
 	t.once.Do(func() {
@@ -84,8 +98,21 @@ func (t *defTool[T]) Decode(env Env, input json.RawMessage) (inv Invocation, msg
 	if t.def.Paths != nil {
 		inv.Paths = t.def.Paths(env, args)
 	}
+	if t.def.Title != nil {
+		inv.Title = t.def.Title(env, args, inv.Paths)
+	}
 	run := t.def.Run
 	name := t.def.Name
+	if preview := t.def.Preview; preview != nil {
+		inv.Preview = func(ctx context.Context) (d Display) {
+			defer func() {
+				if r := recover(); r != nil {
+					d = Display{} // a preview is a courtesy: a fault in it shows nothing
+				}
+			}()
+			return preview(ctx, env, args)
+		}
+	}
 	inv.Run = func(ctx context.Context) (res Result) {
 		defer func() {
 			if r := recover(); r != nil {

@@ -1,61 +1,161 @@
 package tool
 
 import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
 	"sort"
+	"sync"
 
 	"github.com/gantry-dev/gantry/internal/llm"
 )
 
-// Registry holds the tools of a run. Tools are added when their condition holds (the
-// caller decides: editTools, skills present, …); Declared caps them at a level.
+// Toolset is a family of tools that owns something live — background processes, a
+// server connection, staged changes: its tools, and Close, which ends what they
+// started and says what failed. A Toolset given to Registry.AddSet is closed by the
+// registry's Close, in the reverse order of registration.
+type Toolset interface {
+	Tools() []Tool
+	Close(ctx context.Context) error
+}
+
+// entry is one known tool and when it is declared.
+type entry struct {
+	t    Tool
+	when func() bool // nil: always declared
+}
+
+func (e entry) declared() bool { return e.when == nil || e.when() }
+
+// Registry holds every tool gantry knows in a session: the tools declared to the
+// model, and those whose condition does not hold now (a tool needing a key that is
+// not set, a tool of a mode not on). Permission rules may name any known tool.
 type Registry struct {
-	tools  []Tool
-	byName map[string]Tool
+	mu     sync.RWMutex
+	tools  []entry
+	byName map[string]int
+	sets   []Toolset
+	// A view (Without) has a parent and the names it hides, and no tools of its own.
+	parent *Registry
+	hidden []string
 }
 
-// NewRegistry returns an empty registry.
-func NewRegistry() *Registry { return &Registry{byName: map[string]Tool{}} }
+// NewRegistry returns an empty registry that owns the toolsets added to it.
+func NewRegistry() *Registry { return &Registry{byName: map[string]int{}} }
 
-// Add declares t. Adding a second tool of the same name replaces the first.
-func (r *Registry) Add(t Tool) {
-	if old, ok := r.byName[t.Name()]; ok {
-		for i, x := range r.tools {
-			if x == old {
-				r.tools[i] = t
-			}
-		}
-	} else {
-		r.tools = append(r.tools, t)
-	}
-	r.byName[t.Name()] = t
-}
+// Add declares t. A tool of the same name is replaced.
+func (r *Registry) Add(t Tool) { r.add(entry{t: t}) }
 
-// AddIf declares t when cond holds.
+// AddIf declares t when cond holds; else t is known but not declared.
 func (r *Registry) AddIf(cond bool, t Tool) {
 	if cond {
 		r.Add(t)
+		return
 	}
+	r.AddWhen(t, func() bool { return false })
 }
 
-// Lookup finds a tool by name, whatever its level.
+// AddWhen declares t while when() holds (asked at each request): a tool that comes
+// and goes during a session.
+func (r *Registry) AddWhen(t Tool, when func() bool) { r.add(entry{t: t, when: when}) }
+
+// AddSet adds the tools of s, declared, and closes s with the registry.
+func (r *Registry) AddSet(s Toolset) {
+	for _, t := range s.Tools() {
+		r.Add(t)
+	}
+	r.mu.Lock()
+	r.sets = append(r.sets, s)
+	r.mu.Unlock()
+}
+
+func (r *Registry) add(e entry) {
+	if r.parent != nil {
+		panic("tool: Add on a view of a registry")
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if i, ok := r.byName[e.t.Name()]; ok {
+		r.tools[i] = e
+		return
+	}
+	r.byName[e.t.Name()] = len(r.tools)
+	r.tools = append(r.tools, e)
+}
+
+// find returns the entry of name.
+func (r *Registry) find(name string) (entry, bool) {
+	if r.parent != nil {
+		if slices.Contains(r.hidden, name) {
+			return entry{}, false
+		}
+		return r.parent.find(name)
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	i, ok := r.byName[name]
+	if !ok {
+		return entry{}, false
+	}
+	return r.tools[i], true
+}
+
+// entries returns a copy of the entries, in the order they were added.
+func (r *Registry) entries() []entry {
+	if r.parent != nil {
+		all := r.parent.entries()
+		return slices.DeleteFunc(all, func(e entry) bool { return slices.Contains(r.hidden, e.t.Name()) })
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return slices.Clone(r.tools)
+}
+
+// Known reports whether name is a tool of the registry, declared now or not.
+func (r *Registry) Known(name string) bool {
+	_, ok := r.find(name)
+	return ok
+}
+
+// Lookup returns the declared tool of that name.
 func (r *Registry) Lookup(name string) (Tool, bool) {
-	t, ok := r.byName[name]
-	return t, ok
+	e, ok := r.find(name)
+	if !ok || !e.declared() {
+		return nil, false
+	}
+	return e.t, true
 }
 
-// Declared returns the tools at or below level max, sorted by name.
+// Find returns the tool of that name, declared or not (to describe a stored call).
+func (r *Registry) Find(name string) (Tool, bool) {
+	e, ok := r.find(name)
+	return e.t, ok
+}
+
+// All returns every known tool, sorted by name.
+func (r *Registry) All() []Tool {
+	var out []Tool
+	for _, e := range r.entries() {
+		out = append(out, e.t)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
+	return out
+}
+
+// Declared returns the tools declared now up to level max, sorted by name.
 func (r *Registry) Declared(max Level) []Tool {
 	var out []Tool
-	for _, t := range r.tools {
-		if t.Level() <= max {
-			out = append(out, t)
+	for _, e := range r.entries() {
+		if e.t.Level() <= max && e.declared() {
+			out = append(out, e.t)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
 	return out
 }
 
-// Specs returns the declarations of the tools at or below level max.
+// Specs returns the declarations of Declared(max).
 func (r *Registry) Specs(max Level) []llm.ToolSpec {
 	ts := r.Declared(max)
 	specs := make([]llm.ToolSpec, len(ts))
@@ -65,7 +165,7 @@ func (r *Registry) Specs(max Level) []llm.ToolSpec {
 	return specs
 }
 
-// Names returns the names of the tools at or below level max.
+// Names returns the names of Declared(max).
 func (r *Registry) Names(max Level) []string {
 	ts := r.Declared(max)
 	names := make([]string, len(ts))
@@ -75,19 +175,31 @@ func (r *Registry) Names(max Level) []string {
 	return names
 }
 
-// Without returns a registry of the same tools but those named.
+// Without returns a view of the registry without the named tools (a subagent's). The
+// view shares the tools, sees tools added to the registry later, and owns nothing:
+// its Close does nothing.
 func (r *Registry) Without(names ...string) *Registry {
-	out := NewRegistry()
-	for _, t := range r.tools {
-		skip := false
-		for _, n := range names {
-			if t.Name() == n {
-				skip = true
-			}
-		}
-		if !skip {
-			out.Add(t)
+	return &Registry{parent: r, hidden: slices.Clone(names)}
+}
+
+// Close closes the toolsets in the reverse order they were added and returns their
+// errors joined. A view's Close does nothing. Close is safe to call twice.
+func (r *Registry) Close(ctx context.Context) error {
+	if r.parent != nil {
+		return nil
+	}
+	r.mu.Lock()
+	sets := r.sets
+	r.sets = nil
+	r.mu.Unlock()
+	var errs []error
+	for _, s := range slices.Backward(sets) {
+		if err := s.Close(ctx); err != nil {
+			errs = append(errs, err)
 		}
 	}
-	return out
+	return errors.Join(errs...)
 }
+
+// String names the registry's declared tools, for debugging.
+func (r *Registry) String() string { return fmt.Sprint(r.Names(LevelExec)) }

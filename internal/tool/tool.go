@@ -8,7 +8,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/gantry-dev/gantry/internal/llm"
 )
@@ -76,15 +78,30 @@ type Env struct {
 	Terminals Terminals
 }
 
-// Abs resolves p against the working directory.
+// Abs resolves p against the working directory; a leading "~/" (or "~" alone) is
+// the home folder, as a shell would read it.
 func (e Env) Abs(p string) string {
 	if p == "" {
 		return e.Cwd
 	}
+	p = ExpandHome(p)
 	if filepath.IsAbs(p) {
 		return filepath.Clean(p)
 	}
 	return filepath.Join(e.Cwd, p)
+}
+
+// ExpandHome replaces a leading "~/" (or a lone "~") by the home folder; other paths,
+// and all paths when the home folder is unknown, are returned as they are.
+func ExpandHome(p string) string {
+	if p != "~" && !strings.HasPrefix(p, "~/") {
+		return p
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return p
+	}
+	return filepath.Join(home, p[1:])
 }
 
 // Display is what a face shows of a result, apart from what the model reads, so that
@@ -134,8 +151,40 @@ type Invocation struct {
 	Principal string
 	// Paths are the absolute paths the call touches (ACP locations).
 	Paths []string
+	// Title is the line a face shows for the call: a verb and what it acts on
+	// ("Edit src/a.go", the command). Empty: the tool's name and principal.
+	Title string
+	// Preview, when set, says what the call would change without changing anything
+	// (the diff of a write), for a permission question. Nil for tools that change
+	// nothing a diff can show.
+	Preview func(ctx context.Context) Display
 	// Run performs the call. It must honour ctx and never panic for bad input.
 	Run func(ctx context.Context) Result
+}
+
+// Counter is the class of the per-turn counter a tool's responses add to.
+type Counter int
+
+// The counters of seed 000: ⚙ commands, 📝 file operations, 📖 skills.
+const (
+	CountNone Counter = iota
+	CountCommand
+	CountFileOp
+	CountSkill
+)
+
+// DefaultIcon is the icon of a tool that names none.
+const DefaultIcon = "🔧"
+
+// Info is what a tool says of itself apart from any call: what faces show and what
+// the gate and the loop need.
+type Info struct {
+	Level Level
+	Kind  Kind
+	// Icon leads the tool's line in a terminal ("🛠️ bash: …").
+	Icon string
+	// Counter is the per-turn counter its responses add to.
+	Counter Counter
 }
 
 // Tool is one tool gantry can declare to the model.
@@ -143,9 +192,82 @@ type Tool interface {
 	Name() string
 	Level() Level
 	Kind() Kind
+	// Info is the rest of what the tool's definition says of it.
+	Info() Info
 	// Spec is the declaration sent to the model.
 	Spec() llm.ToolSpec
 	// Decode checks and decodes the model's arguments. A non-empty sentence means the
 	// arguments were malformed; it is written for the model and names the field.
 	Decode(env Env, input json.RawMessage) (Invocation, string)
+}
+
+// Call is everything a face may show of one tool call, all of it from the tool's
+// definition: no face needs to know a tool by its name.
+type Call struct {
+	Name      string
+	Title     string
+	Icon      string
+	Principal string
+	Level     Level
+	Kind      Kind
+	Counter   Counter
+	// Locations are the absolute paths the call touches.
+	Locations []string
+}
+
+// maxTitle bounds a call's title, in characters.
+const maxTitle = 200
+
+// Describe is what faces show of a call of t decoded as inv.
+func Describe(t Tool, inv Invocation) Call {
+	info := t.Info()
+	c := Call{Name: t.Name(), Icon: info.Icon, Principal: inv.Principal, Level: info.Level, Kind: info.Kind,
+		Counter: info.Counter, Locations: inv.Paths, Title: inv.Title}
+	if c.Icon == "" {
+		c.Icon = DefaultIcon
+	}
+	if c.Title == "" {
+		c.Title = c.Name
+		if p := strings.TrimSpace(inv.Principal); p != "" {
+			c.Title += ": " + p
+		}
+	}
+	c.Title = OneLine(c.Title, maxTitle)
+	return c
+}
+
+// Unknown is what faces show of a call of a tool this session does not declare (or of
+// one whose arguments could not be read, when t is nil).
+func Unknown(name string) Call {
+	return Call{Name: name, Title: name, Icon: DefaultIcon, Kind: KindOther, Level: LevelExec}
+}
+
+// OneLine is s on one line for a title: its first line (" …" when more follow),
+// trimmed, and cut at max characters.
+func OneLine(s string, max int) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = strings.TrimSpace(s[:i]) + " …"
+	}
+	if r := []rune(s); max > 0 && len(r) > max {
+		s = string(r[:max-1]) + "…"
+	}
+	return s
+}
+
+// PathsTitle is a title made of a verb and the paths a call touches, relative to the
+// working directory when they are inside it: "Edit src/a.go", "Patch a.go, b.go".
+// With no path it is the verb and fallback.
+func PathsTitle(verb string, env Env, paths []string, fallback string) string {
+	if len(paths) == 0 {
+		return strings.TrimSpace(verb + " " + fallback)
+	}
+	names := make([]string, len(paths))
+	for i, p := range paths {
+		names[i] = p
+		if r, err := filepath.Rel(env.Cwd, p); err == nil && r != ".." && !strings.HasPrefix(r, "../") {
+			names[i] = r
+		}
+	}
+	return verb + " " + strings.Join(names, ", ")
 }

@@ -3,6 +3,7 @@ package tool
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -103,8 +104,26 @@ func TestBound(t *testing.T) {
 	}
 	s := strings.Repeat("é", 300) + strings.Repeat("z", 300)
 	b := Bound(s, 100)
-	if !utf8.ValidString(b) || !strings.HasPrefix(b, "éé") || !strings.HasSuffix(b, "zz") || !strings.Contains(b, "500 of 600 characters cut") {
+	if !utf8.ValidString(b) || !strings.HasPrefix(b, "éé") || !strings.HasSuffix(b, "zz") || !strings.Contains(b, "characters cut") {
 		t.Fatalf("Bound = %q", b)
+	}
+	for _, max := range []int{10, 150, 200, 1000, 30000} {
+		for _, size := range []int{max + 1, max + 9, 2 * max, 43429, 500000} {
+			in := strings.Repeat("abcdefghij\n", size/11+1)[:size]
+			out := Bound(in, max)
+			if n := utf8.RuneCountInString(out); n > max {
+				t.Fatalf("Bound(%d chars, %d) gave %d characters", size, max, n)
+			}
+			if Bound(out, max) != out {
+				t.Fatalf("bounding bounded text (%d, %d) changed it", size, max)
+			}
+			if max >= 200 && size > max {
+				kept := utf8.RuneCountInString(out) - utf8.RuneCountInString(out[strings.Index(out, "\n[…"):strings.LastIndex(out, "…]\n")+len("…]\n")])
+				if want := fmt.Sprintf("[… %d of %d characters cut", size-kept, size); !strings.Contains(out, want) {
+					t.Fatalf("Bound(%d, %d) does not say %q: %q", size, max, want, out[strings.Index(out, "\n[…"):][:80])
+				}
+			}
+		}
 	}
 }
 

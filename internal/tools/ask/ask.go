@@ -51,6 +51,7 @@ func Tool(asker face.Asker, timeout time.Duration) tool.Tool {
 		Description: description,
 		Level:       tool.LevelRead,
 		Kind:        tool.KindOther,
+		Icon:        "❓",
 		Principal:   principal,
 		Check:       check,
 		Run: func(ctx context.Context, _ tool.Env, a args) tool.Result {

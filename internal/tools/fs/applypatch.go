@@ -23,6 +23,12 @@ func ApplyPatch(o Options) tool.Tool {
 		Description: applyPatchDoc,
 		Level:       tool.LevelWrite,
 		Kind:        tool.KindEdit,
+		Icon:        "✏️",
+		Counter:     tool.CountFileOp,
+		Title: func(env tool.Env, _ patchArgs, paths []string) string {
+			return tool.PathsTitle("Patch", env, paths, "")
+		},
+		Preview: previewPatch,
 		Principal: func(a patchArgs) string {
 			ops, _ := parsePatch(a.Patch)
 			return strings.Join(patchPaths(ops), " ")
@@ -62,7 +68,27 @@ func applyPatch(ctx context.Context, env tool.Env, a patchArgs, maxOut int) tool
 	if err := commitPatch(ctx, env, plan); err != nil {
 		return tool.Fail(fmt.Sprintf("The patch could not be applied (%v); the files already changed were restored.", err))
 	}
+	text, display := reportPatch(plan)
+	return tool.Result{Text: tool.Bound(text, maxOut), Display: display}
+}
 
+// previewPatch is what a patch would change, planned against the files as they are
+// and written nowhere; a patch that would not apply shows nothing (the call says why).
+func previewPatch(ctx context.Context, env tool.Env, a patchArgs) tool.Display {
+	ops, err := parsePatch(a.Patch)
+	if err != nil {
+		return tool.Display{}
+	}
+	plan, msg := planPatch(ctx, env, ops)
+	if msg != "" {
+		return tool.Display{}
+	}
+	_, display := reportPatch(plan)
+	return display
+}
+
+// reportPatch is the model's report of a planned patch and what faces show of it.
+func reportPatch(plan []*fileEdit) (string, tool.Display) {
 	var text, display []string
 	var cs fileChanges
 	added, deleted := 0, 0
@@ -89,8 +115,5 @@ func applyPatch(ctx context.Context, env tool.Env, a patchArgs, maxOut int) tool
 		}
 	}
 	headline := fmt.Sprintf("Applied the patch to %s: +%d -%d lines.", plural(len(plan), "file"), added, deleted)
-	return tool.Result{
-		Text:    tool.Bound(headline+"\n\n"+strings.Join(text, "\n\n"), maxOut),
-		Display: tool.Display{Diff: strings.Join(display, ""), Changes: cs},
-	}
+	return headline + "\n\n" + strings.Join(text, "\n\n"), tool.Display{Diff: strings.Join(display, ""), Changes: cs}
 }

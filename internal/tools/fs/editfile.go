@@ -32,9 +32,21 @@ func EditFile(o Options) tool.Tool {
 		Description: editFileDoc,
 		Level:       tool.LevelWrite,
 		Kind:        tool.KindEdit,
+		Icon:        "✏️",
+		Counter:     tool.CountFileOp,
 		Principal:   func(a editArgs) string { return a.Path },
 		Paths:       func(env tool.Env, a editArgs) []string { return []string{env.Abs(a.Path)} },
-		Check:       checkEdit,
+		Title: func(env tool.Env, a editArgs, paths []string) string {
+			return tool.PathsTitle("Edit", env, paths, a.Path)
+		},
+		Preview: func(ctx context.Context, env tool.Env, a editArgs) tool.Display {
+			a.DryRun = true // what the call would change, written nowhere
+			if r := editFile(ctx, env, a, o.maxOutput()); !r.IsError {
+				return tool.Display{Diff: r.Display.Diff, Changes: r.Display.Changes}
+			}
+			return tool.Display{}
+		},
+		Check: checkEdit,
 		Run: func(ctx context.Context, env tool.Env, a editArgs) tool.Result {
 			return editFile(ctx, env, a, o.maxOutput())
 		},

@@ -32,9 +32,14 @@ func ReadFile(o Options) tool.Tool {
 		Description: readFileDoc,
 		Level:       tool.LevelRead,
 		Kind:        tool.KindRead,
+		Icon:        "📄",
+		Counter:     tool.CountFileOp,
 		Principal:   func(a readArgs) string { return a.Path },
 		Paths:       func(env tool.Env, a readArgs) []string { return []string{env.Abs(a.Path)} },
-		Check:       checkRead,
+		Title: func(env tool.Env, a readArgs, paths []string) string {
+			return tool.PathsTitle("Read", env, paths, a.Path)
+		},
+		Check: checkRead,
 		Run: func(ctx context.Context, env tool.Env, a readArgs) tool.Result {
 			return readFile(ctx, env, a, o.maxOutput())
 		},

@@ -30,8 +30,14 @@ func WriteFile(o Options) tool.Tool {
 		Description: writeFileDoc,
 		Level:       tool.LevelWrite,
 		Kind:        tool.KindEdit,
+		Icon:        "✏️",
+		Counter:     tool.CountFileOp,
 		Principal:   func(a writeArgs) string { return a.Path },
 		Paths:       func(env tool.Env, a writeArgs) []string { return []string{env.Abs(a.Path)} },
+		Title: func(env tool.Env, a writeArgs, paths []string) string {
+			return tool.PathsTitle("Write", env, paths, a.Path)
+		},
+		Preview: previewWrite,
 		Check: func(a writeArgs) string {
 			if strings.TrimSpace(a.Path) == "" {
 				return `write_file needs a file in "path", which is empty.`
@@ -88,6 +94,21 @@ func writeFile(ctx context.Context, env tool.Env, a writeArgs, maxOut int) tool.
 		Text:    tool.Bound(joinReport(headline, d), maxOut),
 		Display: tool.Display{Diff: d, Changes: cs},
 	}
+}
+
+// previewWrite is the diff a write_file call would make: its content against the file
+// as the editor or the disk has it. Nothing is written; a file that cannot be written
+// or is too large to diff shows nothing.
+func previewWrite(ctx context.Context, env tool.Env, a writeArgs) tool.Display {
+	abs := env.Abs(a.Path)
+	prev, msg := loadPrevious(ctx, env, a.Path, abs, writeTarget(abs))
+	content := []byte(a.Content)
+	if msg != "" || prev.tooBig || len(content) > maxEditSize || (prev.exists && bytes.Equal(prev.old, content)) {
+		return tool.Display{}
+	}
+	var cs fileChanges
+	cs.add(abs, prev.old, content, !prev.exists, false)
+	return tool.Display{Diff: newChange(a.Path, prev.old, content, !prev.exists, false).diff(false), Changes: cs}
 }
 
 // previous is what a file held before write_file replaced it.

@@ -33,6 +33,7 @@ func Tool(r *hook.Runner) tool.Tool {
 		Description: strings.TrimSpace(description),
 		Level:       tool.LevelExec,
 		Kind:        tool.KindOther,
+		Icon:        "🔗",
 		Principal: func(a args) string {
 			if a.Action == "register" {
 				return a.Command

@@ -21,6 +21,8 @@ func (w *Switch) Enter() tool.Tool {
 		Description: enterDescription,
 		Level:       tool.LevelRead,
 		Kind:        tool.KindSwitchMode,
+		Icon:        "📋",
+		Title:       func(tool.Env, enterArgs, []string) string { return "Plan before changing anything" },
 		Run: func(context.Context, tool.Env, enterArgs) tool.Result {
 			left, switched := w.enter()
 			if !switched {

@@ -27,6 +27,8 @@ func (w *Switch) Exit(asker face.Asker) tool.Tool {
 		Description: exitDescription,
 		Level:       tool.LevelRead,
 		Kind:        tool.KindSwitchMode,
+		Icon:        "📋",
+		Title:       func(tool.Env, exitArgs, []string) string { return "Ready to code?" },
 		Principal:   func(a exitArgs) string { return firstLine(a.Plan) },
 		Check:       checkExit,
 		Run: func(ctx context.Context, _ tool.Env, a exitArgs) tool.Result {
@@ -62,9 +64,9 @@ func (w *Switch) exit(ctx context.Context, asker face.Asker, a exitArgs) tool.Re
 	case !ans.Approved:
 		return tool.Result{Text: rejected(ans.Feedback)}
 	}
-	mode := w.leave()
+	mode := w.leave(ans.Mode)
 	var b strings.Builder
-	fmt.Fprintf(&b, "The user approved the plan. The session left plan mode and is in %s mode: write and exec tools are available again, so carry out the plan now.", mode)
+	fmt.Fprintf(&b, "The user approved the plan. The session left plan mode and is in %s mode (%s): write and exec tools are available again, so carry out the plan now.", mode, mode.About())
 	if f := strings.TrimSpace(ans.Feedback); f != "" {
 		fmt.Fprintf(&b, "\nThe user added: %s", f)
 	}

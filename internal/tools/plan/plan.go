@@ -49,13 +49,17 @@ func (w *Switch) enter() (left permission.Mode, switched bool) {
 	return m, true
 }
 
-// leave restores the mode remembered by enter (default when unknown) and forgets it.
-// When the person already switched away from plan mode, their choice stands.
-func (w *Switch) leave() permission.Mode {
+// leave switches to the mode the person chose with their approval (to), else to the
+// mode remembered by enter (default when unknown), and forgets it. When the person
+// already switched away from plan mode, their choice stands.
+func (w *Switch) leave(to permission.Mode) permission.Mode {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	back := w.prev
 	w.prev = ""
+	if to != "" && to != permission.ModePlan {
+		back = to
+	}
 	if back == "" || back == permission.ModePlan {
 		back = permission.ModeDefault
 	}

@@ -35,7 +35,9 @@ func Glob(o Options) tool.Tool {
 		Description: globDoc,
 		Level:       tool.LevelRead,
 		Kind:        tool.KindSearch,
+		Icon:        "🔍",
 		Principal:   func(a globArgs) string { return a.Pattern },
+		Title:       func(_ tool.Env, a globArgs, _ []string) string { return "Find " + a.Pattern },
 		Paths:       func(env tool.Env, a globArgs) []string { return []string{env.Abs(a.Path)} },
 		Check:       checkGlob,
 		Run: func(ctx context.Context, env tool.Env, a globArgs) tool.Result {

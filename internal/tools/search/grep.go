@@ -34,7 +34,9 @@ func Grep(o Options) tool.Tool {
 		Description: grepDoc,
 		Level:       tool.LevelRead,
 		Kind:        tool.KindSearch,
+		Icon:        "🔍",
 		Principal:   func(a grepArgs) string { return a.Pattern },
+		Title:       func(_ tool.Env, a grepArgs, _ []string) string { return "Search for " + a.Pattern },
 		Paths:       func(env tool.Env, a grepArgs) []string { return []string{env.Abs(a.Path)} },
 		Check:       checkGrep,
 		Run: func(ctx context.Context, env tool.Env, a grepArgs) tool.Result {

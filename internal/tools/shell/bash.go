@@ -32,7 +32,10 @@ func bashTool(o Options) tool.Tool {
 		Description: strings.TrimSpace(desc),
 		Level:       tool.LevelExec,
 		Kind:        tool.KindExecute,
+		Icon:        "🛠️",
+		Counter:     tool.CountCommand,
 		Principal:   func(a bashArgs) string { return a.Command },
+		Title:       func(_ tool.Env, a bashArgs, _ []string) string { return a.Command },
 		Check: func(a bashArgs) string {
 			if strings.TrimSpace(a.Command) == "" {
 				return `bash needs a command: the argument "command" is empty.`

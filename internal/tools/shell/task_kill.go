@@ -25,7 +25,9 @@ func taskKillTool(ts *Tasks) tool.Tool {
 		Description: strings.TrimSpace(taskKillDescription),
 		Level:       tool.LevelExec,
 		Kind:        tool.KindExecute,
+		Icon:        "🛠️",
 		Principal:   func(a taskKillArgs) string { return a.TaskID },
+		Title:       func(_ tool.Env, a taskKillArgs, _ []string) string { return "Stop " + a.TaskID },
 		Run: func(_ context.Context, _ tool.Env, a taskKillArgs) tool.Result {
 			return taskKill(ts, a.TaskID)
 		},

@@ -27,7 +27,9 @@ func taskOutputTool(ts *Tasks) tool.Tool {
 		Description: strings.TrimSpace(taskOutputDescription),
 		Level:       tool.LevelRead,
 		Kind:        tool.KindRead,
+		Icon:        "📄",
 		Principal:   func(a taskOutputArgs) string { return a.TaskID },
+		Title:       func(_ tool.Env, a taskOutputArgs, _ []string) string { return "Output of " + a.TaskID },
 		Run: func(ctx context.Context, _ tool.Env, a taskOutputArgs) tool.Result {
 			return taskOutput(ctx, ts, a)
 		},

@@ -1,6 +1,8 @@
 package shell
 
 import (
+	"context"
+	"fmt"
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/tool"
@@ -44,4 +46,40 @@ func Tools(o Options) []tool.Tool {
 		ts = append(ts, taskOutputTool(o.Tasks), taskKillTool(o.Tasks))
 	}
 	return ts
+}
+
+// Set is the shell tools of a session as a tool.Toolset: bash, task_output and
+// task_kill, and the background tasks they started, which Close stops (their
+// processes killed, their output files removed).
+type Set struct {
+	tools []tool.Tool
+	tasks *Tasks
+}
+
+// NewSet returns the shell tools over o.Tasks (see Tools).
+func NewSet(o Options) *Set { return &Set{tools: Tools(o), tasks: o.Tasks} }
+
+// Tools implements tool.Toolset.
+func (s *Set) Tools() []tool.Tool { return s.tools }
+
+// Close implements tool.Toolset: every background task still running is killed.
+func (s *Set) Close(context.Context) error {
+	if s.tasks == nil {
+		return nil
+	}
+	if err := s.tasks.Close(); err != nil {
+		return fmt.Errorf("stopping the background tasks: %w", err)
+	}
+	return nil
+}
+
+// Tasks is the owner of the background tasks (nil when there are none).
+func (s *Set) Tasks() *Tasks { return s.tasks }
+
+// Running lists the commands of the background tasks still running.
+func (s *Set) Running() []string {
+	if s.tasks == nil {
+		return nil
+	}
+	return s.tasks.Running()
 }

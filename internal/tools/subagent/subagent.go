@@ -46,7 +46,7 @@ var description string
 // Tool returns the agent tool. bg may be nil: then run_in_background is refused.
 func Tool(s Spawner, bg Background) tool.Tool {
 	return tool.New(tool.Def[args]{
-		Name: Name, Description: description, Level: tool.LevelExec, Kind: tool.KindOther,
+		Name: Name, Description: description, Level: tool.LevelExec, Kind: tool.KindOther, Icon: "🤖",
 		Principal: func(a args) string { return label(a) },
 		Check: func(a args) string {
 			if strings.TrimSpace(a.Prompt) == "" {

@@ -31,6 +31,7 @@ func Tool(b *Board) tool.Tool {
 		Description: description,
 		Level:       tool.LevelRead,
 		Kind:        tool.KindThink,
+		Icon:        "✅",
 		Principal:   principal,
 		Check:       check,
 		Run: func(_ context.Context, _ tool.Env, a args) tool.Result {

@@ -37,6 +37,8 @@ func Tools(l *List) []tool.Tool {
 		Description: writeDescription,
 		Level:       tool.LevelRead,
 		Kind:        tool.KindThink,
+		Icon:        "✅",
+		Title:       func(tool.Env, writeArgs, []string) string { return "Update the todo list" },
 		Check:       checkWrite,
 		Run: func(_ context.Context, _ tool.Env, a writeArgs) tool.Result {
 			return runWrite(l, a)
@@ -47,6 +49,8 @@ func Tools(l *List) []tool.Tool {
 		Description: readDescription,
 		Level:       tool.LevelRead,
 		Kind:        tool.KindThink,
+		Icon:        "✅",
+		Title:       func(tool.Env, readArgs, []string) string { return "Read the todo list" },
 		Run: func(context.Context, tool.Env, readArgs) tool.Result {
 			items := l.Items()
 			if len(items) == 0 {

@@ -44,7 +44,9 @@ func Fetch(o Options) tool.Tool {
 		Description: fetchDoc,
 		Level:       tool.LevelRead,
 		Kind:        tool.KindFetch,
+		Icon:        "🌐",
 		Principal:   func(a fetchArgs) string { return strings.TrimSpace(a.URL) },
+		Title:       func(_ tool.Env, a fetchArgs, _ []string) string { return "Fetch " + strings.TrimSpace(a.URL) },
 		Check:       checkFetch,
 		Run: func(ctx context.Context, _ tool.Env, a fetchArgs) tool.Result {
 			return fetch(ctx, o, a)

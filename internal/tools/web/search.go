@@ -49,7 +49,11 @@ func Search(o Options) tool.Tool {
 		Description: searchDoc,
 		Level:       tool.LevelRead,
 		Kind:        tool.KindFetch,
+		Icon:        "🌐",
 		Principal:   func(a searchArgs) string { return strings.TrimSpace(a.Query) },
+		Title: func(_ tool.Env, a searchArgs, _ []string) string {
+			return "Search the web for " + strings.TrimSpace(a.Query)
+		},
 		Check: func(a searchArgs) string {
 			if strings.TrimSpace(a.Query) == "" {
 				return `web_search needs something to look for in "query", which is empty.`
