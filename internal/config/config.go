@@ -101,6 +101,21 @@ type Permissions struct {
 	AllowAll bool     `yaml:"allow_all,omitempty"`
 	Allow    []string `yaml:"allow,omitempty"`
 	Deny     []string `yaml:"deny,omitempty"`
+
+	allowFrom, denyFrom []string // "file:line" of each rule
+}
+
+// AllowFrom says where Allow[i] is written: "file:line" ("" when unknown).
+func (p Permissions) AllowFrom(i int) string { return at(p.allowFrom, i) }
+
+// DenyFrom says where Deny[i] is written: "file:line" ("" when unknown).
+func (p Permissions) DenyFrom(i int) string { return at(p.denyFrom, i) }
+
+func at(ss []string, i int) string {
+	if i < 0 || i >= len(ss) {
+		return ""
+	}
+	return ss[i]
 }
 
 // The values of the enumerations, in the order the documentation gives them.

@@ -41,6 +41,8 @@ type permissionsLayer struct {
 	AllowAll *bool    `yaml:"allow_all"`
 	Allow    []string `yaml:"allow"`
 	Deny     []string `yaml:"deny"`
+	// where each rule is written, "file:line" (set by parse)
+	allowFrom, denyFrom []string
 }
 
 // apply merges l over c: a scalar the layer sets replaces c's; an MCP server replaces
@@ -82,6 +84,8 @@ func (l *layer) apply(c *Config) {
 		set(&c.Permissions.AllowAll, p.AllowAll)
 		c.Permissions.Allow = append(c.Permissions.Allow, p.Allow...)
 		c.Permissions.Deny = append(c.Permissions.Deny, p.Deny...)
+		c.Permissions.allowFrom = append(c.Permissions.allowFrom, p.allowFrom...)
+		c.Permissions.denyFrom = append(c.Permissions.denyFrom, p.denyFrom...)
 	}
 	set(&c.PermissionMode, l.PermissionMode)
 	set(&c.MaxTurns, l.MaxTurns)

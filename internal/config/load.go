@@ -2,11 +2,13 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 )
 
 // maxFileSize bounds a configuration file; anything larger is surely not one.
@@ -69,6 +71,17 @@ func parse(path string, data []byte) (*layer, error) {
 	}
 	if err := validate(path, l, pos); err != nil {
 		return nil, err
+	}
+	if p := l.Permissions; p != nil {
+		v := validator{path: path, pos: pos}
+		where := func(list string, n int) []string {
+			out := make([]string, n)
+			for i := range out {
+				out[i] = fmt.Sprintf("%s:%d", path, v.lineOf(keyPath{"permissions", list, "[" + strconv.Itoa(i) + "]"}))
+			}
+			return out
+		}
+		p.allowFrom, p.denyFrom = where("allow", len(p.Allow)), where("deny", len(p.Deny))
 	}
 	return l, nil
 }

@@ -2,7 +2,6 @@ package permission
 
 import (
 	"fmt"
-	"path"
 	"strings"
 	"sync"
 
@@ -17,6 +16,7 @@ type Engine struct {
 	allow    []Rule
 	deny     []Rule
 	remember []remembered
+	project  string // the project root, for grants (SetProject)
 }
 
 type remembered struct {
@@ -61,6 +61,14 @@ func parseRules(ss []string, source string) ([]Rule, error) {
 	return out, nil
 }
 
+// Rules returns the allow and deny rules in force (files, config, flags, the session's),
+// each with its Source.
+func (e *Engine) Rules() (allow, deny []Rule) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]Rule(nil), e.allow...), append([]Rule(nil), e.deny...)
+}
+
 // Mode returns the current mode.
 func (e *Engine) Mode() Mode {
 	e.mu.Lock()
@@ -68,11 +76,12 @@ func (e *Engine) Mode() Mode {
 	return e.mode
 }
 
-// SetMode switches the mode.
-func (e *Engine) SetMode(m Mode) {
+// SetMode switches the mode and returns the one before.
+func (e *Engine) SetMode(m Mode) (previous Mode) {
 	e.mu.Lock()
-	e.mode = m
+	previous, e.mode = e.mode, m
 	e.mu.Unlock()
+	return previous
 }
 
 // Remember implements Gate. An "always" is kept for this exact tool and principal.
@@ -104,7 +113,7 @@ func (e *Engine) Check(c Call) Verdict {
 	}
 	p := strings.TrimSpace(c.Principal)
 	for _, r := range e.deny {
-		if r.Match(c.Tool, p) || hasDotDot(p) && r.Match(c.Tool, path.Clean(p)) {
+		if r.denies(c, p) {
 			return Verdict{Deny, fmt.Sprintf("a deny rule (%s) forbids it", r.describe())}
 		}
 	}
@@ -115,7 +124,7 @@ func (e *Engine) Check(c Call) Verdict {
 		return v
 	}
 	for _, r := range e.allow {
-		if r.matchPath(c.Tool, p) {
+		if r.allows(c, p) {
 			return Verdict{Allow, fmt.Sprintf("an allow rule (%s) permits it", r.describe())}
 		}
 	}

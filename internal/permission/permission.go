@@ -43,6 +43,20 @@ func ParseMode(s string) (Mode, error) {
 	return "", fmt.Errorf("unknown permission mode %q (want default, accept-edits, plan or yolo)", s)
 }
 
+// About says in a few words what the mode lets gantry do, for the model and people.
+func (m Mode) About() string {
+	switch m {
+	case ModeAcceptEdits:
+		return "file edits run without asking; commands still ask"
+	case ModePlan:
+		return "read tools only, until a plan is approved with exit_plan_mode"
+	case ModeYolo:
+		return "nothing asks; deny rules still hold"
+	default:
+		return "file edits and commands ask first, unless a rule allows them"
+	}
+}
+
 // MaxLevel is the highest tool level the mode declares to the model.
 func (m Mode) MaxLevel() tool.Level {
 	if m == ModePlan {
@@ -84,11 +98,18 @@ type Call struct {
 	Tool      string
 	Level     tool.Level
 	Principal string
+	// Paths are the absolute paths the call touches (empty for calls of no path). A
+	// rule whose pattern is an absolute path is matched against them.
+	Paths []string
 }
 
 // Gate decides whether a call runs. Engine implements it.
 type Gate interface {
 	Check(c Call) Verdict
-	// Remember records an "always" answer for the rest of the session.
+	// Suggest says what an "always" answer to c would remember, for the question.
+	Suggest(c Call) Grant
+	// Grant keeps an "always allow" answer for the rest of the session.
+	Grant(c Call, g Grant) error
+	// Remember records an "always" answer for this exact call (deny always).
 	Remember(c Call, allow bool)
 }

@@ -1,9 +1,11 @@
 package permission
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 )
 
@@ -16,6 +18,7 @@ type Rule struct {
 	// Source says where the rule comes from: "file:line", a flag, "session".
 	Source string
 	src    string
+	pat    string // the pattern as written
 }
 
 // ParseRule parses a rule.
@@ -31,17 +34,45 @@ func ParseRule(s string) (Rule, error) {
 	if !validToolPattern(name) {
 		return Rule{}, fmt.Errorf("permission rule %q: %q is not a tool name (want tool or tool:regex)", s, name)
 	}
-	r := Rule{Tool: name, src: s}
+	r := Rule{Tool: name, src: s, pat: pat}
 	if hasPat {
 		if pat == "" {
 			return Rule{}, fmt.Errorf("permission rule %q has an empty regular expression (write just %q for every call)", s, name)
 		}
+		// The pattern alone first, so that an error quotes it as written.
+		if _, err := regexp.Compile(pat); err != nil {
+			return Rule{}, fmt.Errorf("permission rule %q has a bad regular expression: %s", s, regexpProblem(err))
+		}
 		re, err := regexp.Compile(`^(?:` + pat + `)$`)
 		if err != nil {
-			return Rule{}, fmt.Errorf("permission rule %q has a bad regular expression: %v", s, err)
+			return Rule{}, fmt.Errorf("permission rule %q has a bad regular expression: %s", s, regexpProblem(err))
 		}
 		r.Pattern = re
 	}
+	return r, nil
+}
+
+// regexpProblem says what is wrong in a pattern, without the package's prefix.
+func regexpProblem(err error) string {
+	var se *syntax.Error
+	if errors.As(err, &se) {
+		return fmt.Sprintf("%s in %q", se.Code, se.Expr)
+	}
+	return strings.TrimPrefix(err.Error(), "error parsing regexp: ")
+}
+
+// ParseRuleFrom parses a rule written at source ("file:line", "--allow") and keeps
+// the source in it; an error names the source.
+func ParseRuleFrom(s, source string) (Rule, error) {
+	r, err := ParseRule(s)
+	if err != nil {
+		msg := strings.TrimPrefix(err.Error(), "permission ")
+		if source == "" {
+			return Rule{}, errors.New(msg)
+		}
+		return Rule{}, fmt.Errorf("%s: %s", source, msg)
+	}
+	r.Source = source
 	return r, nil
 }
 
@@ -80,6 +111,44 @@ func (r Rule) matchPath(tool, p string) bool {
 		return true
 	}
 	return r.Match(tool, path.Clean(strings.TrimSpace(p)))
+}
+
+// absolute reports whether the rule's pattern is an absolute path: it is matched
+// against the absolute paths of a call, not its principal as typed.
+func (r Rule) absolute() bool { return r.Pattern != nil && strings.HasPrefix(r.pat, "/") }
+
+// denies reports whether a deny rule covers c (principal p): any of its paths, for an
+// absolute rule, or its principal as given and cleaned.
+func (r Rule) denies(c Call, p string) bool {
+	if r.absolute() && len(c.Paths) > 0 {
+		if !r.MatchesTool(c.Tool) {
+			return false
+		}
+		for _, x := range c.Paths {
+			if r.Pattern.MatchString(path.Clean(x)) {
+				return true
+			}
+		}
+		return false
+	}
+	return r.Match(c.Tool, p) || hasDotDot(p) && r.Match(c.Tool, path.Clean(p))
+}
+
+// allows reports whether an allow rule covers c: every one of its paths, for an
+// absolute rule, or its principal.
+func (r Rule) allows(c Call, p string) bool {
+	if r.absolute() && len(c.Paths) > 0 {
+		if !r.MatchesTool(c.Tool) {
+			return false
+		}
+		for _, x := range c.Paths {
+			if !r.Pattern.MatchString(path.Clean(x)) {
+				return false
+			}
+		}
+		return true
+	}
+	return r.matchPath(c.Tool, p)
 }
 
 func hasDotDot(p string) bool {

@@ -54,17 +54,64 @@ func rulesFiles(projectRoot, userDir string) []string {
 	return out
 }
 
-// Check reports the rules that name a tool gantry does not have, by file and line.
-// "*" and names starting with mcp__ (tools of MCP servers, which come and go) pass.
-func (s RuleSet) Check(known func(tool string) bool) error {
+// Check reports the rules that name a tool gantry does not have, by where they come
+// from (file and line, or the flag). "*", names ending in "*" and names starting with
+// mcp__ (tools of MCP servers, which come and go) pass. names lists the known tools,
+// for a suggestion.
+func (s RuleSet) Check(known func(tool string) bool, names []string) error {
+	return CheckTools(append(append([]Rule(nil), s.Allow...), s.Deny...), known, names)
+}
+
+// CheckTools reports the rules of rules that name no known tool (see RuleSet.Check).
+func CheckTools(rules []Rule, known func(tool string) bool, names []string) error {
 	var errs []error
-	for _, r := range append(append([]Rule(nil), s.Allow...), s.Deny...) {
-		if r.Tool == "*" || strings.HasPrefix(r.Tool, "mcp__") || known(r.Tool) {
+	for _, r := range rules {
+		if r.Tool == "*" || strings.HasSuffix(r.Tool, "*") || strings.HasPrefix(r.Tool, "mcp__") || known(r.Tool) {
 			continue
 		}
-		errs = append(errs, fmt.Errorf("%s: rule %q names no tool gantry has (%s)", r.Source, r.src, r.Tool))
+		msg := fmt.Sprintf("rule %q names no tool gantry has (%s)", r.src, r.Tool)
+		if near := closest(r.Tool, names); near != "" {
+			msg += fmt.Sprintf("; did you mean %s?", near)
+		}
+		if r.Source != "" {
+			msg = r.Source + ": " + msg
+		}
+		errs = append(errs, errors.New(msg))
 	}
 	return errors.Join(errs...)
+}
+
+// closest is the name nearest to s by edit distance, when it is near enough to be a
+// typo of it.
+func closest(s string, names []string) string {
+	best, bestD := "", len(s)/3+1
+	for _, n := range names {
+		if d := distance(s, n); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	return best
+}
+
+// distance is the Levenshtein distance of a and b.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 func loadRulesFile(path string) (RuleSet, error) {

@@ -98,12 +98,12 @@ func TestRuleSetCheckUnknownTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	known := func(name string) bool { return name == "read_file" || name == "bash" }
-	err = s.Check(known)
+	err = s.Check(known, []string{"read_file", "bash"})
 	if err == nil {
 		t.Fatal("unknown tools passed")
 	}
 	msg := err.Error()
-	for _, want := range []string{file + `:6: rule "raed_file" names no tool gantry has`, file + `:8: rule "bsh:rm.*"`} {
+	for _, want := range []string{file + `:6: rule "raed_file" names no tool gantry has (raed_file); did you mean read_file?`, file + `:8: rule "bsh:rm.*"`, "did you mean bash?"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("%q lacks %q", msg, want)
 		}
