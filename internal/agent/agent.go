@@ -57,9 +57,10 @@ type Config struct {
 	// TodoText and TasksText give the todo list and the task board as text, kept
 	// verbatim through a compaction (may be nil).
 	TodoText, TasksText func() string
-	// SaveRule writes an "always" answer into the project's rules file and returns
-	// the rule it wrote; nil means answers are kept for the session only.
-	SaveRule func(c permission.Call) (string, error)
+	// SaveRule writes an "always" answer (the grant the question showed) into the
+	// project's rules file and returns the rules it wrote; nil means answers are kept
+	// for the session only.
+	SaveRule func(c permission.Call, g permission.Grant) (string, error)
 }
 
 // Agent is one conversation's loop. Run is not safe for concurrent use; one turn
@@ -85,6 +86,7 @@ type Agent struct {
 	lastContext  int64 // tokens the last request filled, for compaction
 	compactAsked bool  // the compact tool asked for a compaction
 	compactFocus string
+	storeErr     error // the first store error of the running turn
 }
 
 // SetHistory replaces the conversation (on resume).
@@ -110,9 +112,40 @@ func (a *Agent) AddUsage(u llm.Usage, cost float64) {
 	ev := face.TurnUsage{Model: a.Config.Model, Usage: u, Cost: cost, SessionUsage: a.usage, SessionCost: a.cost, Elsewhere: true}
 	a.mu.Unlock()
 	if a.Store != nil {
-		_ = a.Store.AddUsage(u, cost)
+		a.stored(a.Store.AddUsage(u, cost))
 	}
 	a.emit(ev)
+}
+
+// stored notes a store error: the first of a turn is said at once (a notice) and
+// ends up in the turn's TurnEnded.StoreErr. The turn goes on: what it does is in
+// memory, and the person decides whether to go on without a record.
+func (a *Agent) stored(err error) {
+	if err == nil {
+		return
+	}
+	a.mu.Lock()
+	first := a.storeErr == nil
+	if first {
+		a.storeErr = err
+	}
+	a.mu.Unlock()
+	if first {
+		a.emit(face.Notice{Text: fmt.Sprintf("the session could not be stored (%v); this turn goes on, but it may not be resumable", err)})
+	}
+}
+
+// StoreError says a store error of the session's, made outside the loop (a title
+// that could not be written), as the loop says its own.
+func (a *Agent) StoreError(err error) { a.stored(err) }
+
+// takeStoreErr returns the turn's first store error and forgets it.
+func (a *Agent) takeStoreErr() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	err := a.storeErr
+	a.storeErr = nil
+	return err
 }
 
 // conversation shares the history with a request without copying it: messages are
@@ -138,33 +171,29 @@ func (a *Agent) emit(e face.Event) {
 
 func (a *Agent) record(kind string, payload any) {
 	if a.Store != nil {
-		_ = a.Store.AppendEvent(kind, payload) // the store reports its own faults
+		a.stored(a.Store.AppendEvent(kind, payload))
 	}
 }
 
-func (a *Agent) appendMessage(m llm.Message) error {
+// appendMessage adds m to the history and stores it (a store error is said, see
+// stored).
+func (a *Agent) appendMessage(m llm.Message) {
 	a.mu.Lock()
 	a.history = append(a.history, m)
 	a.mu.Unlock()
 	if a.Store != nil {
-		if err := a.Store.AppendMessage(m); err != nil {
-			return fmt.Errorf("storing the session: %w", err)
-		}
+		a.stored(a.Store.AppendMessage(m))
 	}
-	return nil
 }
 
 // appendResponse adds a complete response to the history and stores it with its usage.
-func (a *Agent) appendResponse(m llm.Message, u llm.Usage, cost float64) error {
+func (a *Agent) appendResponse(m llm.Message, u llm.Usage, cost float64) {
 	a.mu.Lock()
 	a.history = append(a.history, m)
 	a.mu.Unlock()
 	if a.Store != nil {
-		if err := a.Store.AppendResponse(m, u, cost); err != nil {
-			return fmt.Errorf("storing the session: %w", err)
-		}
+		a.stored(a.Store.AppendResponse(m, u, cost))
 	}
-	return nil
 }
 
 // Run sends one user prompt and drives the loop to the model's final answer, the
@@ -176,11 +205,13 @@ func (a *Agent) Run(ctx context.Context, prompt string) face.TurnEnded {
 // RunWith is Run with more content after the prompt's text: images and documents a
 // face attached (ACP prompts).
 func (a *Agent) RunWith(ctx context.Context, prompt string, attached []llm.Block) face.TurnEnded {
+	a.takeStoreErr() // a fault of an earlier turn was said then
 	end := a.run(ctx, prompt, attached)
 	a.record("turn_ended", map[string]any{"stop_reason": end.StopReason, "steps": end.Steps, "counters": end.Counters, "error": errString(end.Err)})
 	if a.Store != nil {
-		_ = a.Store.EndTurn()
+		a.stored(a.Store.EndTurn())
 	}
+	end.StoreErr = a.takeStoreErr()
 	a.emit(end)
 	return end
 }
@@ -192,10 +223,7 @@ func (a *Agent) run(ctx context.Context, prompt string, attached []llm.Block) fa
 		end.StopReason, end.Err = "blocked", fmt.Errorf("a UserPromptSubmit hook refused the prompt: %s", blocked)
 		return end
 	}
-	if err := a.appendMessage(msg); err != nil {
-		end.StopReason, end.Err = "error", err
-		return end
-	}
+	a.appendMessage(msg)
 	stopHookActive := false
 	maxTurns := a.Config.MaxTurns
 	if maxTurns <= 0 {
@@ -209,14 +237,10 @@ func (a *Agent) run(ctx context.Context, prompt string, attached []llm.Block) fa
 		if len(resp.Message.Content) > 0 {
 			msg := resp.Message
 			msg.Content = sanitizeToolInputs(append([]llm.Block(nil), msg.Content...))
-			var serr error
 			if err == nil {
-				serr = a.appendResponse(msg, resp.Usage, cost)
+				a.appendResponse(msg, resp.Usage, cost)
 			} else {
-				serr = a.appendMessage(msg) // what was streamed before the failure
-			}
-			if serr != nil && err == nil {
-				err = serr
+				a.appendMessage(msg) // what was streamed before the failure
 			}
 		}
 		if err != nil {
@@ -232,10 +256,7 @@ func (a *Agent) run(ctx context.Context, prompt string, attached []llm.Block) fa
 		if len(calls) == 0 {
 			if goOn := a.stopHook(ctx, end.Text, stopHookActive); goOn != "" && ctx.Err() == nil {
 				stopHookActive = true
-				if err := a.appendMessage(llm.Message{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockText, Text: "<stop-hook>\n" + goOn + "\n</stop-hook>"}}}); err != nil {
-					end.StopReason, end.Err = "error", err
-					return end
-				}
+				a.appendMessage(llm.Message{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockText, Text: "<stop-hook>\n" + goOn + "\n</stop-hook>"}}})
 				continue
 			}
 			end.StopReason = resp.StopReason
@@ -246,11 +267,8 @@ func (a *Agent) run(ctx context.Context, prompt string, attached []llm.Block) fa
 		}
 		results, counters := a.runCalls(ctx, calls)
 		end.Counters = end.Counters.Add(counters)
-		if err := a.appendMessage(llm.Message{Role: llm.RoleUser, Content: results}); err != nil {
-			end.StopReason, end.Err = "error", err
-			return end
-		}
-		a.emit(face.StepEnded{Step: end.Steps, Counters: counters})
+		a.appendMessage(llm.Message{Role: llm.RoleUser, Content: results})
+		a.emit(face.StepEnded{Step: end.Steps, Counters: end.Counters})
 		if ctx.Err() != nil {
 			end.StopReason = "cancelled"
 			return end

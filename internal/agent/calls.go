@@ -16,18 +16,22 @@ import (
 
 // pending is one tool call of a response on its way to a result.
 type pending struct {
-	block  llm.Block
-	tool   tool.Tool
-	inv    tool.Invocation
-	result *tool.Result // set once settled (refused, malformed, or run)
-	took   time.Duration
+	block   llm.Block
+	tool    tool.Tool
+	inv     tool.Invocation
+	call    tool.Call // what faces show of it
+	note    string    // said of the call on ToolStarted (a hook rewrote its input)
+	started bool      // ToolStarted was sent
+	result  *tool.Result
+	took    time.Duration
 	// unsettled counts the calls of the response not settled yet, shared by them.
 	unsettled *atomic.Int32
 }
 
-// runCalls settles every call of a response, in order: decode, gate, run. Calls of
-// read tools that follow each other run in parallel; write and exec calls run one at a
-// time. Every call gets exactly one result block, in the order of the calls.
+// runCalls settles every call of a response, in order: decode, hooks, gate, run.
+// Calls of read tools that follow each other run in parallel; write and exec calls
+// run one at a time. Every call gets exactly one result block, in the order of the
+// calls, and its ToolStarted before its ToolFinished.
 func (a *Agent) runCalls(ctx context.Context, calls []llm.Block) ([]llm.Block, face.Counters) {
 	ps := make([]*pending, len(calls))
 	unsettled := new(atomic.Int32)
@@ -66,6 +70,10 @@ func (a *Agent) runCalls(ctx context.Context, calls []llm.Block) ([]llm.Block, f
 			if q.tool.Level() != tool.LevelRead {
 				break
 			}
+			if ctx.Err() != nil {
+				a.settle(q, cancelledResult(q.block.ToolName), false)
+				continue
+			}
 			if a.permit(ctx, q) {
 				batch = append(batch, q)
 			}
@@ -77,11 +85,7 @@ func (a *Agent) runCalls(ctx context.Context, calls []llm.Block) ([]llm.Block, f
 		}
 		var wg sync.WaitGroup
 		for _, q := range batch {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				a.execute(ctx, q)
-			}()
+			wg.Go(func() { a.execute(ctx, q) })
 		}
 		wg.Wait()
 		i = j
@@ -89,34 +93,41 @@ func (a *Agent) runCalls(ctx context.Context, calls []llm.Block) ([]llm.Block, f
 	var counters face.Counters
 	results := make([]llm.Block, len(ps))
 	for i, p := range ps {
-		counters.Count(p.block.ToolName)
+		counters.Count(p.call.Counter)
 		r := p.result
 		results[i] = llm.Block{Type: llm.BlockToolResult, ToolCallID: p.block.ToolCallID, Text: r.Text, IsError: r.IsError, Images: r.Images}
 	}
 	return results, counters
 }
 
-// prepare decodes a call and announces it. Unknown tools and malformed arguments are
-// settled at once with a sentence for the model.
+// prepare decodes a call. Unknown tools and malformed arguments are settled at once
+// with a sentence for the model.
 func (a *Agent) prepare(c llm.Block, unsettled *atomic.Int32) *pending {
-	p := &pending{block: c, unsettled: unsettled}
+	p := &pending{block: c, unsettled: unsettled, call: tool.Unknown(c.ToolName)}
 	t, ok := a.Tools.Lookup(c.ToolName)
 	if ok && a.MaxLevel != nil && t.Level() > a.MaxLevel() {
 		ok = false
 	}
 	if !ok {
-		a.emit(face.ToolStarted{CallID: c.ToolCallID, Name: c.ToolName, Input: c.Input, Kind: tool.KindOther})
 		a.settle(p, tool.Fail(fmt.Sprintf("There is no tool named %q here. Available tools: %s.", c.ToolName, joinNames(a.declaredNames()))), false)
 		return p
 	}
 	p.tool = t
 	inv, msg := t.Decode(a.Env, c.Input)
-	p.inv = inv
-	a.emit(face.ToolStarted{CallID: c.ToolCallID, Name: c.ToolName, Principal: inv.Principal, Level: t.Level(), Kind: t.Kind(), Locations: inv.Paths, Input: c.Input})
+	p.inv, p.call = inv, tool.Describe(t, inv)
 	if msg != "" {
 		a.settle(p, tool.Fail(msg), false)
 	}
 	return p
+}
+
+// start announces a call once: ToolStarted, with what it will run as.
+func (a *Agent) start(p *pending) {
+	if p.started {
+		return
+	}
+	p.started = true
+	a.emit(face.ToolStarted{CallID: p.block.ToolCallID, Call: p.call, Input: p.block.Input, Note: p.note})
 }
 
 func (a *Agent) declaredNames() []string {
@@ -127,14 +138,20 @@ func (a *Agent) declaredNames() []string {
 	return a.Tools.Names(level)
 }
 
-// permit runs the PreToolUse hooks, asks the gate, and the person when the gate
-// asks. A refused call is settled.
+// gateCall is what the gate knows of a prepared call.
+func gateCall(p *pending) permission.Call {
+	return permission.Call{Tool: p.tool.Name(), Level: p.tool.Level(), Principal: p.inv.Principal, Paths: p.inv.Paths}
+}
+
+// permit runs the PreToolUse hooks, announces the call, asks the gate, and the person
+// when the gate asks. A refused call is settled.
 func (a *Agent) permit(ctx context.Context, p *pending) bool {
 	hookAllows := a.preToolUse(ctx, p)
 	if p.result != nil {
-		return false // blocked by a hook
+		return false // blocked by a hook, or its rewrite did not decode
 	}
-	call := permission.Call{Tool: p.tool.Name(), Level: p.tool.Level(), Principal: p.inv.Principal}
+	a.start(p)
+	call := gateCall(p)
 	if a.Gate == nil {
 		return true
 	}
@@ -153,14 +170,17 @@ func (a *Agent) permit(ctx context.Context, p *pending) bool {
 	if asker == nil {
 		asker = face.NoHuman{}
 	}
-	if _, nobody := asker.(face.NoHuman); !nobody {
+	nobody := face.Nobody(asker)
+	if !nobody {
 		a.hook(ctx, HookNotification, "", map[string]any{"notification_type": "permission_prompt",
 			"message": fmt.Sprintf("gantry needs your permission to use %s", call.Tool)})
 	}
-	ans, err := asker.AskPermission(ctx, face.PermissionRequest{
-		CallID: p.block.ToolCallID, Tool: call.Tool, Principal: call.Principal, Level: call.Level,
-		Kind: p.tool.Kind(), Locations: p.inv.Paths, Input: p.block.Input, Reason: v.Reason,
-	})
+	req := face.PermissionRequest{CallID: p.block.ToolCallID, Call: p.call, Input: p.block.Input, Reason: v.Reason,
+		Always: a.Gate.Suggest(call)}
+	if !nobody && p.inv.Preview != nil {
+		req.Preview = p.inv.Preview(ctx)
+	}
+	ans, err := asker.AskPermission(ctx, req)
 	switch {
 	case errors.Is(err, face.ErrNoHuman):
 		hint := ""
@@ -174,14 +194,23 @@ func (a *Agent) permit(ctx context.Context, p *pending) bool {
 		return false
 	}
 	switch ans {
-	case face.AllowAlways, face.AllowAlwaysSaved:
-		a.Gate.Remember(call, true)
-		if ans == face.AllowAlwaysSaved && a.Config.SaveRule != nil {
-			if rule, err := a.Config.SaveRule(call); err != nil {
-				a.emit(face.Notice{Text: fmt.Sprintf("the rule for %s could not be saved: %v; it holds for this session", call.Tool, err)})
-			} else {
-				a.emit(face.Notice{Text: fmt.Sprintf("saved the rule %q to the project's permissions", rule)})
+	case face.AllowAlways:
+		if err := a.Gate.Grant(call, req.Always); err != nil {
+			a.emit(face.Notice{Text: err.Error()})
+		}
+		return true
+	case face.AllowAlwaysSaved:
+		if a.Config.SaveRule == nil {
+			if err := a.Gate.Grant(call, req.Always); err != nil {
+				a.emit(face.Notice{Text: err.Error()})
 			}
+			return true
+		}
+		if rule, err := a.Config.SaveRule(call, req.Always); err != nil {
+			_ = a.Gate.Grant(call, req.Always)
+			a.emit(face.Notice{Text: fmt.Sprintf("the rule for %s could not be saved: %v; it holds for this session", call.Tool, err)})
+		} else {
+			a.emit(face.Notice{Text: fmt.Sprintf("saved the rule %s to the project's permissions", rule), Info: true})
 		}
 		return true
 	case face.AllowOnce:
@@ -189,15 +218,16 @@ func (a *Agent) permit(ctx context.Context, p *pending) bool {
 	case face.DenyAlways:
 		a.Gate.Remember(call, false)
 	}
-	a.settle(p, rejected(call.Tool), true)
+	a.settle(p, rejected(p.call), true)
 	return false
 }
 
-func rejected(name string) tool.Result {
-	if name == "bash" {
+// rejected is what the model reads of a call the person refused.
+func rejected(c tool.Call) tool.Result {
+	if c.Kind == tool.KindExecute {
 		return tool.Fail("[command rejected by the user]")
 	}
-	return tool.Fail(fmt.Sprintf("[%s rejected by the user]", name))
+	return tool.Fail(fmt.Sprintf("[%s rejected by the user]", c.Name))
 }
 
 func cancelledResult(name string) tool.Result {
@@ -220,6 +250,7 @@ func (a *Agent) settle(p *pending, r tool.Result, refused bool) {
 	if p.result != nil {
 		return
 	}
+	a.start(p)
 	r.Text = tool.Bound(r.Text, a.Config.MaxOutput)
 	if r.Text == "" && len(r.Images) == 0 {
 		r.Text = "(no output)"
@@ -235,7 +266,7 @@ func (a *Agent) settle(p *pending, r tool.Result, refused bool) {
 	if p.unsettled.Add(-1) > 0 {
 		a.record("tool_finished", map[string]any{"id": p.block.ToolCallID, "name": p.block.ToolName, "is_error": r.IsError, "refused": refused, "text": r.Text})
 	}
-	a.emit(face.ToolFinished{CallID: p.block.ToolCallID, Name: p.block.ToolName, Result: r, Refused: refused, Duration: p.took})
+	a.emit(face.ToolFinished{CallID: p.block.ToolCallID, Call: p.call, Result: r, Refused: refused, Duration: p.took})
 }
 
 func joinNames(names []string) string {

@@ -73,11 +73,9 @@ func (a *Agent) compact(ctx context.Context, trigger, focus string) error {
 	a.lastContext = 0
 	a.mu.Unlock()
 	if a.Store != nil {
-		if err := a.Store.MarkCompaction(next); err != nil {
-			return fmt.Errorf("storing the compaction: %w", err)
-		}
+		a.stored(a.Store.MarkCompaction(next))
 	}
-	a.emit(face.Notice{Text: fmt.Sprintf("compacted the conversation (%s): %d messages became a summary", trigger, len(head))})
+	a.emit(face.Notice{Text: fmt.Sprintf("compacted the conversation (%s): %d messages became a summary", trigger, len(head)), Info: true})
 	return nil
 }
 

@@ -91,6 +91,8 @@ func (a *Agent) preToolUse(ctx context.Context, p *pending) (allow bool) {
 		}
 		p.inv = inv
 		p.block.Input = r.UpdatedInput
+		p.call = tool.Describe(p.tool, inv)
+		p.note = "a PreToolUse hook rewrote the input"
 	}
 	return r.Allow
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/llm"
+	"github.com/gantry-dev/gantry/internal/permission"
 	"github.com/gantry-dev/gantry/internal/tool"
 )
 
@@ -31,15 +32,40 @@ type Retry struct {
 	Reason  string
 }
 
-// ToolStarted is sent once per call, before the permission gate.
+// SessionStarted is the first event of a session, sent by App.Start: what it is and
+// the tools it declares (MCP servers' included).
+type SessionStarted struct {
+	SessionID string
+	Resumed   bool
+	Provider  string
+	Model     string
+	Mode      permission.Mode
+	Cwd       string
+	Tools     []string
+	// ContextWindow is the model's context window in tokens (0: unknown).
+	ContextWindow int
+}
+
+// ModeChanged says the permission mode changed: by the person (a face asked the App),
+// by the model (enter_plan_mode, an approved plan) or by a plan's answer.
+type ModeChanged struct {
+	Mode, Previous permission.Mode
+}
+
+// ModelChanged says the model of the next requests changed.
+type ModelChanged struct {
+	Model         string
+	ContextWindow int
+}
+
+// ToolStarted is sent once per call, after the PreToolUse hooks and before the
+// permission gate. Input is the call's arguments as they will run: when a hook
+// rewrote them, the rewritten ones, and Note says so.
 type ToolStarted struct {
-	CallID    string
-	Name      string
-	Principal string
-	Level     tool.Level
-	Kind      tool.Kind
-	Locations []string
-	Input     json.RawMessage
+	CallID string
+	tool.Call
+	Input json.RawMessage
+	Note  string
 }
 
 // ToolRunning is sent when a call the gate let through starts to run (after
@@ -52,7 +78,7 @@ type ToolRunning struct {
 // ToolFinished is sent exactly once per call, also when it was refused or cancelled.
 type ToolFinished struct {
 	CallID string
-	Name   string
+	tool.Call
 	Result tool.Result
 	// Refused is set when the gate or the person refused the call.
 	Refused bool
@@ -73,21 +99,22 @@ type TurnUsage struct {
 	Elsewhere bool
 }
 
-// Counters are the per-turn counts of tool responses shown after a turn.
+// Counters are the counts of tool responses of a turn, by the counter class each
+// tool declares (tool.Info.Counter).
 type Counters struct {
 	Commands int `json:"commands"` // bash
 	FileOps  int `json:"file_ops"` // read_file, write_file, edit_file, apply_patch
 	Skills   int `json:"skills"`   // read_skill
 }
 
-// Count adds one response of the named tool.
-func (c *Counters) Count(toolName string) {
-	switch toolName {
-	case "bash":
+// Count adds one response of a tool of counter class c.
+func (c *Counters) Count(class tool.Counter) {
+	switch class {
+	case tool.CountCommand:
 		c.Commands++
-	case "read_file", "write_file", "edit_file", "apply_patch":
+	case tool.CountFileOp:
 		c.FileOps++
-	case "read_skill":
+	case tool.CountSkill:
 		c.Skills++
 	}
 }
@@ -97,8 +124,8 @@ func (c Counters) Add(o Counters) Counters {
 	return Counters{c.Commands + o.Commands, c.FileOps + o.FileOps, c.Skills + o.Skills}
 }
 
-// StepEnded closes one model response and the tool calls it made; Counters count
-// only this step's tool responses.
+// StepEnded closes one model response and the tool calls it made; Counters are the
+// turn's so far (this step's responses and those of the steps before it).
 type StepEnded struct {
 	Step     int
 	Counters Counters
@@ -110,9 +137,13 @@ type TurnEnded struct {
 	// Counters are the totals of the whole turn; Steps the number of model responses.
 	Counters   Counters
 	Steps      int
-	StopReason string // "end_turn", "max_turns", "cancelled", "error", "max_tokens"
+	StopReason string // "end_turn", "max_turns", "cancelled", "error", "max_tokens", "blocked"
 	Text       string // the final answer text
 	Err        error
+	// StoreErr is the first error of the session store in this turn: what happened
+	// was not all stored (a full disk, a read-only data folder). The turn itself may
+	// have ended well.
+	StoreErr error
 }
 
 // TodoItem is one entry of the todo list.
@@ -133,21 +164,28 @@ type FromSubagent struct {
 }
 
 // Notice is a line for the person about the session itself: a hook that failed or
-// blocked, a setting that was ignored.
-type Notice struct{ Text string }
+// blocked, a setting that was ignored, a store that could not write. Info marks a
+// line that reports something done (a rule saved), not a problem.
+type Notice struct {
+	Text string
+	Info bool
+}
 
-func (Notice) event()        {}
-func (TodoList) event()      {}
-func (FromSubagent) event()  {}
-func (TextDelta) event()     {}
-func (ThinkingDelta) event() {}
-func (Retry) event()         {}
-func (ToolStarted) event()   {}
-func (ToolFinished) event()  {}
-func (ToolRunning) event()   {}
-func (TurnUsage) event()     {}
-func (StepEnded) event()     {}
-func (TurnEnded) event()     {}
+func (SessionStarted) event() {}
+func (ModeChanged) event()    {}
+func (ModelChanged) event()   {}
+func (Notice) event()         {}
+func (TodoList) event()       {}
+func (FromSubagent) event()   {}
+func (TextDelta) event()      {}
+func (ThinkingDelta) event()  {}
+func (Retry) event()          {}
+func (ToolStarted) event()    {}
+func (ToolFinished) event()   {}
+func (ToolRunning) event()    {}
+func (TurnUsage) event()      {}
+func (StepEnded) event()      {}
+func (TurnEnded) event()      {}
 
 // Sink receives events. It is called from the agent's goroutine(s) and must not block
 // for long; finished events are never dropped.
@@ -155,15 +193,16 @@ type Sink func(Event)
 
 // PermissionRequest asks whether a tool call may run.
 type PermissionRequest struct {
-	CallID    string
-	Tool      string
-	Principal string
-	Level     tool.Level
-	Kind      tool.Kind
-	Locations []string
-	Input     json.RawMessage
+	CallID string
+	tool.Call
+	Input json.RawMessage
 	// Reason says why the gate asks (e.g. "default mode asks before exec tools").
 	Reason string
+	// Preview is what the call would change (the diff of a write), empty for calls
+	// that change nothing a diff shows.
+	Preview tool.Display
+	// Always is what an "always" answer remembers, to show before the person picks it.
+	Always permission.Grant
 }
 
 // Answer is the person's answer to a permission request.
@@ -211,6 +250,9 @@ type PlanAnswer struct {
 	Approved bool
 	// Feedback is what the person said (why not, or what to change).
 	Feedback string
+	// Mode is the permission mode to work in once an approved plan leaves plan mode;
+	// empty: the mode the session had before it entered plan mode.
+	Mode permission.Mode
 }
 
 // Asker is how the core asks the face a question. Each method blocks until answered
@@ -223,6 +265,18 @@ type Asker interface {
 
 // NoHuman is the Asker of a face with nobody to ask: it answers ErrNoHuman at once.
 type NoHuman struct{}
+
+// Nobody reports whether asker has nobody to ask: it is nil, NoHuman, or an Asker
+// that says so with a NoHuman() bool method (one that stands for another).
+func Nobody(asker Asker) bool {
+	switch a := asker.(type) {
+	case nil, NoHuman:
+		return true
+	case interface{ NoHuman() bool }:
+		return a.NoHuman()
+	}
+	return false
+}
 
 // AskPermission implements Asker.
 func (NoHuman) AskPermission(context.Context, PermissionRequest) (Answer, error) {
