@@ -1,13 +1,22 @@
 // Package app wires gantry together: configuration, the model provider, the tools,
-// the permission gate and the session store become one Agent that a face drives.
+// the permission gate and the session store become one App that a face drives.
+//
+// An App has a lifecycle a face follows: New wires a session and sends nothing; Start,
+// once the face listens, runs the SessionStart hooks, connects the MCP servers,
+// announces the session (face.SessionStarted) and restores a resumed session's lists;
+// Run runs prompts; Close ends the session and says what failed. Faces change the
+// session only through the App's methods (SetMode, SetModel, an answer to a question)
+// and learn every change from events (face.ModeChanged, face.ModelChanged).
 package app
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/agent"
@@ -17,12 +26,11 @@ import (
 	"github.com/gantry-dev/gantry/internal/llm"
 	"github.com/gantry-dev/gantry/internal/permission"
 	"github.com/gantry-dev/gantry/internal/refs"
+	"github.com/gantry-dev/gantry/internal/resource"
 	"github.com/gantry-dev/gantry/internal/session"
 	"github.com/gantry-dev/gantry/internal/tool"
-	"github.com/gantry-dev/gantry/internal/tools/compacttool"
 	"github.com/gantry-dev/gantry/internal/tools/shell"
 	"github.com/gantry-dev/gantry/internal/tools/skill"
-	"github.com/gantry-dev/gantry/internal/tools/subagent"
 	"github.com/gantry-dev/gantry/internal/tools/task"
 	"github.com/gantry-dev/gantry/internal/tools/todo"
 )
@@ -48,35 +56,55 @@ type Options struct {
 	// LLM, when set, is the model to use instead of the configured provider (tests,
 	// and faces that bring their own).
 	LLM llm.Provider
+	// Resources is the process's pool of live resources, shared by every session of
+	// the process (an ACP connection's, the sessions a terminal UI switches between);
+	// nil: the App has its own, closed with it.
+	Resources *resource.Pool
+	// Editor and Terminals are a face's file access and live terminals (ACP); nil
+	// elsewhere.
+	Editor    tool.Editor
+	Terminals tool.Terminals
 }
 
 // ResumeLast asks Resume for the most recent session, whatever its folder.
 const ResumeLast = "@last"
 
-// App is a wired session.
+// App is one wired session.
 type App struct {
-	Config   *config.Config
-	Agent    *agent.Agent
-	Gate     *permission.Engine
-	Hooks    *hook.Runner
-	Session  *session.Session
-	Provider string
-	Model    string
-	Resumed  bool
+	opts     Options
+	cfg      *config.Config
+	agent    *agent.Agent
+	gate     *permission.Engine
+	hooks    *hook.Runner
+	sess     *session.Session
+	store    *session.Store
+	records  *session.Pipeline
+	reg      *tool.Registry
+	pool     *resource.Pool
+	ownPool  bool
+	shell    *shell.Set
+	todos    *todo.List
+	board    *task.Board
+	skills   []skill.Skill
+	provider string
+	resumed  bool
+	asker    askerRef
 
-	store   *session.Store
-	records *session.Pipeline
-	tasks   *shell.Tasks
-	skills  []skill.Skill
-	closer  []func()
+	mu       sync.Mutex
+	sink     face.Sink
+	started  bool
+	closed   bool
+	modeNote bool // the person changed the mode since the model was last told
 }
 
-// New wires a session for the face that renders sink and answers through asker.
-func New(opts Options, sink face.Sink, asker face.Asker) (_ *App, err error) {
-	a := &App{}
+// New wires a session: it reads the config, picks the provider, builds the gate, the
+// tools and the store's session. It sends no event and runs no hook; Start does,
+// once the face listens.
+func New(opts Options) (_ *App, err error) {
+	a := &App{opts: opts}
 	defer func() {
 		if err != nil {
-			a.Close()
+			_ = a.Close()
 		}
 	}()
 	if opts.Cwd == "" {
@@ -84,97 +112,126 @@ func New(opts Options, sink face.Sink, asker face.Asker) (_ *App, err error) {
 			return nil, fmt.Errorf("finding the working directory: %w", err)
 		}
 	}
-	if opts.Cwd, err = filepath.Abs(opts.Cwd); err != nil {
+	if opts.Cwd, err = filepath.Abs(tool.ExpandHome(opts.Cwd)); err != nil {
 		return nil, err
 	}
-	cfg, err := config.Load(opts.Cwd)
-	if err != nil {
+	if fi, err := os.Stat(opts.Cwd); err != nil || !fi.IsDir() {
+		return nil, usageErrorf("the working folder %s is not an existing folder", opts.Cwd)
+	}
+	a.opts.Cwd = opts.Cwd
+	if a.cfg, err = config.Load(opts.Cwd); err != nil {
 		return nil, err
 	}
-	a.Config = cfg
-
-	a.Provider, a.Model, err = chooseProvider(opts.Provider, opts.Model, cfg.Provider, cfg.Model)
-	if err != nil {
+	cfg := a.cfg
+	model := ""
+	if a.provider, model, err = chooseProvider(opts.Provider, opts.Model, cfg.Provider, cfg.Model); err != nil {
 		return nil, err
 	}
 	provider := opts.LLM
 	if provider == nil {
-		if provider, err = newProvider(a.Provider); err != nil {
+		if provider, err = newProvider(a.provider); err != nil {
 			return nil, err
 		}
 	}
-
-	modeName := first(opts.PermissionMode, cfg.PermissionMode, string(permission.ModeDefault))
-	mode, err := permission.ParseMode(modeName)
-	if err != nil {
+	if a.gate, err = newGate(cfg, opts); err != nil {
 		return nil, err
 	}
-	if a.Gate, err = newGate(cfg, mode, opts.Allow, opts.Deny); err != nil {
-		return nil, err
+	a.pool = opts.Resources
+	if a.pool == nil {
+		a.pool, a.ownPool = resource.NewPool(nil), true
 	}
-
-	if err := a.openSession(opts); err != nil {
+	if err := a.openSession(opts, model); err != nil {
 		return nil, err
 	}
 	memory, err := config.Memory(opts.Cwd)
 	if err != nil {
 		return nil, err
 	}
-	env := tool.Env{Cwd: opts.Cwd, SessionID: a.Session.ID()}
-	reg, tasks, skills := buildTools(cfg, filepath.Join(filepath.Dir(StorePath(opts)), "tasks", a.Session.ID()))
-	a.tasks = tasks
-	a.closer = append(a.closer, func() { _ = tasks.Close() })
-	reg.Add(subagent.Tool(&spawner{app: a}, tasks))
-	a.connectMCP(reg, mcpServers(cfg, opts.MCPServers), opts.Cwd, sink)
-	a.skills = skills
-	a.Hooks = hook.NewRunner(cfg.Hooks, hook.Base{SessionID: a.Session.ID(), Cwd: opts.Cwd,
-		PermissionMode: func() string { return string(a.Gate.Mode()) }})
-	addControlTools(reg, a.Gate, asker, a.Hooks)
-
 	maxTurns := opts.MaxTurns
 	if maxTurns == 0 {
 		maxTurns = cfg.MaxTurns
 	}
-	records := session.NewPipeline(a.Session)
-	a.records = records
-	a.closer = append(a.closer, func() { _ = records.Close() })
-	system := systemPrompt(first(opts.SystemPrompt, cfg.SystemPrompt), joinNonEmpty(cfg.AppendSystemPrompt, opts.AppendSystemPrompt), opts.Cwd, memory.Text, time.Now())
-	system += a.sessionStart(sink)
-	a.Agent = &agent.Agent{
-		Provider: provider, Tools: reg, Gate: a.Gate, Asker: asker, Sink: sink, Store: records, Env: env,
-		Hooks:    hooks{a.Hooks},
-		MaxLevel: func() tool.Level { return a.Gate.Mode().MaxLevel() },
+	a.records = session.NewPipeline(a.sess)
+	a.hooks = hook.NewRunner(cfg.Hooks, hook.Base{SessionID: a.sess.ID(), Cwd: opts.Cwd,
+		PermissionMode: func() string { return string(a.gate.Mode()) }})
+	a.todos, a.board = todo.NewList(a.records, a.emit), task.NewBoard(a.records)
+	a.agent = &agent.Agent{
+		Provider: provider, Gate: a.gate, Asker: &a.asker, Sink: a.emit, Store: a.records,
+		Env:      tool.Env{Cwd: opts.Cwd, SessionID: a.sess.ID(), Editor: opts.Editor, Terminals: opts.Terminals},
+		Hooks:    hooks{a.hooks},
+		MaxLevel: func() tool.Level { return a.gate.Mode().MaxLevel() },
 		Config: agent.Config{
-			Model:            a.Model,
-			System:           system,
+			Model:            model,
+			System:           systemPrompt(first(opts.SystemPrompt, cfg.SystemPrompt), joinNonEmpty(cfg.AppendSystemPrompt, opts.AppendSystemPrompt), opts.Cwd, memory.Text, time.Now()),
 			MaxTurns:         maxTurns,
 			MaxOutput:        cfg.MaxOutput,
 			Price:            llm.Cost,
 			RefusalHint:      refusalHint,
-			ContextWindow:    contextWindow(cfg, a.Model),
+			ContextWindow:    contextWindow(cfg, model),
 			CompactThreshold: cfg.Compact.Threshold,
 			Memory:           memory.Text,
-			SaveRule:         func(c permission.Call) (string, error) { return a.Gate.SaveRule(cfg.Root(), c) },
+			SaveRule: func(c permission.Call, g permission.Grant) (string, error) {
+				return a.gate.SaveGrant(cfg.Root(), c, g)
+			},
+			TodoText:  a.todos.Text,
+			TasksText: a.board.Text,
 		},
 	}
-	reg.Add(compacttool.Tool(a.Agent))
-	todos, board := todo.NewList(records, sink), task.NewBoard(records)
-	for _, t := range todo.Tools(todos) {
-		reg.Add(t)
+	a.reg, a.shell, a.skills = buildTools(a.sessionDeps())
+	a.agent.Tools = a.reg
+	if err := checkRuleTools(a.gate, a.reg); err != nil {
+		return nil, err
 	}
-	reg.Add(task.Tool(board))
-	a.Agent.Config.TodoText, a.Agent.Config.TasksText = todos.Text, board.Text
-	if a.Resumed {
-		h, err := a.Session.Messages()
+	if a.resumed {
+		h, err := a.sess.Messages()
 		if err != nil {
-			return nil, fmt.Errorf("reading session %s: %w", a.Session.ID(), err)
+			return nil, fmt.Errorf("reading session %s: %w", a.sess.ID(), err)
 		}
-		a.Agent.SetHistory(h)
-		if err := a.restoreLists(todos, board, sink); err != nil {
-			return nil, err
-		}
+		a.agent.SetHistory(h)
 	}
 	return a, nil
+}
+
+// Start begins the session for a face that now listens: sink receives every event
+// from here on, asker answers every question. It connects the MCP servers, runs the
+// SessionStart hooks, sends face.SessionStarted, then what went wrong on the way
+// (a server that failed, a hook that failed: notices, never fatal), and restores a
+// resumed session's todo list and tasks. Start is called once.
+func (a *App) Start(ctx context.Context, sink face.Sink, asker face.Asker) error {
+	a.mu.Lock()
+	if a.started || a.closed {
+		a.mu.Unlock()
+		return errors.New("the session was started already")
+	}
+	a.started, a.sink = true, sink
+	a.mu.Unlock()
+	a.asker.set(asker)
+
+	notices := a.connectMCP(ctx, mcpServers(a.cfg, a.opts.MCPServers))
+	context, warnings := a.sessionStart(ctx)
+	a.agent.Config.System += context
+	notices = append(notices, warnings...)
+	a.emit(face.SessionStarted{SessionID: a.sess.ID(), Resumed: a.resumed, Provider: a.provider, Model: a.agent.Config.Model,
+		Mode: a.gate.Mode(), Cwd: a.opts.Cwd, Tools: a.ToolNames(), ContextWindow: a.agent.Config.ContextWindow})
+	for _, n := range notices {
+		a.emit(face.Notice{Text: n})
+	}
+	if a.resumed {
+		if err := a.restoreLists(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// emit sends an event to the face, once there is one.
+func (a *App) emit(e face.Event) {
+	a.mu.Lock()
+	sink := a.sink
+	a.mu.Unlock()
+	if sink != nil {
+		sink(e)
+	}
 }
 
 // StorePath is the session database opts name: Store, else the default.
@@ -185,7 +242,7 @@ func StorePath(opts Options) string {
 	return session.DefaultPath()
 }
 
-func (a *App) openSession(opts Options) error {
+func (a *App) openSession(opts Options, model string) error {
 	st, err := session.Open(StorePath(opts))
 	if err != nil {
 		return fmt.Errorf("opening the session store: %w", err)
@@ -200,27 +257,26 @@ func (a *App) openSession(opts Options) error {
 		if len(list) == 0 {
 			return errors.New("there is no session to resume yet")
 		}
-		a.Session, err = st.Get(list[0].ID)
-		if err != nil {
+		if a.sess, err = st.Get(list[0].ID); err != nil {
 			return err
 		}
-		a.Resumed = true
+		a.resumed = true
 	case opts.Resume != "":
-		if a.Session, err = st.Get(opts.Resume); err != nil {
+		if a.sess, err = st.Get(opts.Resume); err != nil {
 			return err
 		}
-		a.Resumed = true
+		a.resumed = true
 	case opts.Continue:
-		a.Session, err = st.Last(opts.Cwd)
+		a.sess, err = st.Last(opts.Cwd)
 		if errors.Is(err, session.ErrNotFound) {
 			return fmt.Errorf("there is no session in %s to continue", opts.Cwd)
 		}
 		if err != nil {
 			return err
 		}
-		a.Resumed = true
+		a.resumed = true
 	default:
-		a.Session, err = st.Create(session.Meta{Cwd: opts.Cwd, Provider: a.Provider, Model: a.Model})
+		a.sess, err = st.Create(session.Meta{Cwd: opts.Cwd, Provider: a.provider, Model: model})
 		if err != nil {
 			return fmt.Errorf("creating a session: %w", err)
 		}
@@ -228,49 +284,114 @@ func (a *App) openSession(opts Options) error {
 	return nil
 }
 
+// Run sends one prompt (with content a face attached after it: images, documents)
+// and drives the loop to the model's final answer; it returns the TurnEnded it sent.
+func (a *App) Run(ctx context.Context, prompt string, attached []llm.Block) face.TurnEnded {
+	a.mu.Lock()
+	started := a.started && !a.closed
+	note := a.modeNote
+	a.modeNote = false
+	a.mu.Unlock()
+	if !started {
+		end := face.TurnEnded{StopReason: "error", Err: errors.New("the session is not started (a face must call Start) or is closed")}
+		return end
+	}
+	if note {
+		m := a.gate.Mode()
+		attached = append(attached, llm.Block{Type: llm.BlockText,
+			Text: fmt.Sprintf("<system-reminder>The user switched the permission mode to %s: %s.</system-reminder>", m, m.About())})
+	}
+	return a.agent.RunWith(ctx, prompt, attached)
+}
+
 // SetTitle names a new session after its first prompt.
 func (a *App) SetTitle(prompt string) {
-	if a.Session != nil && !a.Resumed {
-		_ = a.Session.SetTitle(session.Title(prompt))
+	if a.sess != nil && !a.resumed && len(a.agent.History()) == 0 {
+		a.agent.StoreError(a.sess.SetTitle(session.Title(prompt)))
 	}
 }
 
-// SetModel makes model the one the next requests use, with its context window.
-// It must not be called while a turn runs.
+// SetModel makes model the one the next requests use, with its context window, and
+// says so (face.ModelChanged). It must not be called while a turn runs.
 func (a *App) SetModel(model string) {
-	a.Model, a.Agent.Config.Model = model, model
-	a.Agent.Config.ContextWindow = contextWindow(a.Config, model)
+	if model == a.agent.Config.Model {
+		return
+	}
+	a.agent.Config.Model = model
+	a.agent.Config.ContextWindow = contextWindow(a.cfg, model)
+	a.emit(face.ModelChanged{Model: model, ContextWindow: a.agent.Config.ContextWindow})
 }
 
-// DescribeCall says what a stored call acted on, for showing it again: its
-// principal argument, the paths it touched and its ACP kind (other, with no
-// principal, for a tool this session lacks or arguments it refuses).
-func (a *App) DescribeCall(name string, input json.RawMessage) (principal string, paths []string, kind tool.Kind) {
-	t, ok := a.Agent.Tools.Lookup(name)
+// SetMode switches the permission mode for the person, says so (face.ModeChanged) and
+// tells the model with its next prompt.
+func (a *App) SetMode(m permission.Mode) {
+	if a.changeMode(m) {
+		a.mu.Lock()
+		a.modeNote = true
+		a.mu.Unlock()
+	}
+}
+
+// changeMode switches the mode and sends ModeChanged when it changed.
+func (a *App) changeMode(m permission.Mode) bool {
+	prev := a.gate.SetMode(m)
+	if prev == m {
+		return false
+	}
+	a.emit(face.ModeChanged{Mode: m, Previous: prev})
+	return true
+}
+
+// DescribeCall is what faces show of a stored call of tool name with input (a tool
+// this session lacks, or arguments it refuses, show as tool.Unknown).
+func (a *App) DescribeCall(name string, input json.RawMessage) tool.Call {
+	t, ok := a.reg.Find(name)
 	if !ok {
-		return "", nil, tool.KindOther
+		return tool.Unknown(name)
 	}
-	if inv, msg := t.Decode(a.Agent.Env, input); msg == "" {
-		principal, paths = inv.Principal, inv.Paths
+	inv, msg := t.Decode(a.agent.Env, input)
+	if msg != "" {
+		inv = tool.Invocation{}
 	}
-	return principal, paths, t.Kind()
+	return tool.Describe(t, inv)
 }
 
 // ToolNames lists the tools declared now.
 func (a *App) ToolNames() []string {
-	return a.Agent.Tools.Names(a.Gate.Mode().MaxLevel())
+	return a.reg.Names(a.gate.Mode().MaxLevel())
 }
 
-// Close stops background tasks and closes the store. It is safe to call twice.
-func (a *App) Close() {
-	for i := len(a.closer) - 1; i >= 0; i-- {
-		a.closer[i]()
+// Close ends the session: the session's tools are closed (background tasks killed),
+// the records flushed, the store closed, and the resources of an App that owns its
+// pool closed, newest first. It returns what failed, joined; it is safe to call twice.
+func (a *App) Close() error {
+	a.mu.Lock()
+	if a.closed {
+		a.mu.Unlock()
+		return nil
 	}
-	a.closer = nil
+	a.closed = true
+	a.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var errs []error
+	if a.reg != nil {
+		errs = append(errs, a.reg.Close(ctx))
+	}
+	if a.records != nil {
+		if err := a.records.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("storing the session's last records: %w", err))
+		}
+	}
 	if a.store != nil {
-		_ = a.store.Close()
-		a.store = nil
+		if err := a.store.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("closing the session store: %w", err))
+		}
 	}
+	if a.ownPool && a.pool != nil {
+		errs = append(errs, a.pool.Close(ctx))
+	}
+	return errors.Join(errs...)
 }
 
 // refusalHint names the flag that would have allowed a call print mode could not ask for.
@@ -298,15 +419,15 @@ func joinNonEmpty(a, b string) string {
 // resolved. Only a person's prompt is expanded: the model reads files through tools,
 // under the permission gate.
 func (a *App) ExpandPrompt(prompt string) (expanded string, notes []string) {
-	r := refs.Expand(prompt, refs.Options{Cwd: a.Agent.Env.Cwd, MaxOutput: a.Config.MaxOutput, Skills: a.skills})
+	r := refs.Expand(prompt, refs.Options{Cwd: a.opts.Cwd, MaxOutput: a.cfg.MaxOutput, Skills: a.skills})
 	return r.Prompt, r.Notes
 }
 
 // restoreLists puts back the todo list and the task board of a resumed session, and
 // shows the list.
-func (a *App) restoreLists(todos *todo.List, board *task.Board, sink face.Sink) error {
+func (a *App) restoreLists() error {
 	payloads := func(kind string) ([]json.RawMessage, error) {
-		evs, err := a.Session.Events(kind)
+		evs, err := a.sess.Events(kind)
 		out := make([]json.RawMessage, len(evs))
 		for i, e := range evs {
 			out[i] = e.Payload
@@ -317,13 +438,13 @@ func (a *App) restoreLists(todos *todo.List, board *task.Board, sink face.Sink) 
 	if err != nil {
 		return fmt.Errorf("reading the todo list: %w", err)
 	}
-	todos.Restore(todo.FromEvents(p))
+	a.todos.Restore(todo.FromEvents(p))
 	if p, err = payloads(task.EventKind); err != nil {
 		return fmt.Errorf("reading the tasks: %w", err)
 	}
-	board.Restore(task.FromEvents(p))
-	if items := todos.Items(); len(items) > 0 && sink != nil {
-		sink(face.TodoList{Items: items})
+	a.board.Restore(task.FromEvents(p))
+	if items := a.todos.Items(); len(items) > 0 {
+		a.emit(face.TodoList{Items: items})
 	}
 	return nil
 }
@@ -335,14 +456,3 @@ func contextWindow(cfg *config.Config, model string) int {
 	}
 	return llm.ContextWindow(model)
 }
-
-// BackgroundTasks lists the commands of the session's background tasks still running.
-func (a *App) BackgroundTasks() []string {
-	if a.tasks == nil {
-		return nil
-	}
-	return a.tasks.Running()
-}
-
-// Skills lists the skills the session found.
-func (a *App) Skills() []skill.Skill { return a.skills }

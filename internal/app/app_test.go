@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -38,12 +39,25 @@ func project(t *testing.T, config string, files map[string]string) string {
 
 func open(t *testing.T, opts Options) *App {
 	t.Helper()
-	a, err := New(opts, func(face.Event) {}, face.NoHuman{})
+	a, err := newStarted(opts, func(face.Event) {}, face.NoHuman{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(a.Close)
+	t.Cleanup(func() { a.Close() })
 	return a
+}
+
+// newStarted is New then Start, as a face does.
+func newStarted(opts Options, sink face.Sink, asker face.Asker) (*App, error) {
+	a, err := New(opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.Start(context.Background(), sink, asker); err != nil {
+		a.Close()
+		return nil, err
+	}
+	return a, nil
 }
 
 func TestToolsFollowTheirConditions(t *testing.T) {
@@ -56,7 +70,7 @@ func TestToolsFollowTheirConditions(t *testing.T) {
 		}
 	}
 	// The built-in skills are always there, so read_skill is always declared.
-	rs, ok := a.Agent.Tools.Lookup("read_skill")
+	rs, ok := a.agent.Tools.Lookup("read_skill")
 	if !ok || !strings.Contains(rs.Spec().Description, " gantry — ") || !strings.Contains(rs.Spec().Description, " skill-creator — ") {
 		t.Errorf("read_skill without the built-in skills: %v", names)
 	}
@@ -70,7 +84,7 @@ func TestToolsFollowTheirConditions(t *testing.T) {
 	if !slices.Contains(names, "read_skill") {
 		t.Errorf("read_skill not declared with a skill: %v", names)
 	}
-	rs, _ = a.Agent.Tools.Lookup("read_skill")
+	rs, _ = a.agent.Tools.Lookup("read_skill")
 	if !strings.Contains(rs.Spec().Description, " deploy — Ship it.") {
 		t.Errorf("catalogue: %q", rs.Spec().Description)
 	}
@@ -79,20 +93,20 @@ func TestToolsFollowTheirConditions(t *testing.T) {
 func TestFlagsWinOverConfig(t *testing.T) {
 	dir := project(t, "model: from-config\npermissionMode: accept-edits\nmaxOutput: 4000\npermissions:\n  deny: [\"bash:rm.*\"]\n", map[string]string{})
 	a := open(t, Options{Cwd: dir})
-	if a.Model != "from-config" || a.Gate.Mode() != permission.ModeAcceptEdits || a.Agent.Config.MaxOutput != 4000 {
-		t.Fatalf("config not applied: model %q mode %q maxOutput %d", a.Model, a.Gate.Mode(), a.Agent.Config.MaxOutput)
+	if a.Model() != "from-config" || a.gate.Mode() != permission.ModeAcceptEdits || a.agent.Config.MaxOutput != 4000 {
+		t.Fatalf("config not applied: model %q mode %q maxOutput %d", a.Model(), a.gate.Mode(), a.agent.Config.MaxOutput)
 	}
-	if v := a.Gate.Check(permission.Call{Tool: "bash", Level: tool.LevelExec, Principal: "rm -rf x"}); v.Decision != permission.Deny {
+	if v := a.gate.Check(permission.Call{Tool: "bash", Level: tool.LevelExec, Principal: "rm -rf x"}); v.Decision != permission.Deny {
 		t.Fatalf("config deny rule not applied: %+v", v)
 	}
 	t.Setenv("GANTRY_MODEL", "from-env")
 	a = open(t, Options{Cwd: dir})
-	if a.Model != "from-env" {
-		t.Fatalf("environment must win over config: %q", a.Model)
+	if a.Model() != "from-env" {
+		t.Fatalf("environment must win over config: %q", a.Model())
 	}
 	a = open(t, Options{Cwd: dir, Model: "from-flag", PermissionMode: "plan"})
-	if a.Model != "from-flag" || a.Gate.Mode() != permission.ModePlan {
-		t.Fatalf("flags must win: %q %q", a.Model, a.Gate.Mode())
+	if a.Model() != "from-flag" || a.gate.Mode() != permission.ModePlan {
+		t.Fatalf("flags must win: %q %q", a.Model(), a.gate.Mode())
 	}
 	if names := a.ToolNames(); slices.Contains(names, "bash") || slices.Contains(names, "write_file") || !slices.Contains(names, "read_file") {
 		t.Fatalf("plan mode declares %v", names)
@@ -104,16 +118,16 @@ func TestNoProviderIsOneSentence(t *testing.T) {
 	t.Setenv("ANTHROPIC_API_KEY", "")
 	t.Setenv("ANTHROPIC_BASE_URL", "")
 	t.Setenv("OPENAI_BASE_URL", "")
-	_, err := New(Options{Cwd: dir}, func(face.Event) {}, face.NoHuman{})
+	_, err := newStarted(Options{Cwd: dir}, func(face.Event) {}, face.NoHuman{})
 	if err == nil || strings.Count(err.Error(), "\n") > 0 || !strings.Contains(err.Error(), "ANTHROPIC_API_KEY") {
 		t.Fatalf("err = %v", err)
 	}
 	t.Setenv("GANTRY_PROVIDER", "openai")
-	if _, err := New(Options{Cwd: dir}, func(face.Event) {}, face.NoHuman{}); err == nil || !strings.Contains(err.Error(), "OPENAI_API_KEY") {
+	if _, err := newStarted(Options{Cwd: dir}, func(face.Event) {}, face.NoHuman{}); err == nil || !strings.Contains(err.Error(), "OPENAI_API_KEY") {
 		t.Fatalf("openai without key: %v", err)
 	}
 	t.Setenv("GANTRY_PROVIDER", "bedrock")
-	if _, err := New(Options{Cwd: dir}, func(face.Event) {}, face.NoHuman{}); err == nil || !strings.Contains(err.Error(), `unknown provider "bedrock"`) {
+	if _, err := newStarted(Options{Cwd: dir}, func(face.Event) {}, face.NoHuman{}); err == nil || !strings.Contains(err.Error(), `unknown provider "bedrock"`) {
 		t.Fatalf("unknown provider: %v", err)
 	}
 }

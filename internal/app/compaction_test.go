@@ -48,15 +48,15 @@ func TestCompactionInALongSessionAndResume(t *testing.T) {
 		"AGENTS.md": "Always write British English.\n", "notes.txt": "a note\n",
 	})
 	p := &sixty{}
-	a, err := New(Options{Cwd: dir, LLM: p, PermissionMode: "yolo"}, func(face.Event) {}, face.NoHuman{})
+	a, err := newStarted(Options{Cwd: dir, LLM: p, PermissionMode: "yolo"}, func(face.Event) {}, face.NoHuman{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	end := a.Agent.Run(context.Background(), "read the notes sixty times")
+	end := a.Run(context.Background(), "read the notes sixty times", nil)
 	if end.StopReason != "end_turn" {
 		t.Fatalf("end %+v", end)
 	}
-	id := a.Session.ID()
+	id := a.SessionID()
 	summaries := 0
 	for i, r := range p.requests {
 		if len(r.Tools) > 0 || i+1 >= len(p.requests) {
@@ -73,7 +73,7 @@ func TestCompactionInALongSessionAndResume(t *testing.T) {
 	if summaries == 0 {
 		t.Fatal("no automatic compaction in 60 turns")
 	}
-	raw, err := a.Session.RawMessages()
+	raw, err := a.sess.RawMessages()
 	if err != nil || len(raw) < 120 {
 		t.Fatalf("the store lost turns: %d messages, %v", len(raw), err)
 	}
@@ -83,12 +83,12 @@ func TestCompactionInALongSessionAndResume(t *testing.T) {
 	p2 := scripted.New(scripted.Step{Text: "resumed"})
 	var mu sync.Mutex
 	var events []face.Event
-	b, err := New(Options{Cwd: dir, LLM: p2, Resume: id}, func(e face.Event) { mu.Lock(); events = append(events, e); mu.Unlock() }, face.NoHuman{})
+	b, err := newStarted(Options{Cwd: dir, LLM: p2, Resume: id}, func(e face.Event) { mu.Lock(); events = append(events, e); mu.Unlock() }, face.NoHuman{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	if end := b.Agent.Run(context.Background(), "go on"); end.StopReason != "end_turn" {
+	if end := b.agent.Run(context.Background(), "go on"); end.StopReason != "end_turn" {
 		t.Fatalf("resume: %+v", end)
 	}
 	req := p2.Requests()[0]

@@ -2,7 +2,9 @@ package app
 
 import (
 	"context"
-	"strings"
+	"errors"
+	"fmt"
+	"sync"
 
 	"github.com/gantry-dev/gantry/internal/agent"
 	"github.com/gantry-dev/gantry/internal/config"
@@ -10,26 +12,17 @@ import (
 	"github.com/gantry-dev/gantry/internal/hook"
 	"github.com/gantry-dev/gantry/internal/permission"
 	"github.com/gantry-dev/gantry/internal/tool"
-	"github.com/gantry-dev/gantry/internal/tools/ask"
-	"github.com/gantry-dev/gantry/internal/tools/hooktool"
-	"github.com/gantry-dev/gantry/internal/tools/plan"
 )
 
-// knownTools are the names gantry's tools have, declared in this run or not: a rule
-// may name any of them (and any MCP tool, mcp__server__tool, or * for every tool).
-var knownTools = map[string]bool{}
+// UsageError is a mistake in what the command line said (a flag's value, a rule given
+// with --allow): the command exits 2 for it, as for any usage error.
+type UsageError struct{ Err error }
 
-func init() {
-	for _, n := range strings.Fields(`bash task_output task_kill read_skill read_file write_file
-		edit_file apply_patch glob grep web_fetch web_search ask_user task todo_write todo_read
-		enter_plan_mode exit_plan_mode compact agent vibe_spawn vibe_send vibe_wait vibe_kill
-		vibe_list register_hook computer lsp lsp_rename ast_grep ast_edit resolve debug eval`) {
-		knownTools[n] = true
-	}
-}
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
 
-func isKnownTool(name string) bool {
-	return knownTools[name] || name == "*" || strings.HasPrefix(name, "mcp__")
+func usageErrorf(format string, args ...any) error {
+	return &UsageError{fmt.Errorf(format, args...)}
 }
 
 // hooks adapts the hook runner to what the loop needs.
@@ -43,47 +36,160 @@ func (h hooks) Run(ctx context.Context, event, toolName string, fields map[strin
 		UpdatedInput: o.UpdatedInput, Allow: o.Allow, Warnings: o.Warnings}
 }
 
-// newGate builds the permission engine: the rules files (project and user), the
-// config file's permissions, then the flags.
-func newGate(cfg *config.Config, mode permission.Mode, flagAllow, flagDeny []string) (*permission.Engine, error) {
+// newGate builds the permission engine: the mode, and the rules of the rules files
+// (project and user), of config.yaml and of the flags, each kept with where it comes
+// from. A bad flag (mode or rule) is a UsageError.
+func newGate(cfg *config.Config, opts Options) (*permission.Engine, error) {
+	modeName := first(opts.PermissionMode, cfg.PermissionMode, string(permission.ModeDefault))
+	mode, err := permission.ParseMode(modeName)
+	if err != nil {
+		if opts.PermissionMode != "" {
+			return nil, usageErrorf("--permission-mode: %v", err)
+		}
+		return nil, err
+	}
 	rules, err := permission.LoadRules(cfg.Root(), config.UserDir())
 	if err != nil {
 		return nil, err
 	}
-	if err := rules.Check(isKnownTool); err != nil {
+	rules.AllowAll = rules.AllowAll || cfg.Permissions.AllowAll
+	for i, s := range cfg.Permissions.Allow {
+		r, err := permission.ParseRuleFrom(s, cfg.Permissions.AllowFrom(i))
+		if err != nil {
+			return nil, err
+		}
+		rules.Allow = append(rules.Allow, r)
+	}
+	for i, s := range cfg.Permissions.Deny {
+		r, err := permission.ParseRuleFrom(s, cfg.Permissions.DenyFrom(i))
+		if err != nil {
+			return nil, err
+		}
+		rules.Deny = append(rules.Deny, r)
+	}
+	for _, s := range opts.Allow {
+		r, err := permission.ParseRuleFrom(s, "--allow")
+		if err != nil {
+			return nil, &UsageError{err}
+		}
+		rules.Allow = append(rules.Allow, r)
+	}
+	for _, s := range opts.Deny {
+		r, err := permission.ParseRuleFrom(s, "--deny")
+		if err != nil {
+			return nil, &UsageError{err}
+		}
+		rules.Deny = append(rules.Deny, r)
+	}
+	e, err := permission.NewEngineFromRules(mode, rules, nil, nil)
+	if err != nil {
 		return nil, err
 	}
-	rules.AllowAll = rules.AllowAll || cfg.Permissions.AllowAll
-	allow := append(append([]string(nil), cfg.Permissions.Allow...), flagAllow...)
-	deny := append(append([]string(nil), cfg.Permissions.Deny...), flagDeny...)
-	return permission.NewEngineFromRules(mode, rules, allow, deny)
+	e.SetProject(cfg.Root())
+	return e, nil
 }
 
-// addControlTools declares ask_user, the plan-mode tools and register_hook.
-func addControlTools(reg *tool.Registry, gate *permission.Engine, asker face.Asker, runner *hook.Runner) {
-	reg.Add(ask.Tool(asker, 0))
-	for _, t := range plan.Tools(gate, asker) {
-		reg.Add(t)
+// checkRuleTools refuses rules that name no tool of the registry (MCP tools and
+// patterns ending in * excepted): a rule of a flag is a UsageError.
+func checkRuleTools(gate *permission.Engine, reg *tool.Registry) error {
+	var names []string
+	for _, t := range reg.All() {
+		names = append(names, t.Name())
 	}
-	reg.Add(hooktool.Tool(runner))
+	allow, deny := gate.Rules()
+	var fromFlags, fromFiles []permission.Rule
+	for _, r := range append(allow, deny...) {
+		if r.Source == "--allow" || r.Source == "--deny" {
+			fromFlags = append(fromFlags, r)
+		} else {
+			fromFiles = append(fromFiles, r)
+		}
+	}
+	if err := permission.CheckTools(fromFlags, reg.Known, names); err != nil {
+		return &UsageError{err}
+	}
+	return permission.CheckTools(fromFiles, reg.Known, names)
 }
 
-// sessionStart runs the SessionStart hooks; what they add for the model goes into
-// the system prompt.
-func (a *App) sessionStart(sink face.Sink) string {
-	if !a.Hooks.Has(hook.SessionStart) {
-		return ""
+// planModes is the session's permission mode as the plan-mode tools change it: the
+// model's changes are events like the person's, and the model, who made them, needs
+// no reminder of them.
+type planModes struct{ a *App }
+
+func (p planModes) Mode() permission.Mode { return p.a.gate.Mode() }
+
+func (p planModes) SetMode(m permission.Mode) {
+	p.a.changeMode(m)
+	p.a.mu.Lock()
+	p.a.modeNote = false
+	p.a.mu.Unlock()
+}
+
+func (p planModes) AllowForSession(rules []string) error { return p.a.gate.AllowForSession(rules) }
+
+// askerRef is the session's Asker, set by Start: until then nobody can answer.
+type askerRef struct {
+	mu sync.Mutex
+	a  face.Asker
+}
+
+func (r *askerRef) set(a face.Asker) {
+	r.mu.Lock()
+	r.a = a
+	r.mu.Unlock()
+}
+
+func (r *askerRef) get() face.Asker {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.a == nil {
+		return face.NoHuman{}
+	}
+	return r.a
+}
+
+// NoHuman reports whether nobody is there to answer (see agent.Agent's use of it).
+func (r *askerRef) NoHuman() bool {
+	return face.Nobody(r.get())
+}
+
+// AskPermission implements face.Asker.
+func (r *askerRef) AskPermission(ctx context.Context, req face.PermissionRequest) (face.Answer, error) {
+	return r.get().AskPermission(ctx, req)
+}
+
+// AskUser implements face.Asker.
+func (r *askerRef) AskUser(ctx context.Context, qs []face.Question) (face.UserAnswer, error) {
+	return r.get().AskUser(ctx, qs)
+}
+
+// ApprovePlan implements face.Asker.
+func (r *askerRef) ApprovePlan(ctx context.Context, plan string) (face.PlanAnswer, error) {
+	return r.get().ApprovePlan(ctx, plan)
+}
+
+// sessionStart runs the SessionStart hooks: what they add for the model goes into the
+// system prompt; warnings are sentences for the person.
+func (a *App) sessionStart(ctx context.Context) (context string, warnings []string) {
+	if !a.hooks.Has(hook.SessionStart) {
+		return "", nil
 	}
 	source := "startup"
-	if a.Resumed {
+	if a.resumed {
 		source = "resume"
 	}
-	o := a.Hooks.Run(context.Background(), hook.SessionStart, source, map[string]any{"source": source})
+	o := a.hooks.Run(ctx, hook.SessionStart, source, map[string]any{"source": source})
 	for _, w := range o.Warnings {
-		sink(face.Notice{Text: "SessionStart hook: " + w})
+		warnings = append(warnings, "SessionStart hook: "+w)
+	}
+	if o.Block && o.Reason != "" {
+		warnings = append(warnings, "SessionStart hook: "+o.Reason)
 	}
 	if o.AdditionalContext == "" {
-		return ""
+		return "", warnings
 	}
-	return "\n<session-start-hooks>\n" + o.AdditionalContext + "\n</session-start-hooks>\n"
+	return "\n<session-start-hooks>\n" + o.AdditionalContext + "\n</session-start-hooks>\n", warnings
 }
+
+// errNotStarted is the error of a call that needs a started session.
+var errNotStarted = errors.New("the session is not started")

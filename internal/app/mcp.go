@@ -2,12 +2,16 @@ package app
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"sort"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/config"
-	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/mcpclient"
+	"github.com/gantry-dev/gantry/internal/resource"
 	"github.com/gantry-dev/gantry/internal/tool"
 )
 
@@ -38,20 +42,67 @@ func mcpServers(cfg *config.Config, extra []MCPServer) []MCPServer {
 	return append(out, extra...)
 }
 
-// connectMCP starts the session's MCP servers and adds their tools to reg; a server
-// that fails is a notice, not an error.
-func (a *App) connectMCP(reg *tool.Registry, servers []MCPServer, cwd string, sink face.Sink) {
+// mcpKey names a server's connection in the resource pool: the same server, started
+// in the same folder, is one connection for every session of the process.
+func mcpKey(s MCPServer, dir string) resource.Key {
+	def, _ := json.Marshal(struct {
+		S   MCPServer
+		Dir string
+	}{s, dir})
+	return resource.Key{Kind: "mcp:" + s.Name, Of: string(def)}
+}
+
+// startFailure is a server that could not be used, as a sentence for the person.
+type startFailure string
+
+func (f startFailure) Error() string { return string(f) }
+
+// connectMCP connects the servers, in parallel, through the pool (a server another
+// session of the process connected is shared), and registers their tools in reg. It
+// returns one sentence per server that failed; failing is never fatal.
+func connectMCP(ctx context.Context, pool *resource.Pool, reg *tool.Registry, servers []MCPServer, dir string) []string {
 	if len(servers) == 0 {
-		return
+		return nil
 	}
-	set := mcpclient.Connect(context.Background(), servers, mcpclient.Options{Dir: cwd})
-	a.closer = append(a.closer, set.Close)
-	for _, t := range set.Tools() {
-		reg.Add(t)
+	sets := make([]*mcpclient.Set, len(servers))
+	failures := make([]string, len(servers))
+	var wg sync.WaitGroup
+	for i, s := range servers {
+		wg.Go(func() {
+			set, err := resource.Get(ctx, pool, mcpKey(s, dir), func(ctx context.Context) (*mcpclient.Set, error) {
+				set := mcpclient.Connect(ctx, []MCPServer{s}, mcpclient.Options{Dir: dir})
+				if f := set.Failures(); len(f) > 0 {
+					_ = set.Close(ctx)
+					return nil, startFailure(strings.Join(f, " "))
+				}
+				return set, nil
+			})
+			var sf startFailure
+			switch {
+			case errors.As(err, &sf):
+				failures[i] = string(sf)
+			case err != nil:
+				failures[i] = "MCP server " + s.Name + " was not started: " + err.Error() + "."
+			default:
+				sets[i] = set
+			}
+		})
 	}
-	if sink != nil {
-		for _, f := range set.Failures() {
-			sink(face.Notice{Text: f})
+	wg.Wait()
+	var out []string
+	for i := range servers {
+		if failures[i] != "" {
+			out = append(out, failures[i])
+			continue
+		}
+		for _, t := range sets[i].Tools() {
+			reg.Add(t) // the pool, not the session, closes the connection
 		}
 	}
+	return out
+}
+
+// connectMCP connects the session's servers (see the function of that name).
+func (a *App) connectMCP(ctx context.Context, servers []MCPServer) []string {
+	return connectMCP(ctx, a.pool, a.reg, servers, a.opts.Cwd)
 }

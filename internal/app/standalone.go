@@ -1,31 +1,38 @@
 package app
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 
 	"github.com/gantry-dev/gantry/internal/config"
+	"github.com/gantry-dev/gantry/internal/resource"
 	"github.com/gantry-dev/gantry/internal/tool"
 )
 
-// Standalone returns the tools that need no session (files, shell, search, web,
-// skills) for running one tool from the command line (`gantry tool`), with the
-// environment they run in and a function that stops what they started.
-func Standalone(cwd string) (*tool.Registry, tool.Env, func(), error) {
+// Standalone returns the tools that need no session — files, shell, search, web,
+// skills and the configured MCP servers' — for running one tool from the command line
+// (`gantry tool`), with the environment they run in, the sentences of the MCP servers
+// that failed, and a function that stops what they started and says what failed.
+func Standalone(ctx context.Context, cwd string) (reg *tool.Registry, env tool.Env, failures []string, stop func() error, err error) {
 	if cwd == "" {
-		var err error
 		if cwd, err = os.Getwd(); err != nil {
-			return nil, tool.Env{}, nil, err
+			return nil, tool.Env{}, nil, nil, err
 		}
 	}
-	cwd, err := filepath.Abs(cwd)
-	if err != nil {
-		return nil, tool.Env{}, nil, err
+	if cwd, err = filepath.Abs(tool.ExpandHome(cwd)); err != nil {
+		return nil, tool.Env{}, nil, nil, err
 	}
 	cfg, err := config.Load(cwd)
 	if err != nil {
-		return nil, tool.Env{}, nil, err
+		return nil, tool.Env{}, nil, nil, err
 	}
-	reg, tasks, _ := buildTools(cfg, "")
-	return reg, tool.Env{Cwd: cwd}, func() { _ = tasks.Close() }, nil
+	reg, _, _ = buildTools(deps{cfg: cfg, getenv: os.Getenv})
+	pool := resource.NewPool(nil)
+	failures = connectMCP(ctx, pool, reg, mcpServers(cfg, nil), cwd)
+	stop = func() error {
+		return errors.Join(reg.Close(context.Background()), pool.Close(context.Background()))
+	}
+	return reg, tool.Env{Cwd: cwd}, failures, stop, nil
 }

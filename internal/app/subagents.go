@@ -28,7 +28,7 @@ type spawner struct {
 }
 
 func (s *spawner) Spawn(ctx context.Context, req subagent.Request) (string, error) {
-	parent := s.app.Agent
+	parent := s.app.agent
 	id := fmt.Sprintf("sub_%d", s.n.Add(1))
 	readOnly := req.ReadOnly
 	sub := &agent.Agent{
@@ -57,8 +57,8 @@ func (s *spawner) Spawn(ctx context.Context, req subagent.Request) (string, erro
 	end := sub.Run(ctx, req.Prompt)
 	u, cost := sub.Usage()
 	parent.AddUsage(u, cost)
-	if s.app.Hooks.Has(hook.SubagentStop) {
-		s.app.Hooks.Run(context.WithoutCancel(ctx), hook.SubagentStop, "", map[string]any{
+	if s.app.hooks.Has(hook.SubagentStop) {
+		s.app.hooks.Run(context.WithoutCancel(ctx), hook.SubagentStop, "", map[string]any{
 			"agent_id": id, "description": req.Description, "stop_reason": end.StopReason, "last_message": end.Text})
 	}
 	if end.StopReason != "end_turn" {

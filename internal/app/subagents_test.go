@@ -59,11 +59,11 @@ func openWith(t *testing.T, p llm.Provider, mode string) (*App, *[]face.Event) {
 	dir := project(t, "", map[string]string{})
 	var mu sync.Mutex
 	var events []face.Event
-	a, err := New(Options{Cwd: dir, LLM: p, PermissionMode: mode}, func(e face.Event) { mu.Lock(); events = append(events, e); mu.Unlock() }, face.NoHuman{})
+	a, err := newStarted(Options{Cwd: dir, LLM: p, PermissionMode: mode}, func(e face.Event) { mu.Lock(); events = append(events, e); mu.Unlock() }, face.NoHuman{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(a.Close)
+	t.Cleanup(func() { a.Close() })
 	return a, &events
 }
 
@@ -75,7 +75,7 @@ func TestReadOnlySubagentSchema(t *testing.T) {
 		},
 	}
 	a, events := openWith(t, r, "yolo")
-	end := a.Agent.Run(context.Background(), "where is Add?")
+	end := a.Run(context.Background(), "where is Add?", nil)
 	if end.StopReason != "end_turn" {
 		t.Fatalf("end %+v", end)
 	}
@@ -88,11 +88,11 @@ func TestReadOnlySubagentSchema(t *testing.T) {
 	if !slices.Contains(names, "read_file") || len(r.subReqs[0].Messages) != 1 {
 		t.Errorf("subagent tools %v, history %d messages (want a fresh context)", names, len(r.subReqs[0].Messages))
 	}
-	h := a.Agent.History()
+	h := a.agent.History()
 	if got := h[2].Content[0]; got.Text != "Add is in add.go:3" || got.IsError {
 		t.Errorf("the subagent's answer is not the result: %+v", got)
 	}
-	if u, _ := a.Agent.Usage(); u.InputTokens < 500 {
+	if u, _ := a.agent.Usage(); u.InputTokens < 500 {
 		t.Errorf("the subagent's usage is not in the session's: %+v", u)
 	}
 	_ = events
@@ -122,11 +122,11 @@ func TestTwoBackgroundSubagents(t *testing.T) {
 		return scripted.Step{Text: "answer to: " + req.Messages[0].Text()}
 	}
 	a, _ := openWith(t, r, "yolo")
-	end := a.Agent.Run(context.Background(), "count things")
+	end := a.Run(context.Background(), "count things", nil)
 	if end.StopReason != "end_turn" {
 		t.Fatalf("end %+v", end)
 	}
-	h := a.Agent.History()
+	h := a.agent.History()
 	var outputs []string
 	for _, b := range h[4].Content {
 		outputs = append(outputs, b.Text)
@@ -160,7 +160,7 @@ func TestCancellingTheParentKillsTheSubagentsCommand(t *testing.T) {
 		cancel()
 	}()
 	start := time.Now()
-	end := a.Agent.Run(ctx, "go")
+	end := a.Run(ctx, "go", nil)
 	if end.StopReason != "cancelled" || time.Since(start) > 15*time.Second {
 		t.Fatalf("end %+v after %v", end, time.Since(start))
 	}

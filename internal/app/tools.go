@@ -2,42 +2,109 @@ package app
 
 import (
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/config"
+	"github.com/gantry-dev/gantry/internal/face"
+	"github.com/gantry-dev/gantry/internal/hook"
 	"github.com/gantry-dev/gantry/internal/tool"
+	"github.com/gantry-dev/gantry/internal/tools/ask"
+	"github.com/gantry-dev/gantry/internal/tools/compacttool"
 	"github.com/gantry-dev/gantry/internal/tools/fs"
+	"github.com/gantry-dev/gantry/internal/tools/hooktool"
+	"github.com/gantry-dev/gantry/internal/tools/plan"
 	"github.com/gantry-dev/gantry/internal/tools/search"
 	"github.com/gantry-dev/gantry/internal/tools/shell"
 	"github.com/gantry-dev/gantry/internal/tools/skill"
+	"github.com/gantry-dev/gantry/internal/tools/subagent"
+	"github.com/gantry-dev/gantry/internal/tools/task"
+	"github.com/gantry-dev/gantry/internal/tools/todo"
 	"github.com/gantry-dev/gantry/internal/tools/web"
 )
 
-// buildTools declares the tools whose condition holds and returns the registry with the
-// session's background tasks (Close stops what they started) and the skills found.
-func buildTools(cfg *config.Config, tasksDir string) (*tool.Registry, *shell.Tasks, []skill.Skill) {
+// deps is everything the tools are built from, explicitly: the config and the
+// environment for every tool; for a session's tools, the session's parts too
+// (nil in a standalone registry, which then has only the tools that need no session).
+type deps struct {
+	cfg      *config.Config
+	getenv   func(string) string
+	tasksDir string // background task output ("": no background tasks)
+
+	// A session's parts; session is false for a standalone registry.
+	session   bool
+	asker     face.Asker
+	modes     plan.Session
+	hooks     *hook.Runner
+	compactor compacttool.Compactor
+	spawner   subagent.Spawner
+	todos     *todo.List
+	board     *task.Board
+}
+
+// buildTools is the one place every tool is built and registered: a tool is its
+// package and one line here (see docs/architecture.md). A tool whose condition does
+// not hold is still registered, known but not declared, so that rules may name it.
+// It returns the registry, the shell tools (whose background tasks the status line
+// counts) and the skills found.
+func buildTools(d deps) (*tool.Registry, *shell.Set, []skill.Skill) {
+	cfg := d.cfg
 	reg := tool.NewRegistry()
-	tasks := shell.NewTasks(tasksDir)
-	for _, t := range shell.Tools(shell.Options{Tasks: tasks, DefaultTimeout: time.Duration(cfg.Bash.Timeout) * time.Second}) {
-		reg.Add(t)
-	}
-	if cfg.EditTools {
-		for _, t := range fs.Tools(fs.Options{MaxOutput: cfg.MaxOutput}) {
-			reg.Add(t)
-		}
-	}
-	for _, t := range search.Tools(search.Options{MaxOutput: cfg.MaxOutput}) {
-		reg.Add(t)
-	}
-	for _, t := range web.Tools(web.Options{}.WithEnv(os.Getenv)) {
-		reg.Add(t)
-	}
+	sh := shell.NewSet(shell.Options{Tasks: tasks(d.tasksDir), DefaultTimeout: time.Duration(cfg.Bash.Timeout) * time.Second})
+	reg.AddSet(sh)
+	each(fs.Tools(fs.Options{MaxOutput: cfg.MaxOutput}), func(t tool.Tool) { reg.AddIf(cfg.EditTools, t) })
+	each(search.Tools(search.Options{MaxOutput: cfg.MaxOutput}), reg.Add)
+	wo := web.Options{}.WithEnv(d.getenv)
+	reg.Add(web.Fetch(wo))
+	reg.AddIf(wo.ExaAPIKey != "", web.Search(wo))
 	skills, err := skill.Catalog(cfg.SkillDirs()...)
 	if err != nil {
 		skills = skill.Builtin()
 	}
-	if skill.Enabled(skills) {
-		reg.Add(skill.Tool(skills, cfg.MaxOutput))
+	reg.AddIf(skill.Enabled(skills), skill.Tool(skills, cfg.MaxOutput))
+	if !d.session {
+		return reg, sh, skills
 	}
-	return reg, tasks, skills
+	var bg subagent.Background
+	if t := sh.Tasks(); t != nil {
+		bg = t
+	}
+	reg.Add(subagent.Tool(d.spawner, bg))
+	reg.Add(ask.Tool(d.asker, 0))
+	each(plan.Tools(d.modes, d.asker), reg.Add)
+	reg.Add(hooktool.Tool(d.hooks))
+	reg.Add(compacttool.Tool(d.compactor))
+	each(todo.Tools(d.todos), reg.Add)
+	reg.Add(task.Tool(d.board))
+	return reg, sh, skills
+}
+
+func each(ts []tool.Tool, f func(tool.Tool)) {
+	for _, t := range ts {
+		f(t)
+	}
+}
+
+// tasks is the owner of background tasks writing under dir, or nil for none.
+func tasks(dir string) *shell.Tasks {
+	if dir == "" {
+		return nil
+	}
+	return shell.NewTasks(dir)
+}
+
+// sessionDeps are the tools' dependencies in this session.
+func (a *App) sessionDeps() deps {
+	return deps{
+		cfg: a.cfg, getenv: os.Getenv,
+		tasksDir:  filepath.Join(filepath.Dir(StorePath(a.opts)), "tasks", a.sess.ID()),
+		session:   true,
+		asker:     &a.asker,
+		modes:     planModes{a},
+		hooks:     a.hooks,
+		compactor: a.agent,
+		spawner:   &spawner{app: a},
+		todos:     a.todos,
+		board:     a.board,
+	}
 }
