@@ -15,6 +15,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/gantry-dev/gantry/internal/app"
+	"github.com/gantry-dev/gantry/internal/resource"
 	store "github.com/gantry-dev/gantry/internal/session"
 )
 
@@ -28,6 +29,9 @@ type agent struct {
 	out  *output
 	log  *slog.Logger
 	conn *sdk.AgentSideConnection
+	// pool owns the live resources every session of the connection shares (MCP
+	// servers, and the language servers, debuggers and kernels of later tools).
+	pool *resource.Pool
 
 	inflight sync.WaitGroup // requests being handled
 
@@ -42,7 +46,8 @@ var (
 )
 
 func newAgent(opts Options, out *output, log *slog.Logger) *agent {
-	return &agent{opts: opts, out: out, log: log, sessions: map[string]*session{}}
+	pool := resource.NewPool(func(k resource.Key, err error) { log.Warn("a resource failed", "resource", k.String(), "err", err) })
+	return &agent{opts: opts, out: out, log: log, sessions: map[string]*session{}, pool: pool}
 }
 
 // Initialize implements sdk.Agent.
@@ -90,9 +95,9 @@ func (a *agent) Authenticate(_ context.Context, p sdk.AuthenticateRequest) (sdk.
 }
 
 // NewSession implements sdk.Agent.
-func (a *agent) NewSession(_ context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
+func (a *agent) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
 	defer a.track()()
-	s, err := a.open(p.Cwd, p.McpServers, "")
+	s, err := a.open(ctx, p.Cwd, p.McpServers, "")
 	if err != nil {
 		return sdk.NewSessionResponse{}, err
 	}
@@ -103,9 +108,9 @@ func (a *agent) NewSession(_ context.Context, p sdk.NewSessionRequest) (sdk.NewS
 
 // LoadSession implements sdk.AgentLoader: it replays the stored conversation as
 // updates, then answers.
-func (a *agent) LoadSession(_ context.Context, p sdk.LoadSessionRequest) (sdk.LoadSessionResponse, error) {
+func (a *agent) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.LoadSessionResponse, error) {
 	defer a.track()()
-	s, err := a.open(p.Cwd, p.McpServers, string(p.SessionId))
+	s, err := a.open(ctx, p.Cwd, p.McpServers, string(p.SessionId))
 	if err != nil {
 		return sdk.LoadSessionResponse{}, err
 	}
@@ -114,9 +119,9 @@ func (a *agent) LoadSession(_ context.Context, p sdk.LoadSessionRequest) (sdk.Lo
 }
 
 // ResumeSession implements sdk.Agent: a stored session, without replay.
-func (a *agent) ResumeSession(_ context.Context, p sdk.ResumeSessionRequest) (sdk.ResumeSessionResponse, error) {
+func (a *agent) ResumeSession(ctx context.Context, p sdk.ResumeSessionRequest) (sdk.ResumeSessionResponse, error) {
 	defer a.track()()
-	s, err := a.open(p.Cwd, p.McpServers, string(p.SessionId))
+	s, err := a.open(ctx, p.Cwd, p.McpServers, string(p.SessionId))
 	if err != nil {
 		return sdk.ResumeSessionResponse{}, err
 	}
@@ -125,7 +130,7 @@ func (a *agent) ResumeSession(_ context.Context, p sdk.ResumeSessionRequest) (sd
 }
 
 // open starts a session in cwd: a new one, or the stored session resume.
-func (a *agent) open(cwd string, servers []sdk.McpServer, resume string) (*session, error) {
+func (a *agent) open(ctx context.Context, cwd string, servers []sdk.McpServer, resume string) (*session, error) {
 	if !filepath.IsAbs(cwd) {
 		return nil, sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("cwd must be an absolute path, not %q", cwd)})
 	}
@@ -145,11 +150,19 @@ func (a *agent) open(cwd string, servers []sdk.McpServer, resume string) (*sessi
 	opts := a.opts.App
 	opts.Cwd, opts.Resume, opts.Continue = cwd, resume, false
 	opts.MCPServers = append(append([]app.MCPServer(nil), opts.MCPServers...), mcpServers(servers)...)
-	ap, err := app.New(opts, s.handle, s)
+	opts.Resources = a.pool
+	s.editor(&opts)
+	ap, err := app.New(opts)
 	if err != nil {
 		return nil, openError(err, resume)
 	}
 	s.attach(ap)
+	// The session's first events (a server that failed, a resumed todo list) wait in
+	// its queue until the client has the answer (see opened).
+	if err := ap.Start(ctx, s.handle, s); err != nil {
+		_ = ap.Close()
+		return nil, sdk.NewInternalError(map[string]any{"error": err.Error()})
+	}
 	a.mu.Lock()
 	a.sessions[s.id] = s
 	a.mu.Unlock()

@@ -52,20 +52,17 @@ func (s *session) ask(ctx context.Context, call sdk.ToolCallUpdate, options []sd
 // AskPermission implements face.Asker with session/request_permission; "always"
 // answers are remembered by the core's gate for the session.
 func (s *session) AskPermission(ctx context.Context, req face.PermissionRequest) (face.Answer, error) {
-	// The gate remembers an "always" for this exact tool and argument.
-	always := "Always allow this command"
-	if req.Tool != "bash" {
-		always = "Always allow " + req.Tool + " here"
-	}
+	// What "always" remembers is the grant the gate suggested, named in the option.
+	always := "Always allow " + req.Always.String()
 	call := sdk.ToolCallUpdate{
 		ToolCallId: s.knownID(req.CallID),
-		Title:      sdk.Ptr(title(req.Tool, req.Principal, req.Locations, s.app.Agent.Env.Cwd)),
+		Title:      sdk.Ptr(title(req.Call)),
 		Kind:       sdk.Ptr(sdk.ToolKind(req.Kind)),
 		Locations:  locations(req.Locations),
 		RawInput:   rawJSON(req.Input),
 	}
-	if diff := s.preview(ctx, req); len(diff) > 0 {
-		call.Content = diff
+	if len(req.Preview.Changes) > 0 {
+		call.Content = resultContent(tool.Result{Display: req.Preview})
 	} else if req.Reason != "" {
 		call.Content = []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock("gantry asks because " + req.Reason + "."))}
 	}
@@ -154,10 +151,7 @@ func (s *session) ApprovePlan(ctx context.Context, plan string) (face.PlanAnswer
 	}
 	switch id {
 	case "approve-accept-edits":
-		s.mu.Lock()
-		s.afterPlan = permission.ModeAcceptEdits
-		s.mu.Unlock()
-		return face.PlanAnswer{Approved: true}, nil
+		return face.PlanAnswer{Approved: true, Mode: permission.ModeAcceptEdits}, nil
 	case "approve":
 		return face.PlanAnswer{Approved: true}, nil
 	}

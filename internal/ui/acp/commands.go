@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/gantry-dev/gantry/internal/permission"
 )
 
 // command is one slash command an editor offers (it arrives as prompt text,
@@ -33,31 +35,29 @@ func commandTable() []command {
 			return b.String()
 		}},
 		{"compact", "Summarise the conversation so far to free the model's context", "what the summary should keep in focus", func(s *session, ctx context.Context, focus string) string {
-			before := len(s.app.Agent.History())
-			if err := s.app.Agent.Compact(ctx, focus); err != nil {
+			before, after, err := s.app.Compact(ctx, focus)
+			switch {
+			case err != nil:
 				return fmt.Sprintf("The conversation was not compacted: %v.", err)
-			}
-			if after := len(s.app.Agent.History()); after < before {
-				return fmt.Sprintf("Compacted the conversation: %d messages became %d.", before, after)
+			case after < before:
+				return "" // the compaction's own notice said it
 			}
 			return "There was nothing to compact yet."
 		}},
 		{"mode", "Switch the permission mode: default, accept-edits, plan or yolo", "mode", func(s *session, _ context.Context, mode string) string {
 			if mode == "" {
-				return fmt.Sprintf("The mode is %s. Switch with /mode default, accept-edits, plan or yolo.", s.app.Gate.Mode())
+				return fmt.Sprintf("The mode is %s. Switch with /mode default, accept-edits, plan or yolo.", s.app.Mode())
 			}
-			if err := s.setMode(mode); err != nil {
+			m, err := permission.ParseMode(mode)
+			if err != nil {
 				return fmt.Sprintf("Unknown mode %q: choose default, accept-edits, plan or yolo.", mode)
 			}
-			s.mu.Lock()
-			s.mode = "" // tell the client
-			s.mu.Unlock()
-			s.tellMode()
-			return fmt.Sprintf("The mode is now %s.", s.app.Gate.Mode())
+			s.app.SetMode(m) // the ModeChanged it sends tells the client
+			return fmt.Sprintf("The mode is now %s.", s.app.Mode())
 		}},
 		{"model", "Switch the model of the next turns", "model name", func(s *session, _ context.Context, model string) string {
 			if model == "" {
-				return fmt.Sprintf("The model is %s. Known models: %s.", s.app.Agent.Config.Model, strings.Join(s.models(), ", "))
+				return fmt.Sprintf("The model is %s. Known models: %s.", s.app.Model(), strings.Join(s.models(), ", "))
 			}
 			if err := s.setOption(optionModel, model); err != nil {
 				return fmt.Sprintf("Unknown model %q; known models: %s.", model, strings.Join(s.models(), ", "))

@@ -6,7 +6,6 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/llm"
 	"github.com/gantry-dev/gantry/internal/permission"
 )
@@ -29,7 +28,7 @@ var modeInfo = []struct {
 }
 
 func (s *session) modeState() *sdk.SessionModeState {
-	st := &sdk.SessionModeState{CurrentModeId: sdk.SessionModeId(s.app.Gate.Mode())}
+	st := &sdk.SessionModeState{CurrentModeId: sdk.SessionModeId(s.app.Mode())}
 	for _, m := range modeInfo {
 		st.AvailableModes = append(st.AvailableModes, sdk.SessionMode{Id: sdk.SessionModeId(m.mode), Name: m.name, Description: sdk.Ptr(m.about)})
 	}
@@ -40,7 +39,7 @@ func (s *session) modeState() *sdk.SessionModeState {
 // provider's family, and the current one.
 func (s *session) models() []string {
 	var list []string
-	switch s.app.Provider {
+	switch s.app.Provider() {
 	case "anthropic":
 		list = llm.KnownModels("claude-")
 	default:
@@ -74,23 +73,24 @@ func (s *session) configOptions() []sdk.SessionConfigOption {
 	return []sdk.SessionConfigOption{
 		{Select: &sdk.SessionConfigOptionSelect{Id: optionMode, Name: "Mode", Type: "select", Category: &mode,
 			Description:  sdk.Ptr("What gantry may do without asking"),
-			CurrentValue: sdk.SessionConfigValueId(s.app.Gate.Mode()), Options: sdk.SessionConfigSelectOptions{Ungrouped: &modes}}},
+			CurrentValue: sdk.SessionConfigValueId(s.app.Mode()), Options: sdk.SessionConfigSelectOptions{Ungrouped: &modes}}},
 		{Select: &sdk.SessionConfigOptionSelect{Id: optionModel, Name: "Model", Type: "select", Category: &modelCat,
 			Description:  sdk.Ptr("The model the next turn uses"),
 			CurrentValue: sdk.SessionConfigValueId(model), Options: sdk.SessionConfigSelectOptions{Ungrouped: &models}}},
 	}
 }
 
-// setMode switches the permission mode (the client asked; it is not told back).
+// setMode switches the permission mode (the client asked: the ModeChanged that
+// follows is not echoed back to it).
 func (s *session) setMode(id string) error {
 	m, err := permission.ParseMode(id)
 	if err != nil {
 		return sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("unknown mode %q: choose default, accept-edits, plan or yolo", id)})
 	}
-	s.app.Gate.SetMode(m)
 	s.mu.Lock()
 	s.mode = m
 	s.mu.Unlock()
+	s.app.SetMode(m)
 	return nil
 }
 
@@ -112,32 +112,17 @@ func (s *session) setOption(id, value string) error {
 	return sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("unknown config option %q: gantry has mode and model", id)})
 }
 
-// applyModel makes the chosen model the agent's; it runs between turns.
+// applyModel makes the chosen model the session's; it runs between turns.
 func (s *session) applyModel() {
 	s.mu.Lock()
 	model := s.model
 	s.mu.Unlock()
-	if model != s.app.Agent.Config.Model {
-		s.app.SetModel(model)
-	}
+	s.app.SetModel(model) // nothing happens when it is the model already
 }
 
-// planModeChanged tells the client when the model entered or left plan mode.
-func (s *session) planModeChanged(e face.ToolFinished) {
-	s.mu.Lock()
-	after := s.afterPlan
-	s.afterPlan = ""
-	s.mu.Unlock()
-	if e.Name == "exit_plan_mode" && after != "" && !e.Result.IsError && s.app.Gate.Mode() != permission.ModePlan {
-		s.app.Gate.SetMode(after)
-	}
-	s.tellMode()
-}
-
-// tellMode sends current_mode_update and config_option_update when the mode is not
-// the one the client was last told.
-func (s *session) tellMode() {
-	now := s.app.Gate.Mode()
+// tellMode sends current_mode_update and config_option_update when the mode (now
+// the session's, from a ModeChanged) is not the one the client was last told.
+func (s *session) tellMode(now permission.Mode) {
 	s.mu.Lock()
 	changed := now != s.mode
 	s.mode = now

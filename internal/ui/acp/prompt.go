@@ -25,6 +25,9 @@ func (a *agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	if err != nil {
 		return sdk.PromptResponse{}, sdk.NewInvalidParams(map[string]any{"error": err.Error()})
 	}
+	if strings.TrimSpace(text) == "" && len(attached) == 0 {
+		return sdk.PromptResponse{}, sdk.NewInvalidParams(map[string]any{"error": "the prompt is empty: send at least one text, image or resource block"})
+	}
 	turn, done, ok := s.startTurn(ctx)
 	if !ok {
 		return sdk.PromptResponse{}, notFound(fmt.Sprintf("session %s was closed", s.id))
@@ -43,7 +46,7 @@ func (a *agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 		}
 		return sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn}, nil
 	}
-	if s.app.Agent.History() == nil && !s.app.Resumed {
+	if s.app.HistoryLen() == 0 && !s.app.Resumed() {
 		s.app.SetTitle(text)
 		if t := strings.TrimSpace(oneLine(text)); t != "" {
 			s.send(sdk.SessionUpdate{SessionInfoUpdate: &sdk.SessionSessionInfoUpdate{SessionUpdate: "session_info_update", Title: sdk.Ptr(sessionTitle(t))}})
@@ -53,8 +56,7 @@ func (a *agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	for _, n := range notes {
 		s.send(sdk.UpdateAgentMessageText("_gantry: " + n + "_\n\n"))
 	}
-	end := s.app.Agent.RunWith(turn, expanded, attached)
-	s.tellMode()
+	end := s.app.Run(turn, expanded, attached)
 	switch end.StopReason {
 	case "cancelled":
 		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil

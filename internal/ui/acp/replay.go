@@ -7,7 +7,6 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/gantry-dev/gantry/internal/llm"
-	store "github.com/gantry-dev/gantry/internal/session"
 	"github.com/gantry-dev/gantry/internal/tool"
 )
 
@@ -15,13 +14,13 @@ import (
 // the person's messages, the model's text and thinking, and every tool call with
 // its result.
 func (s *session) replay() []sdk.SessionUpdate {
-	msgs, err := s.app.Session.RawMessages()
+	msgs, err := s.app.Transcript()
 	if err != nil {
 		s.ag.log.Warn("the session's history could not be read", "session", s.id, "err", err)
 		return nil
 	}
 	var out []sdk.SessionUpdate
-	for _, m := range store.Repair(msgs) {
+	for _, m := range msgs {
 		for _, b := range m.Content {
 			if u, ok := s.replayBlock(m.Role, b); ok {
 				out = append(out, u)
@@ -55,10 +54,10 @@ func (s *session) replayBlock(role llm.Role, b llm.Block) (sdk.SessionUpdate, bo
 		img := b.Images[0]
 		return sdk.UpdateUserMessage(sdk.ImageBlock(base64.StdEncoding.EncodeToString(img.Data), img.MediaType)), true
 	case llm.BlockToolUse:
-		principal, paths, kind := s.app.DescribeCall(b.ToolName, b.Input)
-		return sdk.StartToolCall(sdk.ToolCallId(b.ToolCallID), title(b.ToolName, principal, paths, s.app.Agent.Env.Cwd),
-			sdk.WithStartKind(sdk.ToolKind(kind)), sdk.WithStartStatus(sdk.ToolCallStatusPending),
-			sdk.WithStartLocations(locations(paths)), sdk.WithStartRawInput(rawJSON(b.Input))), true
+		c := s.app.DescribeCall(b.ToolName, b.Input)
+		return sdk.StartToolCall(sdk.ToolCallId(b.ToolCallID), title(c),
+			sdk.WithStartKind(sdk.ToolKind(c.Kind)), sdk.WithStartStatus(sdk.ToolCallStatusPending),
+			sdk.WithStartLocations(locations(c.Locations)), sdk.WithStartRawInput(rawJSON(b.Input))), true
 	case llm.BlockToolResult:
 		status := sdk.ToolCallStatusCompleted
 		if b.IsError {

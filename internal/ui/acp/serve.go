@@ -43,6 +43,11 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	}
 	ag.closeAll()
 	ag.drain(5 * time.Second) // requests read before the end still get their answers
+	closing, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	if err := ag.pool.Close(closing); err != nil {
+		logger.Warn("a resource did not close cleanly", "err", err)
+	}
+	cancel()
 	_ = pr.CloseWithError(io.EOF)
 	select {
 	case err := <-guarded:

@@ -30,22 +30,27 @@ type session struct {
 	mu          sync.Mutex
 	cancel      context.CancelFunc // the running turn's
 	mode        permission.Mode    // the mode the client was last told
-	afterPlan   permission.Mode    // the mode to take once an approved plan ends plan mode
 	model       string             // the model the next turn uses
+	window      int                // the model's context window
 	contextUsed int                // tokens the last request of the conversation filled
 	closed      bool
 }
 
-// attach binds the wired app and gives its tools the editor's files and terminals.
-func (s *session) attach(a *app.App) {
-	s.app, s.id = a, a.Session.ID()
-	s.mode, s.model = a.Gate.Mode(), a.Model
+// editor is the client's file access and terminals for the session's tools, as the
+// client offers them (nil where it offers none).
+func (s *session) editor(opts *app.Options) {
 	if s.caps.Fs.ReadTextFile || s.caps.Fs.WriteTextFile {
-		a.Agent.Env.Editor = &clientFiles{s: s, read: s.caps.Fs.ReadTextFile, write: s.caps.Fs.WriteTextFile}
+		opts.Editor = &clientFiles{s: s, read: s.caps.Fs.ReadTextFile, write: s.caps.Fs.WriteTextFile}
 	}
 	if s.caps.Terminal {
-		a.Agent.Env.Terminals = &clientTerminals{s: s}
+		opts.Terminals = &clientTerminals{s: s}
 	}
+}
+
+// attach binds the wired app.
+func (s *session) attach(a *app.App) {
+	s.app, s.id = a, a.SessionID()
+	s.mode, s.model, s.window = a.Mode(), a.Model(), a.ContextWindow()
 }
 
 // opened runs once the client knows the session: first goes out replayed history,
@@ -126,6 +131,8 @@ func (s *session) close() {
 	s.mu.Unlock()
 	s.cancelTurn()
 	s.turnMu.Lock()
-	s.app.Close()
+	if err := s.app.Close(); err != nil {
+		s.ag.log.Warn("the session did not close cleanly", "session", s.id, "err", err)
+	}
 	s.turnMu.Unlock()
 }

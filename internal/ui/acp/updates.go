@@ -33,6 +33,12 @@ func (s *session) handle(e face.Event) {
 		s.toolFinished("", e)
 	case face.TodoList:
 		s.send(planUpdate(e.Items))
+	case face.ModeChanged:
+		s.tellMode(e.Mode)
+	case face.ModelChanged:
+		s.mu.Lock()
+		s.model, s.window = e.Model, e.ContextWindow
+		s.mu.Unlock()
 	case face.TurnUsage:
 		s.usage(e)
 	case face.FromSubagent:
@@ -63,7 +69,7 @@ func (s *session) toolStarted(prefix, label string, e face.ToolStarted) {
 	}
 	s.calls[e.CallID] = id
 	s.sendMu.Unlock()
-	s.send(sdk.StartToolCall(sdk.ToolCallId(id), label+title(e.Name, e.Principal, e.Locations, s.app.Agent.Env.Cwd),
+	s.send(sdk.StartToolCall(sdk.ToolCallId(id), label+title(e.Call),
 		sdk.WithStartKind(sdk.ToolKind(e.Kind)),
 		sdk.WithStartStatus(sdk.ToolCallStatusPending),
 		sdk.WithStartLocations(locations(e.Locations)),
@@ -89,9 +95,6 @@ func (s *session) toolFinished(prefix string, e face.ToolFinished) {
 		opts = append(opts, sdk.WithUpdateContent(resultContent(e.Result)))
 	}
 	s.send(sdk.UpdateToolCall(sdk.ToolCallId(id), opts...))
-	if prefix == "" && (e.Name == "enter_plan_mode" || e.Name == "exit_plan_mode") {
-		s.planModeChanged(e)
-	}
 }
 
 // resultContent is what the client shows of a result: the diffs of the files it
@@ -145,13 +148,14 @@ func planUpdate(items []face.TodoItem) sdk.SessionUpdate {
 
 // usage reports how full the context is and what the session cost.
 func (s *session) usage(e face.TurnUsage) {
-	size := s.app.Agent.Config.ContextWindow
-	if size <= 0 {
-		return // a usage_update needs the window's size
-	}
 	u := e.Usage
 	used := int(u.InputTokens + u.CacheReadTokens + u.CacheWriteTokens + u.OutputTokens)
 	s.mu.Lock()
+	size := s.window
+	if size <= 0 {
+		s.mu.Unlock()
+		return // a usage_update needs the window's size
+	}
 	if e.Elsewhere { // a subagent's or a summary's: the context is as full as it was
 		used = s.contextUsed
 	} else {

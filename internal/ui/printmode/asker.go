@@ -1,4 +1,4 @@
-package print
+package printmode
 
 import (
 	"bufio"
@@ -11,6 +11,8 @@ import (
 	"sync"
 
 	"github.com/gantry-dev/gantry/internal/face"
+	"github.com/gantry-dev/gantry/internal/permission"
+	"github.com/gantry-dev/gantry/internal/ui/termtext"
 )
 
 // TerminalAsker answers the core's questions by asking the person at a terminal: print
@@ -90,9 +92,15 @@ func (a *TerminalAsker) AskPermission(ctx context.Context, req face.PermissionRe
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.start()
-	fmt.Fprintf(a.out, "\n? %s — %s\n", ToolLine(req.Tool, req.Principal), req.Reason)
+	fmt.Fprintf(a.out, "\n? %s — %s\n", termtext.ToolLine(req.Call), req.Reason)
+	if d := req.Preview.Diff; d != "" {
+		for _, l := range diffLines(d, 40) {
+			fmt.Fprintln(a.out, "  "+l)
+		}
+	}
+	fmt.Fprintf(a.out, "  [y] allow once\n  [a] always allow %s, this session\n  [s] the same, and save it to the project's .gantry/permissions.yaml\n  [n] deny\n  [d] deny this call for the rest of the session\n", req.Always)
 	for {
-		fmt.Fprint(a.out, "  [y] allow once  [a] always (this session)  [s] always, saved to the project rules  [n] deny  [d] deny always > ")
+		fmt.Fprint(a.out, "  y/a/s/n/d > ")
 		s, err := a.readLine(ctx)
 		if err != nil {
 			return face.DenyOnce, err
@@ -110,6 +118,26 @@ func (a *TerminalAsker) AskPermission(ctx context.Context, req face.PermissionRe
 			return face.DenyAlways, nil
 		}
 	}
+}
+
+// diffLines are the lines of a unified diff worth showing, at most n of them.
+func diffLines(diff string, n int) []string {
+	var out []string
+	more := 0
+	for _, l := range strings.Split(strings.TrimRight(diff, "\n"), "\n") {
+		if strings.HasPrefix(l, "+++ ") || strings.HasPrefix(l, "--- ") {
+			continue
+		}
+		if len(out) == n {
+			more++
+			continue
+		}
+		out = append(out, l)
+	}
+	if more > 0 {
+		out = append(out, fmt.Sprintf("… %d more diff line(s)", more))
+	}
+	return out
 }
 
 // AskUser implements face.Asker. An empty answer to the first question passes.
@@ -199,7 +227,7 @@ func (a *TerminalAsker) ApprovePlan(ctx context.Context, plan string) (face.Plan
 	a.start()
 	fmt.Fprintf(a.out, "\n── plan ──\n%s\n──────────\n", strings.TrimSpace(plan))
 	for {
-		fmt.Fprint(a.out, "  [y] approve  [n] reject > ")
+		fmt.Fprint(a.out, "  [y] approve  [e] approve and accept edits  [n] reject > ")
 		s, err := a.readLine(ctx)
 		if err != nil {
 			return face.PlanAnswer{}, err
@@ -207,6 +235,8 @@ func (a *TerminalAsker) ApprovePlan(ctx context.Context, plan string) (face.Plan
 		switch strings.ToLower(s) {
 		case "y", "yes":
 			return face.PlanAnswer{Approved: true}, nil
+		case "e":
+			return face.PlanAnswer{Approved: true, Mode: permission.ModeAcceptEdits}, nil
 		case "n", "no":
 			fmt.Fprint(a.out, "  what should change? > ")
 			fb, err := a.readLine(ctx)

@@ -1,4 +1,4 @@
-package print
+package printmode
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/face"
+	"github.com/gantry-dev/gantry/internal/tool"
 )
 
 func asker(t *testing.T, input string) (*TerminalAsker, *bytes.Buffer) {
@@ -25,7 +26,7 @@ func TestTerminalPermissionAnswers(t *testing.T) {
 		"n\n": face.DenyOnce, "d\n": face.DenyAlways, "what\ny\n": face.AllowOnce, "\n": face.DenyOnce,
 	} {
 		a, out := asker(t, in)
-		got, err := a.AskPermission(context.Background(), face.PermissionRequest{Tool: "bash", Principal: "make", Reason: "default mode asks"})
+		got, err := a.AskPermission(context.Background(), face.PermissionRequest{Call: tool.Call{Name: "bash", Icon: "🛠️", Principal: "make"}, Reason: "default mode asks"})
 		if err != nil || got != want {
 			t.Errorf("%q: got %v, %v; want %v", in, got, err, want)
 		}

@@ -1,14 +1,13 @@
 // Package print is print mode: one task, no UI. It renders the core's events as text in
 // the terminal format of the tool reference (tool lines, preview lines, counters), as
 // one JSON result object, or as a stream of JSON events, one per line.
-package print
+package printmode
 
 import (
 	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"sync"
 	"time"
 
@@ -80,17 +79,6 @@ func New(out io.Writer, opts Options) *Printer {
 	return &Printer{out: bw, opts: opts, start: time.Now(), atLineEnd: true, enc: json.NewEncoder(bw), inputs: map[string]json.RawMessage{}, lines: map[string]string{}}
 }
 
-// Start announces the session (stream-json's init line).
-func (p *Printer) Start(sessionID, model, cwd string, tools []string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.sessionID, p.model = sessionID, model
-	if p.opts.Format == FormatStreamJSON {
-		p.line(map[string]any{"type": "system", "subtype": "init", "session_id": sessionID, "model": model, "cwd": cwd, "tools": tools})
-	}
-	p.flushLocked()
-}
-
 func (p *Printer) line(v any) { _ = p.enc.Encode(v) }
 
 // Handle implements face.Sink.
@@ -98,6 +86,10 @@ func (p *Printer) Handle(e face.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch e := e.(type) {
+	case face.SessionStarted:
+		p.sessionID, p.model = e.SessionID, e.Model
+	case face.ModelChanged:
+		p.model = e.Model
 	case face.ToolStarted:
 		if json.Valid(e.Input) {
 			p.inputs[e.CallID] = e.Input
@@ -187,12 +179,16 @@ func (p *Printer) Finish(end face.TurnEnded) Result {
 	if r.Denials == nil {
 		r.Denials = []Denial{}
 	}
-	if end.StopReason != "end_turn" {
+	switch {
+	case end.StopReason != "end_turn":
 		r.IsError = true
-		r.Subtype = "error_" + end.StopReason
+		r.Subtype = Subtype(end.StopReason)
 		if end.Err != nil {
 			r.Error = end.Err.Error()
 		}
+	case end.StoreErr != nil:
+		r.IsError, r.Subtype = true, "error_store"
+		r.Error = "the session could not be stored: " + end.StoreErr.Error()
 	}
 	switch p.opts.Format {
 	case FormatText:
@@ -207,17 +203,14 @@ func (p *Printer) Finish(end face.TurnEnded) Result {
 	return r
 }
 
-// CounterLine formats the counters that are not zero, e.g. "⚙ 1 command(s)  📝 2 file op(s)".
-func CounterLine(c face.Counters) string {
-	var parts []string
-	if c.Commands > 0 {
-		parts = append(parts, fmt.Sprintf("⚙ %d command(s)", c.Commands))
+// Subtype is the result's subtype for a turn that stopped for reason (not end_turn),
+// in Claude Code's words where it has them.
+func Subtype(reason string) string {
+	switch reason {
+	case "error", "":
+		return "error_during_execution"
+	case "max_turns":
+		return "error_max_turns"
 	}
-	if c.FileOps > 0 {
-		parts = append(parts, fmt.Sprintf("📝 %d file op(s)", c.FileOps))
-	}
-	if c.Skills > 0 {
-		parts = append(parts, fmt.Sprintf("📖 %d skill(s)", c.Skills))
-	}
-	return strings.Join(parts, "  ")
+	return "error_" + reason
 }

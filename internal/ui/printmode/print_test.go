@@ -1,4 +1,4 @@
-package print
+package printmode
 
 import (
 	"bytes"
@@ -12,17 +12,22 @@ import (
 	"github.com/gantry-dev/gantry/internal/tool"
 )
 
+// call is what a tool's definition makes faces show of a call.
+func call(name, icon, principal string) tool.Call {
+	return tool.Call{Name: name, Icon: icon, Principal: principal, Title: name + ": " + principal}
+}
+
 func play(p *Printer) Result {
-	p.Start("s1", "m", "/w", []string{"bash"})
+	p.Handle(face.SessionStarted{SessionID: "s1", Model: "m", Cwd: "/w", Tools: []string{"bash"}})
 	p.Handle(face.TextDelta{Text: "Let me look."})
-	p.Handle(face.ToolStarted{CallID: "1", Name: "bash", Principal: "ls"})
-	p.Handle(face.ToolFinished{CallID: "1", Name: "bash", Result: tool.Result{Text: "a\nb\nc\nd\ne\nf\ng"}})
-	p.Handle(face.ToolStarted{CallID: "2", Name: "read_skill", Principal: "deploy"})
-	p.Handle(face.ToolFinished{CallID: "2", Name: "read_skill", Result: tool.Result{Text: "# secret skill", Display: tool.Display{Hidden: true}}})
-	p.Handle(face.ToolStarted{CallID: "3", Name: "bash", Principal: "true"})
-	p.Handle(face.ToolFinished{CallID: "3", Name: "bash", Result: tool.Result{Text: "(no output)"}})
-	p.Handle(face.ToolStarted{CallID: "4", Name: "bash", Principal: "rm -rf /", Input: []byte(`{"command":"rm -rf /"}`)})
-	p.Handle(face.ToolFinished{CallID: "4", Name: "bash", Refused: true, Result: tool.Result{Text: "refused", IsError: true}})
+	p.Handle(face.ToolStarted{CallID: "1", Call: call("bash", "🛠️", "ls")})
+	p.Handle(face.ToolFinished{CallID: "1", Call: call("bash", "🛠️", ""), Result: tool.Result{Text: "a\nb\nc\nd\ne\nf\ng"}})
+	p.Handle(face.ToolStarted{CallID: "2", Call: call("read_skill", "📖", "deploy")})
+	p.Handle(face.ToolFinished{CallID: "2", Call: call("read_skill", "📖", ""), Result: tool.Result{Text: "# secret skill", Display: tool.Display{Hidden: true}}})
+	p.Handle(face.ToolStarted{CallID: "3", Call: call("bash", "🛠️", "true")})
+	p.Handle(face.ToolFinished{CallID: "3", Call: call("bash", "🛠️", ""), Result: tool.Result{Text: "(no output)"}})
+	p.Handle(face.ToolStarted{CallID: "4", Call: call("bash", "🛠️", "rm -rf /"), Input: []byte(`{"command":"rm -rf /"}`)})
+	p.Handle(face.ToolFinished{CallID: "4", Call: call("bash", "🛠️", ""), Refused: true, Result: tool.Result{Text: "refused", IsError: true}})
 	p.Handle(face.StepEnded{Step: 1, Counters: face.Counters{Commands: 3, Skills: 1}})
 	p.Handle(face.TextDelta{Text: "Done."})
 	end := face.TurnEnded{StopReason: "end_turn", Text: "Done.", Steps: 2, Counters: face.Counters{Commands: 3, Skills: 1}}
@@ -46,8 +51,8 @@ func TestTextFormat(t *testing.T) {
   (no output)
 🛠️ bash: rm -rf /
   refused
-⚙ 3 command(s)  📖 1 skill(s)
 Done.
+⚙ 3 command(s)  📖 1 skill(s)
 `
 	if b.String() != want {
 		t.Fatalf("got:\n%s\nwant:\n%s", b.String(), want)
@@ -97,12 +102,12 @@ func TestStreamJSONFormat(t *testing.T) {
 func TestEditPreviewShowsChangedLinesAndParallelCallsAreNamed(t *testing.T) {
 	var b bytes.Buffer
 	p := New(&b, Options{Format: FormatText, PreviewLines: 5})
-	p.Handle(face.ToolStarted{CallID: "1", Name: "read_file", Principal: "a.go"})
-	p.Handle(face.ToolStarted{CallID: "2", Name: "read_file", Principal: "b.go"})
-	p.Handle(face.ToolFinished{CallID: "1", Name: "read_file", Result: tool.Result{Text: "package a"}})
-	p.Handle(face.ToolFinished{CallID: "2", Name: "read_file", Result: tool.Result{Text: "package b"}})
-	p.Handle(face.ToolStarted{CallID: "3", Name: "edit_file", Principal: "a.go"})
-	p.Handle(face.ToolFinished{CallID: "3", Name: "edit_file", Result: tool.Result{
+	p.Handle(face.ToolStarted{CallID: "1", Call: call("read_file", "📄", "a.go")})
+	p.Handle(face.ToolStarted{CallID: "2", Call: call("read_file", "📄", "b.go")})
+	p.Handle(face.ToolFinished{CallID: "1", Call: call("read_file", "📄", ""), Result: tool.Result{Text: "package a"}})
+	p.Handle(face.ToolFinished{CallID: "2", Call: call("read_file", "📄", ""), Result: tool.Result{Text: "package b"}})
+	p.Handle(face.ToolStarted{CallID: "3", Call: call("edit_file", "✏️", "a.go")})
+	p.Handle(face.ToolFinished{CallID: "3", Call: call("edit_file", "✏️", "a.go"), Result: tool.Result{
 		Text:    "Applied 1 edit to a.go: +1 -1 lines, first change at line 3.\n\n--- a/a.go\n+++ b/a.go\n@@ -3 +3 @@\n-\treturn a - b\n+\treturn a + b\n",
 		Display: tool.Display{Diff: "--- a/a.go\n+++ b/a.go\n@@ -3 +3 @@\n-\treturn a - b\n+\treturn a + b\n"}}})
 	p.Flush()
@@ -160,16 +165,16 @@ func TestTodoListAndSubagentLines(t *testing.T) {
 	var b bytes.Buffer
 	p := New(&b, Options{Format: FormatText, PreviewLines: 5})
 	p.Handle(face.TodoList{Items: []face.TodoItem{{ID: "1", Content: "read", Status: "completed"}, {ID: "2", Content: "fix", Status: "in_progress"}, {ID: "3", Content: "test", Status: "pending"}}})
-	p.Handle(face.FromSubagent{ID: "sub_1", Label: "find callers", Event: face.ToolStarted{Name: "grep", Principal: "Add\\("}})
+	p.Handle(face.FromSubagent{ID: "sub_1", Label: "find callers", Event: face.ToolStarted{Call: call("grep", "🔍", "Add\\(")}})
 	p.Handle(face.FromSubagent{ID: "sub_1", Label: "find callers", Event: face.TextDelta{Text: "hidden"}})
 	p.Flush()
-	want := "  ☑ read\n  ◐ fix\n  ☐ test\n  ⎿ [find callers] 🔧 grep: Add\\(\n"
+	want := "  ☑ read\n  ◐ fix\n  ☐ test\n  ⎿ [find callers] 🔍 grep: Add\\(\n"
 	if b.String() != want {
 		t.Fatalf("got:\n%q\nwant:\n%q", b.String(), want)
 	}
 	var j bytes.Buffer
 	q := New(&j, Options{Format: FormatStreamJSON})
-	q.Handle(face.FromSubagent{ID: "sub_1", Label: "find callers", Event: face.ToolStarted{CallID: "c", Name: "grep"}})
+	q.Handle(face.FromSubagent{ID: "sub_1", Label: "find callers", Event: face.ToolStarted{CallID: "c", Call: call("grep", "🔍", "")}})
 	q.Handle(face.TodoList{})
 	q.Flush()
 	if !strings.Contains(j.String(), `"agent":"find callers","agent_id":"sub_1"`) || !strings.Contains(j.String(), `{"items":[],"type":"todo_list"}`) {

@@ -1,4 +1,4 @@
-package print
+package printmode
 
 import (
 	"encoding/json"
@@ -24,12 +24,27 @@ func (p *Printer) streamJSON(e face.Event) {
 // eventObject is the JSON object of an event, nil for events stream-json omits.
 func eventObject(e face.Event) map[string]any {
 	switch e := e.(type) {
+	case face.SessionStarted:
+		tools := e.Tools
+		if tools == nil {
+			tools = []string{}
+		}
+		return map[string]any{"type": "system", "subtype": "init", "session_id": e.SessionID, "model": e.Model, "cwd": e.Cwd,
+			"tools": tools, "permission_mode": string(e.Mode), "provider": e.Provider, "resumed": e.Resumed}
+	case face.ModeChanged:
+		return map[string]any{"type": "mode_changed", "mode": string(e.Mode), "previous": string(e.Previous)}
+	case face.ModelChanged:
+		return map[string]any{"type": "model_changed", "model": e.Model}
 	case face.TextDelta:
 		return map[string]any{"type": "text_delta", "text": e.Text}
 	case face.ThinkingDelta:
 		return map[string]any{"type": "thinking_delta", "text": e.Text}
 	case face.Notice:
-		return map[string]any{"type": "notice", "text": e.Text}
+		m := map[string]any{"type": "notice", "text": e.Text}
+		if e.Info {
+			m["info"] = true
+		}
+		return m
 	case face.TodoList:
 		items := e.Items
 		if items == nil {
@@ -43,8 +58,12 @@ func eventObject(e face.Event) map[string]any {
 		if !json.Valid(input) {
 			input = json.RawMessage(`{}`)
 		}
-		return map[string]any{"type": "tool_started", "id": e.CallID, "name": e.Name, "principal": e.Principal,
+		m := map[string]any{"type": "tool_started", "id": e.CallID, "name": e.Name, "title": e.Title, "principal": e.Principal,
 			"level": e.Level.String(), "kind": string(e.Kind), "locations": e.Locations, "input": input}
+		if e.Note != "" {
+			m["note"] = e.Note
+		}
+		return m
 	case face.ToolFinished:
 		m := map[string]any{"type": "tool_finished", "id": e.CallID, "name": e.Name, "is_error": e.Result.IsError,
 			"refused": e.Refused, "output": e.Result.Text, "duration_us": e.Duration.Microseconds()}
@@ -64,6 +83,9 @@ func eventObject(e face.Event) map[string]any {
 		m := map[string]any{"type": "turn_ended", "stop_reason": e.StopReason, "steps": e.Steps, "counters": e.Counters}
 		if e.Err != nil {
 			m["error"] = e.Err.Error()
+		}
+		if e.StoreErr != nil {
+			m["store_error"] = e.StoreErr.Error()
 		}
 		return m
 	}

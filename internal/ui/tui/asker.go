@@ -6,7 +6,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/gantry-dev/gantry/internal/app"
 	"github.com/gantry-dev/gantry/internal/face"
 )
 
@@ -40,7 +39,6 @@ func (o *once[T]) give(v T) { o.o.Do(func() { o.ch <- v }) }
 // asker is face.Asker for the terminal: each question is a dialog.
 type asker struct {
 	send func(tea.Msg)
-	app  func() *app.App
 }
 
 type permAnswer struct {
@@ -50,11 +48,7 @@ type permAnswer struct {
 
 // AskPermission implements face.Asker.
 func (a *asker) AskPermission(ctx context.Context, req face.PermissionRequest) (face.Answer, error) {
-	var preview string
-	if ap := a.app(); ap != nil {
-		preview = ap.Preview(ctx, req.Tool, req.Input, req.Locations).Diff
-	}
-	d := newPermissionDialog(req, preview)
+	d := newPermissionDialog(req)
 	r, err := wait(ctx, a.send, d, d.answer)
 	if err != nil {
 		return face.DenyOnce, err

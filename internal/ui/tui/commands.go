@@ -2,7 +2,7 @@ package tui
 
 import (
 	"fmt"
-	"sort"
+	"os"
 	"strings"
 	"time"
 
@@ -61,38 +61,49 @@ func (m *Model) command(text string) (tea.Cmd, bool) {
 }
 
 func (m *Model) cmdHelp(string) tea.Cmd {
-	lines := []string{m.st.r(m.st.bold, "Commands")}
+	var rows [][]string
 	for _, c := range commands {
-		lines = append(lines, fmt.Sprintf("  /%-12s %s", strings.TrimSpace(c.name+" "+c.hint), c.about))
+		rows = append(rows, []string{"/" + c.name, c.hint, c.about})
 	}
 	for _, sk := range m.app.Skills() {
-		lines = append(lines, fmt.Sprintf("  /%-12s skill: %s", sk.Name, sk.Description))
+		rows = append(rows, []string{"/" + sk.Name, "", "skill: " + sk.Description})
 	}
-	lines = append(lines, m.st.r(m.st.bold, "Keys"),
-		"  enter send · shift+enter or ctrl+j new line · ↑↓ prompt history · tab complete @file, @skill:, /command",
-		"  esc interrupt the turn · shift+tab cycle the mode · ctrl+t show the last thinking",
-		"  ctrl+o print the transcript again · ctrl+v attach a clipboard image · ctrl+c twice quit")
+	lines := []string{m.st.r(m.st.bold, "Commands")}
+	lines = append(lines, table(rows, m.width, "  ")...)
+	lines = append(lines, m.st.r(m.st.bold, "Keys"))
+	lines = append(lines, table([][]string{
+		{"enter", "send"},
+		{"shift+enter, ctrl+j", "new line"},
+		{"↑ ↓", "prompt history"},
+		{"tab", "complete @file, @skill:, /command"},
+		{"esc", "interrupt the turn"},
+		{"shift+tab", "cycle the mode: default, accept-edits, plan, yolo"},
+		{"ctrl+t", "show the last thinking"},
+		{"ctrl+o", "print the transcript again"},
+		{"ctrl+v", "attach a clipboard image"},
+		{"ctrl+c twice", "quit"},
+	}, m.width, "  ")...)
 	m.print(lines...)
 	return nil
 }
 
 func (m *Model) cmdModel(args string) tea.Cmd {
 	if args == "" {
-		m.print(fmt.Sprintf("model: %s (%s)", m.app.Agent.Config.Model, m.app.Provider))
+		m.print(fmt.Sprintf("model: %s (%s)", m.model, m.app.Provider()))
 		return nil
 	}
 	if m.running {
 		m.say("the model changes between turns; try again when this one ends")
 		return nil
 	}
-	m.app.SetModel(args)
+	m.app.SetModel(args) // its ModelChanged updates the status line
 	m.print("model: " + args)
 	return nil
 }
 
 func (m *Model) cmdMode(args string) tea.Cmd {
 	if args == "" {
-		m.print("mode: " + string(m.app.Gate.Mode()))
+		m.print(fmt.Sprintf("mode: %s (%s)", m.mode, m.mode.About()))
 		return nil
 	}
 	md, err := permission.ParseMode(args)
@@ -100,14 +111,14 @@ func (m *Model) cmdMode(args string) tea.Cmd {
 		m.print(m.st.r(m.st.warn, "⚠ "+err.Error()))
 		return nil
 	}
-	m.app.Gate.SetMode(md)
-	m.print("mode: " + string(md))
+	m.app.SetMode(md)
+	m.print(fmt.Sprintf("mode: %s (%s)", md, md.About()))
 	return nil
 }
 
 func (m *Model) cmdCompact(args string) tea.Cmd {
 	if m.running {
-		m.app.Agent.RequestCompaction(args)
+		m.app.RequestCompaction(args)
 		m.say("the conversation is compacted before the next model request")
 		return nil
 	}
@@ -123,7 +134,7 @@ func (m *Model) cmdClear(string) tea.Cmd {
 		m.print(m.st.r(m.st.warn, "⚠ "+err.Error()))
 		return nil
 	}
-	m.print(m.st.r(m.st.dim, "── new session "+m.app.Session.ID()+" ──"))
+	m.print(m.st.r(m.st.dim, "── new session "+m.app.SessionID()+" (/resume takes the last one up again) ──"))
 	return nil
 }
 
@@ -133,7 +144,10 @@ func (m *Model) cmdResume(args string) tea.Cmd {
 		return nil
 	}
 	id := args
-	if id == "" {
+	switch {
+	case id == "" && m.prevSession != "":
+		id = m.prevSession // the session /clear or /resume just left
+	case id == "":
 		id = "@cwd"
 	}
 	if err := m.switchSession(id); err != nil {
@@ -155,16 +169,20 @@ func (m *Model) cmdSessions(string) tea.Cmd {
 		return nil
 	}
 	lines := []string{m.st.r(m.st.bold, "Sessions (newest first; /resume ID)")}
+	var rows [][]string
 	for i, s := range list {
 		if i == 20 {
-			lines = append(lines, fmt.Sprintf("  … %d more (gantry sessions lists them all)", len(list)-20))
 			break
 		}
 		title := s.Title
 		if title == "" {
 			title = "(untitled)"
 		}
-		lines = append(lines, fmt.Sprintf("  %s  %s  %s  %s", s.ID, s.Updated.Local().Format(time.DateTime), shortPath(s.Cwd), title))
+		rows = append(rows, []string{s.ID, s.Updated.Local().Format(time.DateTime), shortPath(s.Cwd), title})
+	}
+	lines = append(lines, table(rows, m.width, "  ")...)
+	if len(list) > 20 {
+		lines = append(lines, fmt.Sprintf("  … %d more (gantry sessions lists them all)", len(list)-20))
 	}
 	m.print(lines...)
 	return nil
@@ -177,56 +195,62 @@ func (m *Model) cmdSkills(string) tea.Cmd {
 		return nil
 	}
 	lines := []string{m.st.r(m.st.bold, "Skills (use one with /name or @skill:name)")}
+	var rows [][]string
 	for _, sk := range skills {
-		lines = append(lines, fmt.Sprintf("  %-20s %s", sk.Name, sk.Description))
+		rows = append(rows, []string{sk.Name, sk.Description})
 	}
-	m.print(lines...)
+	m.print(append(lines, table(rows, m.width, "  ")...)...)
 	return nil
 }
 
 func (m *Model) cmdHooks(string) tea.Cmd {
-	hooks := m.app.Config.Hooks
+	hooks := m.app.Hooks()
 	if len(hooks) == 0 {
 		m.print("no hooks configured (docs/hooks.md)")
 		return nil
 	}
-	events := make([]string, 0, len(hooks))
-	for e := range hooks {
-		events = append(events, e)
-	}
-	sort.Strings(events)
-	lines := []string{m.st.r(m.st.bold, "Hooks")}
-	for _, e := range events {
-		for _, mt := range hooks[e] {
-			match := mt.Matcher
-			if match == "" {
-				match = "*"
-			}
-			for _, h := range mt.Hooks {
-				lines = append(lines, fmt.Sprintf("  %-16s %-14s %s", e, match, h.Command))
-			}
+	var rows [][]string
+	for _, h := range hooks {
+		match := h.Matcher
+		if match == "" {
+			match = "*"
 		}
+		rows = append(rows, []string{h.Event, match, h.Source, h.Command})
 	}
-	m.print(lines...)
+	m.print(append([]string{m.st.r(m.st.bold, "Hooks")}, table(rows, m.width, "  ")...)...)
 	return nil
 }
 
 func (m *Model) cmdPermissions(string) tea.Cmd {
-	p := m.app.Config.Permissions
-	lines := []string{m.st.r(m.st.bold, "Permissions"), "  mode: " + string(m.app.Gate.Mode())}
-	add := func(kind string, rules []string) {
+	lines := []string{m.st.r(m.st.bold, "Permissions"), fmt.Sprintf("  mode: %s (%s)", m.mode, m.mode.About())}
+	allow, deny := m.app.Rules()
+	add := func(kind string, rules []permission.Rule) {
 		if len(rules) == 0 {
 			lines = append(lines, "  "+kind+": none")
 			return
 		}
 		lines = append(lines, "  "+kind+":")
+		var rows [][]string
 		for _, r := range rules {
-			lines = append(lines, "    "+r)
+			from := r.Source
+			if from == "" {
+				from = "this session"
+			}
+			rows = append(rows, []string{r.String(), m.st.r(m.st.dim, from)})
 		}
+		lines = append(lines, table(rows, m.width, "    ")...)
 	}
-	add("allow", append(append([]string(nil), p.Allow...), m.opts.App.Allow...))
-	add("deny", append(append([]string(nil), p.Deny...), m.opts.App.Deny...))
-	lines = append(lines, m.st.r(m.st.dim, "  answers given with \"for the rest of the session\" are kept until gantry exits; docs/permissions.md"))
+	add("allow", allow)
+	add("deny", deny)
+	lines = append(lines, "  rules files (the project's first):")
+	for _, f := range m.app.RulesFiles() {
+		state := "not there yet"
+		if _, err := os.Stat(f); err == nil {
+			state = "read"
+		}
+		lines = append(lines, "    "+f+m.st.r(m.st.dim, " ("+state+")"))
+	}
+	lines = append(lines, m.st.r(m.st.dim, "  answers given \"for the rest of the session\" are kept until the session ends; docs/permissions.md"))
 	m.print(lines...)
 	return nil
 }

@@ -61,7 +61,7 @@ func (c *completion) refresh(m *Model) tea.Cmd {
 	var cmd tea.Cmd
 	switch kind {
 	case complete.KindFile:
-		root, token := m.app.Agent.Env.Cwd, c.token
+		root, token := m.app.Cwd(), c.token
 		cmd = func() tea.Msg { return filesMsg{token, complete.Files(root, prefix, 8)} }
 	case complete.KindSkill:
 		var skills []complete.Skill

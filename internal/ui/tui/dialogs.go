@@ -3,13 +3,16 @@ package tui
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gantry-dev/gantry/internal/face"
-	printface "github.com/gantry-dev/gantry/internal/ui/print"
+	"github.com/gantry-dev/gantry/internal/permission"
+	"github.com/gantry-dev/gantry/internal/ui/termtext"
 )
 
 // choice is a list of options with a cursor, as each dialog shows one.
@@ -57,38 +60,52 @@ func (c *choice) lines(m *Model, marks []bool) []string {
 
 // frame draws a dialog's lines in a box as wide as the terminal allows.
 func frame(m *Model, title string, body []string, help string) string {
-	w := max(min(m.width, 100)-4, 30)
+	w := dialogWidth(m)
 	var b []string
-	b = append(b, m.st.r(m.st.accent, title))
+	b = append(b, wrap(m.st.r(m.st.accent, title), w)...)
 	for _, l := range body {
 		b = append(b, wrap(l, w)...)
 	}
-	b = append(b, "", m.st.r(m.st.dim, help))
+	b = append(b, "")
+	b = append(b, wrap(m.st.r(m.st.dim, help), w)...)
 	return m.st.box.Width(w + 4).Render(strings.Join(b, "\n"))
 }
 
-// wrap cuts a line that has no escape codes to width; styled lines pass as they are.
+// dialogWidth is the width of a dialog's text: the terminal's, up to 100 columns.
+func dialogWidth(m *Model) int { return max(min(m.width, 100)-4, 20) }
+
+// wrap breaks a line (styled or not) at word boundaries to width, a word longer than
+// width where it must; the lines after the first keep the first one's indent, and
+// under a list item ("› 1. …", "- …") they start under its text.
 func wrap(l string, width int) []string {
-	if strings.Contains(l, "\x1b") || len([]rune(l)) <= width {
+	if ansi.StringWidth(l) <= width {
 		return []string{l}
 	}
-	var out []string
-	r := []rune(l)
-	for len(r) > width {
-		out = append(out, string(r[:width]))
-		r = r[width:]
+	plain := ansi.Strip(l)
+	indent := len(plain) - len(strings.TrimLeft(plain, " "))
+	if m := listMarker.FindString(plain[indent:]); m != "" {
+		indent += ansi.StringWidth(m)
 	}
-	return append(out, string(r))
+	if indent > width/2 {
+		indent = 0
+	}
+	pad := strings.Repeat(" ", indent)
+	first := ansi.Wrap(l, width, "")
+	lines := strings.Split(first, "\n")
+	if len(lines) <= 1 || indent == 0 {
+		return lines
+	}
+	rest := ansi.Wrap(strings.Join(lines[1:], " "), width-indent, "")
+	out := []string{lines[0]}
+	for _, r := range strings.Split(rest, "\n") {
+		out = append(out, pad+r)
+	}
+	return out
 }
 
-// toolText is a tool line without its icon: "<tool>: <principal argument>".
-func toolText(name, principal string) string {
-	line := printface.ToolLine(name, principal)
-	if i := strings.IndexByte(line, ' '); i > 0 {
-		return line[i+1:]
-	}
-	return line
-}
+// listMarker is the start of a line that lists something: the choice cursor, a number,
+// a dash.
+var listMarker = regexp.MustCompile(`^(› |  )?(\d+\. |- |\[[ x]\] )+`)
 
 // permissionDialog asks whether a call may run.
 type permissionDialog struct {
@@ -96,26 +113,64 @@ type permissionDialog struct {
 	preview string // the diff of an edit
 	c       choice
 	answer  *once[permAnswer]
+	// expanded shows the whole diff, scrolled to line scroll.
+	expanded bool
+	scroll   int
 }
 
 var permissionAnswers = []face.Answer{face.AllowOnce, face.AllowAlways, face.AllowAlwaysSaved, face.DenyOnce, face.DenyAlways}
 
-func newPermissionDialog(req face.PermissionRequest, preview string) *permissionDialog {
-	what := "this call"
-	if req.Tool == "bash" {
-		what = "this command"
-	}
+func newPermissionDialog(req face.PermissionRequest) *permissionDialog {
+	always := req.Always.String()
 	labels := []string{
 		"Yes",
-		"Yes, and allow " + what + " for the rest of the session",
-		"Yes, always: save a rule to the project's .gantry/permissions.yaml",
+		"Yes, and allow " + always + " for the rest of the session",
+		"Yes, and save that to the project's .gantry/permissions.yaml",
 		"No",
-		"No, and refuse " + what + " for the rest of the session",
+		"No, and refuse this call for the rest of the session",
 	}
-	return &permissionDialog{req: req, preview: preview, c: choice{labels: labels}, answer: newOnce[permAnswer]()}
+	return &permissionDialog{req: req, preview: req.Preview.Diff, c: choice{labels: labels}, answer: newOnce[permAnswer]()}
+}
+
+// diffRoom is how many diff lines the dialog shows: a few when folded, the screen's
+// height when expanded.
+func (d *permissionDialog) diffRoom(m *Model) int {
+	if d.expanded {
+		return max(m.height-14, 6)
+	}
+	return max(min(m.height-16, 16), 4)
 }
 
 func (d *permissionDialog) key(m *Model, k tea.KeyPressMsg) bool {
+	if d.preview != "" {
+		n := len(diffBody(d.preview))
+		room := d.diffRoom(m)
+		switch k.String() {
+		case "d":
+			d.expanded, d.scroll = !d.expanded, 0
+			return false
+		case "pgdown", "space", "ctrl+d":
+			if d.expanded {
+				d.scroll = min(d.scroll+room, max(n-room, 0))
+				return false
+			}
+		case "pgup", "ctrl+u":
+			if d.expanded {
+				d.scroll = max(d.scroll-room, 0)
+				return false
+			}
+		case "J", "shift+down":
+			if d.expanded {
+				d.scroll = min(d.scroll+1, max(n-room, 0))
+				return false
+			}
+		case "K", "shift+up":
+			if d.expanded {
+				d.scroll = max(d.scroll-1, 0)
+				return false
+			}
+		}
+	}
 	switch k.String() {
 	case "y":
 		d.answer.give(permAnswer{ans: face.AllowOnce})
@@ -141,23 +196,36 @@ func (d *permissionDialog) cancel() { d.answer.give(permAnswer{err: context.Canc
 func (d *permissionDialog) view(m *Model) string {
 	// No icon inside the box: terminals disagree on the width of emoji such as 🛠️,
 	// which would break the box's right edge.
-	body := []string{toolText(d.req.Tool, d.req.Principal)}
-	if d.req.Tool == "bash" && strings.Contains(d.req.Principal, "\n") {
+	body := []string{termtext.ToolText(d.req.Call)}
+	if strings.Contains(d.req.Principal, "\n") {
 		body = append(body, "")
 		for _, l := range strings.Split(firstLines(d.req.Principal, 12), "\n") {
 			body = append(body, "  "+l)
 		}
 	}
+	help := "↑↓ or 1-5 choose · enter confirm · y yes · a always · n no · esc interrupt"
 	if d.preview != "" {
+		lines := diffBody(d.preview)
+		room := d.diffRoom(m)
+		from := min(d.scroll, max(len(lines)-room, 0))
+		to := min(from+room, len(lines))
 		body = append(body, "")
-		body = append(body, m.diffLines(d.preview, max(m.height-16, 6))...)
+		body = append(body, m.styleDiff(lines[from:to], dialogWidth(m))...)
+		switch {
+		case d.expanded:
+			body = append(body, m.st.r(m.st.dim, fmt.Sprintf("  diff lines %d–%d of %d · space/pgup scroll · d fold", from+1, to, len(lines))))
+			help = "space/pgdown, pgup, shift+↑↓ scroll · d fold the diff · y yes · a always · n no · esc interrupt"
+		case len(lines) > to:
+			body = append(body, m.st.r(m.st.dim, fmt.Sprintf("  … %d more diff line(s): d shows the whole diff", len(lines)-to)))
+			help = "↑↓ or 1-5 choose · enter confirm · d whole diff · y yes · a always · n no · esc interrupt"
+		}
 	}
 	if d.req.Reason != "" {
 		body = append(body, m.st.r(m.st.dim, "gantry asks because "+d.req.Reason+"."))
 	}
 	body = append(body, "")
 	body = append(body, d.c.lines(m, nil)...)
-	return frame(m, "Allow "+d.req.Tool+"?", body, "↑↓ or 1-5 choose · enter confirm · y yes · a always · n no · esc interrupt")
+	return frame(m, "Allow "+d.req.Name+"?", body, help)
 }
 
 // questionDialog asks ask_user's questions, one after another.
@@ -241,8 +309,7 @@ func (d *questionDialog) key(m *Model, k tea.KeyPressMsg) bool {
 	case "enter":
 		switch {
 		case d.c.at == skip:
-			d.answer.give(userAnswer{ans: face.UserAnswer{Passed: true}})
-			return true
+			return d.next(nil) // this question only: the others keep their answers
 		case d.c.at == d.freeIndex():
 			d.typing = true
 			d.text.Focus()
@@ -270,16 +337,23 @@ func (d *questionDialog) key(m *Model, k tea.KeyPressMsg) bool {
 	return false
 }
 
-// next records an answer and moves to the next question, or answers them all.
+// next records an answer (nil: skipped) and moves to the next question, or answers
+// them all; skipping every question is passing.
 func (d *questionDialog) next(ans []string) bool {
 	d.answers = append(d.answers, ans)
 	d.at++
-	if d.at == len(d.qs) {
-		d.answer.give(userAnswer{ans: face.UserAnswer{Answers: d.answers}})
-		return true
+	if d.at < len(d.qs) {
+		d.begin()
+		return false
 	}
-	d.begin()
-	return false
+	for _, a := range d.answers {
+		if a != nil {
+			d.answer.give(userAnswer{ans: face.UserAnswer{Answers: d.answers}})
+			return true
+		}
+	}
+	d.answer.give(userAnswer{ans: face.UserAnswer{Passed: true}})
+	return true
 }
 
 func (d *questionDialog) paste(text string) {
@@ -349,8 +423,7 @@ func (d *planDialog) key(m *Model, k tea.KeyPressMsg) bool {
 	if k.String() == "enter" {
 		switch d.c.at {
 		case 0:
-			m.afterPlan = "accept-edits"
-			d.answer.give(planAnswer{ans: face.PlanAnswer{Approved: true}})
+			d.answer.give(planAnswer{ans: face.PlanAnswer{Approved: true, Mode: permission.ModeAcceptEdits}})
 			return true
 		case 1:
 			d.answer.give(planAnswer{ans: face.PlanAnswer{Approved: true}})

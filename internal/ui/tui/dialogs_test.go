@@ -31,7 +31,7 @@ func TestPlanApproval(t *testing.T) {
 		scripted.Step{Text: "Starting."},
 	)
 	d := newDriver(t, m, 100, 30, false, nil)
-	d.m.app.Gate.SetMode("yolo") // enter_plan_mode needs no question
+	d.m.app.SetMode("yolo") // enter_plan_mode needs no question
 	d.typeText("plan it")
 	d.press("enter")
 	d.dialog()
@@ -41,7 +41,7 @@ func TestPlanApproval(t *testing.T) {
 	golden(t, "plan_100x30_nocolor.txt", d.screen())
 	d.press("enter") // "Yes, and accept edits"
 	d.idle()
-	if got := d.m.app.Gate.Mode(); got != "accept-edits" {
+	if got := d.m.app.Mode(); got != "accept-edits" {
 		t.Errorf("mode after approval: %s", got)
 	}
 }
@@ -54,7 +54,7 @@ func TestPlanRejectedWithFeedback(t *testing.T) {
 		scripted.Step{Text: "Replanning."},
 	)
 	d := newDriver(t, m, 100, 30, false, nil)
-	d.m.app.Gate.SetMode("yolo")
+	d.m.app.SetMode("yolo")
 	d.typeText("plan it")
 	d.press("enter")
 	d.dialog()

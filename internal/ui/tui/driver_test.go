@@ -40,14 +40,26 @@ func newDriver(t *testing.T, model *scripted.Provider, width, height int, color 
 		setup(dir)
 	}
 	d := &driver{t: t, msgs: make(chan tea.Msg, 4096), dir: dir}
+	gone := make(chan struct{}) // the program has ended: sends give up
+	send := func(msg tea.Msg) {
+		select {
+		case d.msgs <- msg:
+		case <-gone:
+		}
+	}
 	m, err := New(Options{App: app.Options{Cwd: dir, LLM: model, Store: filepath.Join(home, "data", "sessions.db")},
-		Color: color, Width: width, Height: height, Version: "test"}, func(msg tea.Msg) { d.msgs <- msg })
+		Color: color, Width: width, Height: height, Version: "test"}, send)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m.noTick = true
 	d.m = m
-	t.Cleanup(m.Close)
+	t.Cleanup(func() {
+		if err := m.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	t.Cleanup(func() { close(gone) }) // first: a Cleanup runs before those registered earlier
 	d.update(tea.WindowSizeMsg{Width: width, Height: height})
 	return d
 }

@@ -6,8 +6,7 @@ import (
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/face"
-	"github.com/gantry-dev/gantry/internal/permission"
-	printface "github.com/gantry-dev/gantry/internal/ui/print"
+	"github.com/gantry-dev/gantry/internal/ui/termtext"
 )
 
 // event applies one core event: finished things are printed, live ones kept.
@@ -24,21 +23,23 @@ func (m *Model) event(e face.Event) {
 		m.thinking.WriteString(e.Text)
 	case face.Retry:
 		m.settleStream()
-		m.print(m.st.r(m.st.warn, fmt.Sprintf("↻ retrying the model request (attempt %d): %s", e.Attempt+1, e.Reason)))
+		m.print(m.st.r(m.st.warn, fmt.Sprintf("↻ retrying the model request (attempt %d): %s", e.Attempt+1, termtext.FirstLine(e.Reason))))
 	case face.Notice:
 		m.settleStream()
-		m.print(m.st.r(m.st.warn, "⚠ "+e.Text))
+		if e.Info {
+			m.print(m.st.r(m.st.dim, "✓ "+e.Text))
+		} else {
+			m.print(m.st.r(m.st.warn, "⚠ "+e.Text))
+		}
+	case face.ModeChanged:
+		m.mode = e.Mode // the status line shows it
+	case face.ModelChanged:
+		m.model = e.Model
 	case face.ToolStarted:
 		m.settleStream()
-		m.tools = append(m.tools, liveTool{id: e.CallID, line: printface.ToolLine(e.Name, e.Principal), started: time.Now()})
+		m.tools = append(m.tools, liveTool{id: e.CallID, line: termtext.ToolLine(e.Call), note: e.Note, started: time.Now(), pausedAt: m.pausedNow()})
 	case face.ToolFinished:
 		m.finishTool(e.CallID, "", e)
-		if e.Name == "exit_plan_mode" {
-			if md, err := permission.ParseMode(m.afterPlan); err == nil && !e.Result.IsError && m.app.Gate.Mode() != permission.ModePlan {
-				m.app.Gate.SetMode(md) // approved with "accept edits"
-			}
-			m.afterPlan = ""
-		}
 	case face.TodoList:
 		m.todos = e.Items
 		m.settleStream()
@@ -48,7 +49,7 @@ func (m *Model) event(e face.Event) {
 	case face.FromSubagent:
 		switch sub := e.Event.(type) {
 		case face.ToolStarted:
-			m.tools = append(m.tools, liveTool{id: e.ID + "/" + sub.CallID, line: "⎿ [" + e.Label + "] " + printface.ToolLine(sub.Name, sub.Principal), started: time.Now(), sub: true})
+			m.tools = append(m.tools, liveTool{id: e.ID + "/" + sub.CallID, line: "⎿ [" + e.Label + "] " + termtext.ToolLine(sub.Call), started: time.Now(), pausedAt: m.pausedNow(), sub: true})
 		case face.ToolFinished:
 			m.finishTool(e.ID+"/"+sub.CallID, e.Label, sub)
 		}
@@ -57,25 +58,28 @@ func (m *Model) event(e face.Event) {
 
 // finishTool prints a call's line and its preview, or its diff.
 func (m *Model) finishTool(id, subLabel string, e face.ToolFinished) {
-	line := ""
+	line, note := "", ""
 	for i, t := range m.tools {
 		if t.id == id {
-			line = t.line
+			line, note = t.line, t.note
 			m.tools = append(m.tools[:i], m.tools[i+1:]...)
 			break
 		}
 	}
 	if line == "" {
-		line = printface.ToolLine(e.Name, "")
+		line = termtext.ToolLine(e.Call)
 	}
 	if subLabel != "" { // a subagent's calls: one dim line, and a failure's first line
 		m.print(m.st.r(m.st.dim, "  "+line))
 		if e.Result.IsError {
-			m.print(m.st.r(m.st.dim, "    "+printface.FirstLine(e.Result.Text)))
+			m.print(m.st.r(m.st.dim, "    "+termtext.FirstLine(e.Result.Text)))
 		}
 		return
 	}
 	m.print(line)
+	if note != "" {
+		m.print(m.st.r(m.st.dim, "  ("+note+")"))
+	}
 	if e.Result.Display.Hidden && !e.Result.IsError {
 		return
 	}
@@ -85,39 +89,48 @@ func (m *Model) finishTool(id, subLabel string, e face.ToolFinished) {
 		m.print(m.diffLines(d, max(m.opts.PreviewLines*4, 12))...)
 		return
 	}
-	for _, l := range printface.Preview(printface.PreviewText(e.Result), m.opts.PreviewLines) {
+	for _, l := range termtext.Preview(termtext.PreviewText(e.Result), m.opts.PreviewLines) {
 		m.print(m.st.r(m.st.dim, l))
 	}
 }
 
-// diffLines colours the changed lines of a unified diff, at most n of them.
+// diffLines colours the lines of a unified diff, at most n of them.
 func (m *Model) diffLines(diff string, n int) []string {
+	lines := diffBody(diff)
+	out := m.styleDiff(lines[:min(n, len(lines))], m.width)
+	if more := len(lines) - n; more > 0 {
+		out = append(out, m.st.r(m.st.dim, fmt.Sprintf("  … %d more diff line(s)", more)))
+	}
+	return out
+}
+
+// diffBody is a unified diff's lines without its file headers.
+func diffBody(diff string) []string {
 	var out []string
-	more := 0
 	for _, l := range strings.Split(strings.TrimRight(diff, "\n"), "\n") {
-		if strings.HasPrefix(l, "+++ ") || strings.HasPrefix(l, "--- ") {
-			continue
+		if !strings.HasPrefix(l, "+++ ") && !strings.HasPrefix(l, "--- ") {
+			out = append(out, l)
 		}
-		if len(out) >= n {
-			more++
-			continue
-		}
-		if r := []rune(l); len(r) > max(m.width-4, 40) {
-			l = string(r[:max(m.width-5, 39)]) + "…"
+	}
+	return out
+}
+
+// styleDiff colours diff lines, indented and cut to width.
+func (m *Model) styleDiff(lines []string, width int) []string {
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		l = strings.ReplaceAll(l, "\t", "    ")
+		if r := []rune(l); len(r) > max(width-4, 20) {
+			l = string(r[:max(width-5, 19)]) + "…"
 		}
 		switch {
 		case strings.HasPrefix(l, "+"):
 			out = append(out, "  "+m.st.r(m.st.added, l))
 		case strings.HasPrefix(l, "-"):
 			out = append(out, "  "+m.st.r(m.st.removed, l))
-		case strings.HasPrefix(l, "@@"):
-			out = append(out, "  "+m.st.r(m.st.dim, l))
 		default:
 			out = append(out, "  "+m.st.r(m.st.dim, l))
 		}
-	}
-	if more > 0 {
-		out = append(out, m.st.r(m.st.dim, fmt.Sprintf("  … %d more diff line(s)", more)))
 	}
 	return out
 }
@@ -159,7 +172,7 @@ func (m *Model) foldThinking() {
 func (m *Model) todoLines() []string {
 	out := make([]string, 0, len(m.todos))
 	for _, it := range m.todos {
-		out = append(out, "  "+printface.TodoMark(it.Status)+" "+it.Content)
+		out = append(out, "  "+termtext.TodoMark(it.Status)+" "+it.Content)
 	}
 	return out
 }

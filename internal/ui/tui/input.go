@@ -27,6 +27,7 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	if len(m.dialogs) > 0 {
 		if m.dialogs[0].key(m, k) {
 			m.dialogs = m.dialogs[1:]
+			m.dialogsChanged()
 		}
 		return nil
 	}
@@ -122,14 +123,15 @@ func (m *Model) ctrlC() tea.Cmd {
 // cycleMode moves to the next permission mode (shift+tab).
 func (m *Model) cycleMode() {
 	modes := permission.Modes
-	now := m.app.Gate.Mode()
+	now := m.app.Mode()
 	for i, md := range modes {
 		if md == now {
-			m.app.Gate.SetMode(modes[(i+1)%len(modes)])
+			next := modes[(i+1)%len(modes)]
+			m.app.SetMode(next) // its ModeChanged updates the status line
+			m.say("mode: " + string(next) + " — " + next.About())
 			break
 		}
 	}
-	m.say("mode: " + string(m.app.Gate.Mode()))
 }
 
 // reprint prints the whole transcript again into the scrollback (ctrl+o), to copy a

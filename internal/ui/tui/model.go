@@ -11,6 +11,8 @@ import (
 	"github.com/gantry-dev/gantry/internal/app"
 	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/llm"
+	"github.com/gantry-dev/gantry/internal/permission"
+	"github.com/gantry-dev/gantry/internal/resource"
 	"github.com/gantry-dev/gantry/internal/ui/tui/history"
 )
 
@@ -40,9 +42,13 @@ type Model struct {
 	cancel    context.CancelFunc
 	ended     chan struct{} // closed when the running turn's loop returned
 	turnStart time.Time
-	stream    string // the model's text not yet printed
-	inText    bool   // a part of the model's current text was printed
-	liveCache struct {
+	// paused is how long questions were on screen (pauseStart: since when one is);
+	// turnPaused was pausedNow() when the turn began.
+	paused, turnPaused time.Duration
+	pauseStart         time.Time
+	stream             string // the model's text not yet printed
+	inText             bool   // a part of the model's current text was printed
+	liveCache          struct {
 		text  string
 		width int
 		out   string
@@ -59,9 +65,15 @@ type Model struct {
 	hintUntil time.Time
 	quitArmed time.Time
 	quitting  bool
-	afterPlan string // the mode to take when an approved plan leaves plan mode
+	// model and mode are the session's, as its events last said.
+	model string
+	mode  permission.Mode
+	// prevSession is the session /clear or /resume left, for a /resume with no id.
+	prevSession string
 
 	sendFn func(tea.Msg)
+	pump   *pump
+	pool   *resource.Pool // the live resources of every session of this UI
 	ask    *asker
 	noTick bool
 }
@@ -69,7 +81,9 @@ type Model struct {
 // liveTool is a call that started and has not finished.
 type liveTool struct {
 	id, line string
-	started  time.Time
+	note     string        // said of the call (a hook rewrote its input)
+	started  time.Time     // when it was announced
+	pausedAt time.Duration // pausedNow() then
 	sub      bool
 }
 
@@ -127,8 +141,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.compacted(msg)
 	case askMsg:
 		m.dialogs = append(m.dialogs, msg.d)
+		m.dialogsChanged()
 	case closeDialogMsg:
 		m.dropDialog(msg.d)
+		m.dialogsChanged()
 	case tickMsg:
 		if m.running {
 			cmds = append(cmds, m.tick())

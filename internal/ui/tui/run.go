@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"path/filepath"
 	"sync"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/gantry-dev/gantry/internal/app"
 	"github.com/gantry-dev/gantry/internal/face"
+	"github.com/gantry-dev/gantry/internal/resource"
 	"github.com/gantry-dev/gantry/internal/ui/tui/history"
 )
 
@@ -37,25 +39,105 @@ type Options struct {
 // frameRate is how many times a second the screen may be redrawn.
 const frameRate = 60
 
-// program is the running tea program, for the core's goroutines to send to.
-type program struct{ p *tea.Program }
+// pump carries messages to the program in order without ever blocking the sender:
+// the core's events come from the loop's goroutines and also from the program's own
+// (an App method called in Update sends its event at once), and Program.Send blocks
+// until the program reads, or the program is not running yet.
+type pump struct {
+	mu      sync.Mutex
+	queue   []tea.Msg
+	started bool
+	wake    chan struct{}
+	done    chan struct{}
+	exited  chan struct{}
+}
 
-func (p *program) send(msg tea.Msg) {
-	if p.p != nil {
-		p.p.Send(msg)
+func newPump() *pump {
+	return &pump{wake: make(chan struct{}, 1), done: make(chan struct{}), exited: make(chan struct{})}
+}
+
+// start delivers the queued messages and every later one with send.
+func (p *pump) start(send func(tea.Msg)) {
+	p.mu.Lock()
+	p.started = true
+	p.mu.Unlock()
+	go p.run(send)
+	p.wake <- struct{}{}
+}
+
+// push queues msg; it never blocks.
+func (p *pump) push(msg tea.Msg) {
+	p.mu.Lock()
+	p.queue = append(p.queue, msg)
+	p.mu.Unlock()
+	select {
+	case p.wake <- struct{}{}:
+	default:
 	}
 }
 
-// New wires a session for the terminal and returns the UI's model; send is how the
-// core's goroutines reach the program (Program.Send).
+func (p *pump) run(send func(tea.Msg)) {
+	defer close(p.exited)
+	for {
+		select {
+		case <-p.wake:
+		case <-p.done:
+			return
+		}
+		for {
+			p.mu.Lock()
+			if len(p.queue) == 0 {
+				p.mu.Unlock()
+				break
+			}
+			msg := p.queue[0]
+			p.queue = p.queue[1:]
+			p.mu.Unlock()
+			select {
+			case <-p.done:
+				return
+			default:
+			}
+			send(msg)
+		}
+	}
+}
+
+// stop ends the pump; what is still queued is dropped (the program has ended).
+func (p *pump) stop() {
+	p.mu.Lock()
+	started := p.started
+	p.mu.Unlock()
+	select {
+	case <-p.done:
+	default:
+		close(p.done)
+	}
+	if started {
+		<-p.exited
+	}
+}
+
+// New wires a session for the terminal and returns the UI's model. send is how the
+// model's messages reach the program (Program.Send): they go through a pump that
+// never blocks, and wait in it until send is given (nil: later, with Start).
 func New(opts Options, send func(tea.Msg)) (*Model, error) {
 	m := &Model{opts: opts, st: newStyles(opts.Color), md: newMarkdown(opts.Color), width: 80, height: 24}
 	if opts.Width > 0 {
 		m.width, m.height = opts.Width, opts.Height
 	}
-	m.sendFn = send
-	m.ask = &asker{send: send, app: func() *app.App { return m.app }}
+	m.pump = newPump()
+	if send != nil {
+		m.pump.start(send)
+	}
+	m.sendFn = m.pump.push
+	m.ask = &asker{send: m.sendFn}
+	m.pool = resource.NewPool(func(k resource.Key, err error) {
+		m.sendFn(eventMsg{face.Notice{Text: fmt.Sprintf("%s stopped: %v", k, err)}})
+	})
 	if err := m.openApp(opts.App); err != nil {
+		m.pump.stop()
+		_ = m.pool.Close(context.Background())
 		return nil, err
 	}
 	m.input = textarea.New()
@@ -82,59 +164,43 @@ func New(opts Options, send func(tea.Msg)) (*Model, error) {
 		m.print(m.st.r(m.st.warn, "⚠ "+err.Error()+"; this session's prompts are kept in memory only"))
 		m.hist, _ = history.Open("")
 	}
-	if m.app.Resumed {
+	if m.app.Resumed() {
 		m.replay()
 	}
 	return m, nil
 }
 
-// openApp wires a session with opts and makes it the model's. It runs on the
-// program's goroutine (or before the program), so the events app.New raises (hook
-// notices, an MCP server that failed, a resumed todo list) cannot go through the
-// program's channel: they are kept and applied once it returns.
+// openApp wires a session with opts, starts it and makes it the model's (closing the
+// one it replaces). Its events arrive as messages, after what is printed here.
 func (m *Model) openApp(opts app.Options) error {
-	var (
-		mu    sync.Mutex
-		early []face.Event
-		ready bool
-	)
-	sink := func(e face.Event) {
-		mu.Lock()
-		if !ready {
-			early = append(early, e)
-			mu.Unlock()
-			return
-		}
-		mu.Unlock()
-		m.sendFn(eventMsg{e})
-	}
-	a, err := app.New(opts, sink, m.ask)
-	mu.Lock()
-	ready = true
-	mu.Unlock()
+	opts.Resources = m.pool
+	a, err := app.New(opts)
 	if err != nil {
 		return err
 	}
-	defer func() {
-		for _, e := range early {
-			m.event(e)
-		}
-	}()
+	if err := a.Start(context.Background(), func(e face.Event) { m.sendFn(eventMsg{e}) }, m.ask); err != nil {
+		_ = a.Close()
+		return err
+	}
 	if m.app != nil {
-		m.app.Close()
+		if err := m.app.Close(); err != nil {
+			m.print(m.st.r(m.st.warn, "⚠ the last session did not close cleanly: "+err.Error()))
+		}
 	}
 	m.app = a
+	m.model, m.mode = a.Model(), a.Mode()
 	if m.opts.PreviewLines == 0 {
-		m.opts.PreviewLines = a.Config.PreviewLines
+		m.opts.PreviewLines = a.PreviewLines()
 	}
 	return nil
 }
 
 // switchSession replaces the session: a new one (""), the latest of this folder
-// ("@cwd") or a stored one by id.
+// ("@cwd") or a stored one by id. The model the person chose stays.
 func (m *Model) switchSession(id string) error {
 	opts := m.opts.App
-	opts.Cwd = m.app.Agent.Env.Cwd
+	opts.Cwd = m.app.Cwd()
+	opts.Model = m.model
 	opts.Continue, opts.Resume = false, ""
 	switch id {
 	case "":
@@ -143,13 +209,19 @@ func (m *Model) switchSession(id string) error {
 	default:
 		opts.Resume = id
 	}
+	prev := m.app.SessionID()
+	if err := m.openApp(opts); err != nil {
+		return err
+	}
+	m.prevSession = prev
 	m.usage = face.TurnUsage{}
 	m.todos = nil
-	return m.openApp(opts)
+	return nil
 }
 
-// Close ends the session: background tasks are stopped and the store closed.
-func (m *Model) Close() {
+// Close ends the session: background tasks are stopped, the store closed, the
+// resources of every session closed. What failed is returned.
+func (m *Model) Close() error {
 	if m.cancel != nil {
 		m.cancel()
 	}
@@ -159,20 +231,29 @@ func (m *Model) Close() {
 		case <-time.After(5 * time.Second):
 		}
 	}
+	var errs []error
 	if m.app != nil {
-		m.app.Close()
+		errs = append(errs, m.app.Close())
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	errs = append(errs, m.pool.Close(ctx))
+	m.pump.stop()
+	return errors.Join(errs...)
 }
 
 // Run runs the terminal UI until the person quits, or ctx ends. The error is a
 // session that could not start or a terminal that failed.
-func Run(ctx context.Context, opts Options) error {
-	var prog program
-	m, err := New(opts, prog.send)
+func Run(ctx context.Context, opts Options) (err error) {
+	m, err := New(opts, nil)
 	if err != nil {
 		return err
 	}
-	defer m.Close()
+	defer func() {
+		if cerr := m.Close(); cerr != nil && err == nil {
+			err = cerr
+		}
+	}()
 	// bubbletea v2 compares the view on every frame of a ticker that never stops,
 	// even when nothing changed, and draws the first frame on a tick: at 60 frames
 	// a second the first frame is on screen in 34 ms and the idle UI costs 1.6% of a
@@ -187,8 +268,9 @@ func Run(ctx context.Context, opts Options) error {
 	if opts.Width > 0 {
 		popts = append(popts, tea.WithWindowSize(opts.Width, opts.Height))
 	}
-	prog.p = tea.NewProgram(m, popts...)
-	if _, err := prog.p.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) && ctx.Err() == nil {
+	tp := tea.NewProgram(m, popts...)
+	m.pump.start(tp.Send)
+	if _, err := tp.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) && ctx.Err() == nil {
 		return err
 	}
 	return nil

@@ -8,18 +8,18 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gantry-dev/gantry/internal/llm"
-	printface "github.com/gantry-dev/gantry/internal/ui/print"
+	"github.com/gantry-dev/gantry/internal/ui/termtext"
 )
 
 // replay prints a resumed session's conversation, shortly: the prompts, the answers
 // and one line per tool call.
 func (m *Model) replay() {
-	msgs, err := m.app.Session.RawMessages()
+	msgs, err := m.app.Transcript()
 	if err != nil {
 		m.print(m.st.r(m.st.warn, "⚠ the session's history could not be read: "+err.Error()))
 		return
 	}
-	m.print(m.st.r(m.st.dim, fmt.Sprintf("── resumed session %s (%d messages) ──", m.app.Session.ID(), len(msgs))))
+	m.print(m.st.r(m.st.dim, fmt.Sprintf("── resumed session %s (%d messages) ──", m.app.SessionID(), len(msgs))))
 	for _, msg := range msgs {
 		for _, b := range msg.Content {
 			switch {
@@ -28,8 +28,7 @@ func (m *Model) replay() {
 			case b.Type == llm.BlockText && msg.Role == llm.RoleAssistant:
 				m.print(m.md.render(b.Text, m.width))
 			case b.Type == llm.BlockToolUse:
-				principal, _, _ := m.app.DescribeCall(b.ToolName, b.Input)
-				m.print(m.st.r(m.st.dim, printface.ToolLine(b.ToolName, principal)))
+				m.print(m.st.r(m.st.dim, termtext.ToolLine(m.app.DescribeCall(b.ToolName, b.Input))))
 			}
 		}
 	}
@@ -47,10 +46,11 @@ func (m *Model) startCompaction(focus string) tea.Cmd {
 	a := m.app
 	ctx, cancel := context.WithCancel(context.Background())
 	m.running, m.cancel = true, cancel
+	send := m.sendFn
 	return func() tea.Msg {
-		before := len(a.Agent.History())
-		err := a.Agent.Compact(ctx, focus)
-		return compactedMsg{before, len(a.Agent.History()), err}
+		before, after, err := a.Compact(ctx, focus)
+		send(compactedMsg{before, after, err}) // behind the compaction's own events
+		return nil
 	}
 }
 
@@ -60,7 +60,7 @@ func (m *Model) compacted(msg compactedMsg) {
 	case msg.err != nil:
 		m.print(m.st.r(m.st.warn, "⚠ the conversation was not compacted: "+msg.err.Error()))
 	case msg.after < msg.before:
-		m.print(m.st.r(m.st.dim, fmt.Sprintf("compacted: %d messages became %d", msg.before, msg.after)))
+		// The compaction's own notice said it.
 	default:
 		m.print(m.st.r(m.st.dim, "there was nothing to compact yet"))
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/llm"
-	printface "github.com/gantry-dev/gantry/internal/ui/print"
+	"github.com/gantry-dev/gantry/internal/ui/termtext"
 )
 
 // submit handles what the person sent: a slash command, or a prompt (queued when a
@@ -21,7 +21,7 @@ func (m *Model) submit(text string) tea.Cmd {
 		return nil
 	}
 	if text != "" {
-		if err := m.hist.Add(text, m.app.Agent.Env.Cwd); err != nil {
+		if err := m.hist.Add(text, m.app.Cwd()); err != nil {
 			m.say("the prompt history could not be saved: " + err.Error())
 		}
 	}
@@ -50,20 +50,20 @@ func (m *Model) startTurn(text string) tea.Cmd {
 		attached = append(attached, llm.Block{Type: llm.BlockImage, Images: []llm.Image{img}})
 	}
 	m.attached = nil
-	if m.app.Agent.History() == nil {
-		m.app.SetTitle(text)
-	}
+	m.app.SetTitle(text)
 	expanded, notes := m.app.ExpandPrompt(text)
 	for _, n := range notes {
 		m.print(m.st.r(m.st.warn, "⚠ "+n))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	m.running, m.cancel, m.turnStart = true, cancel, time.Now()
-	a, ended := m.app, make(chan struct{})
+	m.running, m.cancel, m.turnStart, m.turnPaused = true, cancel, time.Now(), m.pausedNow()
+	a, ended, send := m.app, make(chan struct{}), m.sendFn
 	m.ended = ended
 	return tea.Batch(m.tick(), func() tea.Msg {
 		defer close(ended)
-		return turnDoneMsg{a.Agent.RunWith(ctx, expanded, attached)}
+		// Through the pump, behind the turn's own events.
+		send(turnDoneMsg{a.Run(ctx, expanded, attached)})
+		return nil
 	})
 }
 
@@ -75,8 +75,11 @@ func (m *Model) turnDone(end face.TurnEnded) tea.Cmd {
 		m.print(m.st.r(m.st.dim, t.line+" (interrupted)"))
 	}
 	m.tools = nil
-	if s := printface.CounterLine(end.Counters); s != "" {
+	if s := termtext.CounterLine(end.Counters); s != "" {
 		m.print(m.st.r(m.st.dim, s))
+	}
+	if end.StoreErr != nil && end.StopReason == "end_turn" {
+		m.print(m.st.r(m.st.warn, "⚠ this turn was not all stored: "+end.StoreErr.Error()))
 	}
 	switch end.StopReason {
 	case "end_turn":
@@ -96,6 +99,7 @@ func (m *Model) turnDone(end face.TurnEnded) tea.Cmd {
 	}
 	m.running, m.cancel = false, nil
 	m.dialogs = nil
+	m.dialogsChanged()
 	if len(m.queued) > 0 && end.StopReason != "cancelled" {
 		next := m.queued[0]
 		m.queued = m.queued[1:]
@@ -114,10 +118,38 @@ func (m *Model) interrupt() {
 		d.cancel()
 	}
 	m.dialogs = nil
+	m.dialogsChanged()
 	if len(m.queued) > 0 {
 		m.say(fmt.Sprintf("dropped %d queued prompt(s)", len(m.queued)))
 		m.queued = nil
 	}
+}
+
+// pausedNow is how long questions have been on screen, in all (the elapsed times of a
+// turn and its calls leave it out: waiting for the person is not working).
+func (m *Model) pausedNow() time.Duration {
+	if m.pauseStart.IsZero() {
+		return m.paused
+	}
+	return m.paused + time.Since(m.pauseStart)
+}
+
+// dialogsChanged starts or stops the pause of the elapsed times as a question appears
+// or the last one goes.
+func (m *Model) dialogsChanged() {
+	switch open := len(m.dialogs) > 0; {
+	case open && m.pauseStart.IsZero():
+		m.pauseStart = time.Now()
+	case !open && !m.pauseStart.IsZero():
+		m.paused += time.Since(m.pauseStart)
+		m.pauseStart = time.Time{}
+	}
+}
+
+// busyFor is how long something that began at start (with pausedNow() then at
+// pausedAt) has been working, questions left out.
+func (m *Model) busyFor(start time.Time, pausedAt time.Duration) time.Duration {
+	return time.Since(start) - (m.pausedNow() - pausedAt)
 }
 
 // firstLines shows at most n lines of a prompt.

@@ -64,10 +64,10 @@ func (m *Model) layout() (content string, inputRow int) {
 		if !t.sub {
 			line = "⏵ " + line
 		}
-		top = append(top, m.st.r(m.st.dim, clip(line, m.width-8)+fmt.Sprintf(" (%s)", elapsed(t.started))))
+		top = append(top, m.st.r(m.st.dim, clip(line, m.width-8)+fmt.Sprintf(" (%s)", elapsed(m.busyFor(t.started, t.pausedAt)))))
 	}
 	if m.running && len(m.tools) == 0 && strings.TrimSpace(m.stream) == "" && m.thinking.Len() == 0 && len(m.dialogs) == 0 {
-		top = append(top, m.st.r(m.st.dim, "… working ("+elapsed(m.turnStart)+" · esc to interrupt)"))
+		top = append(top, m.st.r(m.st.dim, "… working ("+elapsed(m.busyFor(m.turnStart, m.turnPaused))+" · esc to interrupt)"))
 	}
 	if len(top) == 0 {
 		return tail, inputAt
@@ -102,7 +102,7 @@ func (m *Model) statusLine() string {
 	if m.hint != "" && time.Now().Before(m.hintUntil) {
 		return m.st.r(m.st.warn, m.hint)
 	}
-	parts := []string{m.app.Agent.Config.Model, "mode " + string(m.app.Gate.Mode())}
+	parts := []string{m.model, "mode " + string(m.mode)}
 	if u := m.usage.SessionUsage; u != (llm.Usage{}) {
 		parts = append(parts, fmt.Sprintf("%s tokens", short(u.InputTokens+u.OutputTokens+u.CacheReadTokens+u.CacheWriteTokens)))
 		switch c := m.usage.SessionCost; {
@@ -130,7 +130,7 @@ func (m *Model) banner() {
 	if v == "" {
 		v = "dev"
 	}
-	m.print(m.st.r(m.st.accent, "gantry "+v) + m.st.r(m.st.dim, fmt.Sprintf(" · %s · %s · /help for commands", m.app.Agent.Config.Model, m.app.Agent.Env.Cwd)))
+	m.print(m.st.r(m.st.accent, "gantry "+v) + m.st.r(m.st.dim, fmt.Sprintf(" · %s · %s · /help for commands", m.model, m.app.Cwd())))
 }
 
 func short(n int64) string {
@@ -145,8 +145,8 @@ func short(n int64) string {
 	return fmt.Sprint(n)
 }
 
-func elapsed(since time.Time) string {
-	d := time.Since(since).Round(time.Second)
+func elapsed(d time.Duration) string {
+	d = max(d, 0).Round(time.Second)
 	if d < time.Minute {
 		return fmt.Sprintf("%ds", int(d.Seconds()))
 	}

@@ -32,7 +32,7 @@ func TestMainScreenGolden(t *testing.T) {
 			name := fmt.Sprintf("main_%dx%d_%s.txt", size[0], size[1], map[bool]string{false: "nocolor", true: "color"}[color])
 			t.Run(name, func(t *testing.T) {
 				d := newDriver(t, mainScript(), size[0], size[1], color, writeAdd)
-				d.m.app.Gate.SetMode("yolo")
+				d.m.app.SetMode("yolo")
 				d.typeText("fix the Add function")
 				d.press("enter")
 				d.idle()
