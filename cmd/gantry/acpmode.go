@@ -24,11 +24,14 @@ func runACP(args []string) int {
 		return 2
 	}
 	switch {
-	case f.prompt != "":
-		fmt.Fprintf(os.Stderr, "gantry acp: unexpected argument %q; the editor sends the prompts\n", f.prompt)
+	case f.print:
+		fmt.Fprintln(os.Stderr, "gantry acp: -p does not apply: the editor sends the prompts")
 		return 2
-	case f.print || f.cont || f.resume != "" || f.interactive:
-		fmt.Fprintln(os.Stderr, "gantry acp: -p, --continue, --resume and --interactive do not apply; the editor opens and loads sessions")
+	case f.cont || f.resume != "" || f.interactive:
+		fmt.Fprintln(os.Stderr, "gantry acp: --continue, --resume and --interactive do not apply: the editor opens and loads sessions, and asks its own questions")
+		return 2
+	case f.prompt != "":
+		fmt.Fprintf(os.Stderr, "gantry acp: unexpected argument %q: the editor sends the prompts\n", f.prompt)
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -39,7 +42,7 @@ func runACP(args []string) int {
 			Allow: f.allow, Deny: f.deny, MaxTurns: f.maxTurns, SystemPrompt: f.systemPrompt,
 			AppendSystemPrompt: f.appendSystemPrompt,
 		},
-		Version: version,
+		Version: versionName(),
 		Log:     os.Stderr,
 	})
 	if err != nil {

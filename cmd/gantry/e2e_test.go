@@ -118,16 +118,16 @@ func TestPrintModeFixesAFailingTest(t *testing.T) {
 	}
 	for _, want := range []string{
 		"I will read the code first.\n📄 read_file: add.go\n  package demo\n",
-		"📝 1 file op(s)\n✏️ edit_file: add.go\n",
-		"🛠️ bash: go test ./...\n  ok  \tdemo\t",
-		"⚙ 1 command(s)\nFixed: Add now adds, and go test passes.\n",
+		"  +\treturn a + b\n🛠️ bash: go test ./...\n  ok  \tdemo\t",
+		// Seed 000: the counters once, after the turn, summed over its four responses.
+		"Fixed: Add now adds, and go test passes.\n⚙ 1 command(s)  📝 2 file op(s)\n",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
 		}
 	}
-	if strings.Count(r.stdout, "📝 1 file op(s)") != 2 {
-		t.Errorf("want one file-op counter after each of the two file steps:\n%s", r.stdout)
+	if n := strings.Count(r.stdout, "file op(s)"); n != 1 {
+		t.Errorf("%d counter lines, want one after the turn:\n%s", n, r.stdout)
 	}
 	reqs := srv.Requests()
 	if len(reqs) != 4 {

@@ -5,7 +5,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"regexp"
 	"strings"
+
+	"github.com/gantry-dev/gantry/internal/permission"
+	"github.com/gantry-dev/gantry/internal/tool"
 )
 
 type flags struct {
@@ -34,10 +39,14 @@ var errHelp = errors.New("help")
 const usageText = `gantry — a coding agent for the terminal and the editor
 
 Usage:
-  gantry -p "PROMPT" [flags]      run one task in print mode (the prompt may also come on stdin)
+  gantry [flags]                  at a terminal, with no prompt: the terminal UI
+  gantry -p "PROMPT" [flags]      run one task in print mode (piped stdin goes after the prompt,
+                                  or is the prompt when none is given)
   gantry acp [flags]              serve the Agent Client Protocol on stdin/stdout (for editors)
-  gantry sessions [--limit N]     list stored sessions, newest first
-  gantry tool NAME ['JSON']       run one tool without a model (gantry tool list)
+  gantry sessions [--limit N] [--json]
+                                  list stored sessions, newest first (--json for scripts)
+  gantry tool NAME ['JSON']       run one tool without a model (gantry tool list;
+                                  gantry tool NAME --help shows its arguments)
   gantry version                  print the version
 
 Flags:
@@ -97,7 +106,7 @@ func parseFlags(args []string) (*flags, error) {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, errHelp
 			}
-			return nil, err
+			return nil, flagError(err)
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -113,8 +122,66 @@ func parseFlags(args []string) (*flags, error) {
 	if f.maxTurns < 0 {
 		return nil, fmt.Errorf("--max-turns must be positive")
 	}
+	if err := checkFlags(f); err != nil {
+		return nil, err
+	}
 	f.prompt = strings.Join(words, " ")
 	return f, nil
+}
+
+// badValue is the flag package's message for a value it cannot parse.
+var badValue = regexp.MustCompile(`^invalid value "(.*)" for flag -(\S+): (.*)$`)
+
+// flagError says a flag mistake plainly: which flag, and what it takes.
+func flagError(err error) error {
+	m := badValue.FindStringSubmatch(err.Error())
+	if m == nil {
+		if s, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
+			return fmt.Errorf("unknown flag --%s (gantry --help lists them)", strings.TrimPrefix(s, "-"))
+		}
+		if s, ok := strings.CutPrefix(err.Error(), "flag needs an argument: -"); ok {
+			return fmt.Errorf("--%s needs a value", strings.TrimPrefix(s, "-"))
+		}
+		return err
+	}
+	name := m[2]
+	if len(name) > 1 {
+		name = "--" + name
+	} else {
+		name = "-" + name
+	}
+	if strings.Contains(m[3], "parse error") || strings.Contains(m[3], "invalid syntax") || strings.Contains(m[3], "out of range") {
+		return fmt.Errorf("%s takes a whole number, not %q", name, m[1])
+	}
+	return fmt.Errorf("%s: %s", name, m[3])
+}
+
+// checkFlags refuses flag values that cannot work, before anything starts: each is a
+// usage error (exit 2) naming the flag.
+func checkFlags(f *flags) error {
+	if f.permissionMode != "" {
+		if _, err := permission.ParseMode(f.permissionMode); err != nil {
+			return fmt.Errorf("--permission-mode: %v", err)
+		}
+	}
+	for _, r := range f.allow {
+		if _, err := permission.ParseRuleFrom(r, "--allow"); err != nil {
+			return err
+		}
+	}
+	for _, r := range f.deny {
+		if _, err := permission.ParseRuleFrom(r, "--deny"); err != nil {
+			return err
+		}
+	}
+	if f.cwd != "" {
+		dir := tool.ExpandHome(f.cwd)
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return fmt.Errorf("-C %s: not an existing folder", f.cwd)
+		}
+		f.cwd = dir
+	}
+	return nil
 }
 
 // bareResume turns a --resume with no value into --resume=@last.

@@ -29,7 +29,7 @@ func run(args []string) int {
 		case "tool":
 			return runTool(args[1:])
 		case "version", "--version", "-v":
-			fmt.Println("gantry", version)
+			fmt.Println(versionLine())
 			return 0
 		case "help":
 			usage(os.Stdout)
@@ -51,6 +51,3 @@ func run(args []string) int {
 
 // startProfile starts the CPU profiler of a -tags gantryprof build; else it does nothing.
 var startProfile = func() func() { return func() {} }
-
-// version is set by the build (-ldflags "-X main.version=…").
-var version = "dev"

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,7 +13,7 @@ import (
 
 	"github.com/gantry-dev/gantry/internal/app"
 	"github.com/gantry-dev/gantry/internal/face"
-	printface "github.com/gantry-dev/gantry/internal/ui/print"
+	"github.com/gantry-dev/gantry/internal/ui/printmode"
 )
 
 func isTerminal(f *os.File) bool {
@@ -20,24 +21,25 @@ func isTerminal(f *os.File) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
+// stdinWait is how long print mode waits for the first byte of a piped stdin when a
+// prompt was given too; a producer slower than that is not waited for (a warning says
+// how to wait for it).
+const stdinWait = 3 * time.Second
+
 // runPrint is print mode: one prompt, run to the end.
 func runPrint(f *flags) int {
 	if !f.print && isTerminal(os.Stdin) && f.prompt == "" {
 		return runTUI(f)
 	}
-	format, err := printface.ParseFormat(f.outputFormat)
+	format, err := printmode.ParseFormat(f.outputFormat)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gantry:", err)
 		return 2
 	}
-	prompt := f.prompt
-	if prompt == "" && !isTerminal(os.Stdin) {
-		b, err := io.ReadAll(io.LimitReader(os.Stdin, 10<<20))
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "gantry: reading the prompt from stdin:", err)
-			return 2
-		}
-		prompt = string(b)
+	prompt, err := readPrompt(f.prompt, os.Stdin)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "gantry:", sentence(err))
+		return 2
 	}
 	if strings.TrimSpace(prompt) == "" {
 		fmt.Fprintln(os.Stderr, "gantry: no prompt: give one after -p or on stdin")
@@ -47,11 +49,10 @@ func runPrint(f *flags) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	var printer *printface.Printer
-	sink := func(e face.Event) { printer.Handle(e) }
 	var asker face.Asker = face.NoHuman{}
+	var printer *printmode.Printer
 	if f.interactive {
-		tty, closeTTY, ok := printface.OpenTerminal(func() { printer.Flush() })
+		tty, closeTTY, ok := printmode.OpenTerminal(func() { printer.Flush() })
 		if !ok {
 			fmt.Fprintln(os.Stderr, "gantry: --interactive needs a terminal to ask at, and none is attached")
 			return 2
@@ -59,42 +60,126 @@ func runPrint(f *flags) int {
 		defer closeTTY()
 		asker = tty
 	}
-	a, err := app.New(app.Options{
-		Cwd: f.cwd, Provider: f.provider, Model: f.model, PermissionMode: f.permissionMode,
-		Allow: f.allow, Deny: f.deny, MaxTurns: f.maxTurns, SystemPrompt: f.systemPrompt,
-		AppendSystemPrompt: f.appendSystemPrompt, Continue: f.cont, Resume: f.resume,
-	}, sink, asker)
+	a, err := app.New(appOptions(f))
 	if err != nil {
+		fmt.Fprintln(os.Stderr, "gantry:", sentence(err))
+		return exitCode(err)
+	}
+	code := runPrompt(ctx, a, asker, &printer, format, prompt)
+	if err := a.Close(); err != nil {
+		fmt.Fprintln(os.Stderr, "gantry:", sentence(err))
+		code = max(code, 1)
+	}
+	return code
+}
+
+// runPrompt runs prompt in a and prints it; it returns the exit status.
+func runPrompt(ctx context.Context, a *app.App, asker face.Asker, printer **printmode.Printer, format printmode.Format, prompt string) int {
+	*printer = printmode.New(os.Stdout, printmode.Options{
+		Format: format, PreviewLines: a.PreviewLines(), FlushAfter: 10 * time.Millisecond,
+		Color: isTerminal(os.Stdout) && os.Getenv("NO_COLOR") == "",
+	})
+	p := *printer
+	if err := a.Start(ctx, p.Handle, asker); err != nil {
+		p.Flush()
 		fmt.Fprintln(os.Stderr, "gantry:", sentence(err))
 		return 1
 	}
-	defer a.Close()
-	previewLines := 5
-	if a.Config != nil {
-		previewLines = a.Config.PreviewLines
-	}
-	printer = printface.New(os.Stdout, printface.Options{
-		Format: format, PreviewLines: previewLines, FlushAfter: 10 * time.Millisecond,
-		Color: isTerminal(os.Stdout) && os.Getenv("NO_COLOR") == "",
-	})
-	printer.Start(a.Session.ID(), a.Model, a.Agent.Env.Cwd, a.ToolNames())
 	a.SetTitle(prompt)
 	prompt, notes := a.ExpandPrompt(prompt)
 	for _, n := range notes {
-		printer.Handle(face.Notice{Text: n})
+		p.Handle(face.Notice{Text: n})
 	}
-	end := a.Agent.Run(ctx, prompt)
-	res := printer.Finish(end)
+	end := a.Run(ctx, prompt, nil)
+	res := p.Finish(end)
 	switch {
-	case end.StopReason == "end_turn":
-		return 0
 	case end.StopReason == "cancelled":
 		fmt.Fprintln(os.Stderr, "gantry: cancelled")
 		return 130
-	case end.Err != nil:
+	case end.StopReason != "end_turn" && end.Err != nil:
 		fmt.Fprintln(os.Stderr, "gantry:", sentence(end.Err))
-	default:
+		return 1
+	case end.StopReason != "end_turn":
 		fmt.Fprintf(os.Stderr, "gantry: the model stopped early (%s)\n", res.StopReason)
+		return 1
+	case end.StoreErr != nil:
+		fmt.Fprintln(os.Stderr, "gantry: the session could not be stored:", sentence(end.StoreErr))
+		return 1
+	}
+	return 0
+}
+
+// readPrompt is the prompt of print mode: the words given, and what is piped on
+// stdin after them (as Claude Code reads `echo DATA | claude -p "summarize"`). With
+// no words the piped text is the prompt. A pipe that sends nothing within stdinWait
+// is not waited for when words were given.
+func readPrompt(words string, stdin *os.File) (string, error) {
+	if isTerminal(stdin) {
+		return words, nil
+	}
+	type chunk struct {
+		b   []byte
+		err error
+	}
+	first := make(chan chunk, 1)
+	r := io.LimitReader(stdin, maxPipedPrompt+1)
+	go func() {
+		buf := make([]byte, 64<<10)
+		n, err := r.Read(buf)
+		first <- chunk{buf[:n], err}
+	}()
+	var c chunk
+	if words == "" {
+		c = <-first
+	} else {
+		select {
+		case c = <-first:
+		case <-time.After(stdinWait):
+			fmt.Fprintf(os.Stderr, "gantry: no input arrived on stdin within %v, so the prompt goes without it (redirect stdin from /dev/null to skip the wait, or give the whole prompt on stdin)\n", stdinWait)
+			return words, nil
+		}
+	}
+	data := c.b
+	if c.err == nil {
+		rest, err := io.ReadAll(r)
+		if err != nil {
+			return "", fmt.Errorf("reading stdin: %w", err)
+		}
+		data = append(data, rest...)
+	} else if c.err != io.EOF {
+		return "", fmt.Errorf("reading stdin: %w", c.err)
+	}
+	if len(data) > maxPipedPrompt {
+		return "", fmt.Errorf("stdin holds more than %d MB; give the model a path to read instead", maxPipedPrompt>>20)
+	}
+	piped := string(data)
+	switch {
+	case words == "":
+		return piped, nil
+	case strings.TrimSpace(piped) == "":
+		return words, nil
+	}
+	return words + "\n\n" + piped, nil
+}
+
+// maxPipedPrompt bounds what print mode reads from stdin.
+const maxPipedPrompt = 10 << 20
+
+// appOptions are the session options the flags give.
+func appOptions(f *flags) app.Options {
+	return app.Options{
+		Cwd: f.cwd, Provider: f.provider, Model: f.model, PermissionMode: f.permissionMode,
+		Allow: f.allow, Deny: f.deny, MaxTurns: f.maxTurns, SystemPrompt: f.systemPrompt,
+		AppendSystemPrompt: f.appendSystemPrompt, Continue: f.cont, Resume: f.resume,
+	}
+}
+
+// exitCode is the exit status of an error that stops gantry before a turn: 2 for a
+// usage error, else 1.
+func exitCode(err error) int {
+	var ue *app.UsageError
+	if errors.As(err, &ue) {
+		return 2
 	}
 	return 1
 }

@@ -14,24 +14,35 @@ import (
 	"github.com/gantry-dev/gantry/internal/tool"
 )
 
+const toolUsage = "usage: gantry tool NAME ['{\"arg\": …}']   (arguments may also come on stdin; `gantry tool list` lists the tools, `gantry tool NAME --help` shows one)"
+
 // runTool runs one tool without a model: `gantry tool NAME [JSON]` (the arguments may
 // come on stdin). It prints what the model would read; the exit status is 1 when the
 // tool reports a failure. The person at the command line is the authority here: no
 // permission is asked.
 func runTool(args []string) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprintln(os.Stderr, "usage: gantry tool NAME ['{\"arg\": …}']   (arguments may also come on stdin; `gantry tool list` lists the tools)")
+		fmt.Fprintln(os.Stderr, toolUsage)
 		return 2
 	}
-	reg, env, stop, err := app.Standalone("")
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+	reg, env, failures, stop, err := app.Standalone(ctx, "")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gantry:", sentence(err))
 		return 1
 	}
-	defer stop()
+	defer func() {
+		if err := stop(); err != nil {
+			fmt.Fprintln(os.Stderr, "gantry:", sentence(err))
+		}
+	}()
+	for _, f := range failures {
+		fmt.Fprintln(os.Stderr, "gantry: ⚠", f)
+	}
 	if args[0] == "list" {
 		for _, t := range reg.Declared(tool.LevelExec) {
-			fmt.Printf("%-14s %s\n", t.Name(), t.Level())
+			fmt.Printf("%-24s %-5s %s\n", t.Name(), t.Level(), firstSentence(t.Spec().Description))
 		}
 		return 0
 	}
@@ -39,6 +50,10 @@ func runTool(args []string) int {
 	if !ok {
 		fmt.Fprintf(os.Stderr, "gantry: no tool named %q here (gantry tool list)\n", args[0])
 		return 2
+	}
+	if len(args) > 1 && (args[1] == "--help" || args[1] == "-h") {
+		printToolHelp(t)
+		return 0
 	}
 	input := "{}"
 	switch {
@@ -59,8 +74,6 @@ func runTool(args []string) int {
 		fmt.Fprintln(os.Stderr, msg)
 		return 2
 	}
-	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer cancel()
 	r := inv.Run(ctx)
 	fmt.Print(r.Text)
 	if !strings.HasSuffix(r.Text, "\n") {
@@ -70,4 +83,34 @@ func runTool(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// printToolHelp prints a tool's description and the JSON schema of its arguments, as
+// the model reads them.
+func printToolHelp(t tool.Tool) {
+	spec := t.Spec()
+	info := t.Info()
+	fmt.Printf("%s — level %s, kind %s\n\n%s\n\nArguments (JSON schema):\n", spec.Name, info.Level, info.Kind, strings.TrimSpace(spec.Description))
+	var v any
+	if json.Unmarshal(spec.Schema, &v) == nil {
+		b, _ := json.MarshalIndent(v, "", "  ")
+		fmt.Println(string(b))
+	} else {
+		fmt.Println(string(spec.Schema))
+	}
+}
+
+// firstSentence is the first sentence of a description, for a listing.
+func firstSentence(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexAny(s, "\n"); i >= 0 {
+		s = s[:i]
+	}
+	if i := strings.Index(s, ". "); i >= 0 {
+		s = s[:i+1]
+	}
+	if r := []rune(s); len(r) > 90 {
+		s = string(r[:89]) + "…"
+	}
+	return s
 }
