@@ -1,10 +1,13 @@
 package tool
 
+// Kept after measuring it against github.com/google/jsonschema-go's validator: docs/tools.md, "Libraries measured".
+
 import (
 	"encoding/json"
 	"fmt"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/invopop/jsonschema"
@@ -19,6 +22,21 @@ type schemaNode struct {
 	Enum       []any                  `json:"enum"`
 	Minimum    *float64               `json:"minimum"`
 	Maximum    *float64               `json:"maximum"`
+	// AdditionalProperties is the schema of a map's values (map[string]string).
+	AdditionalProperties *schemaNode `json:"additionalProperties"`
+	// OneOf lists the alternatives of a value of several types (StringOrIntSchema).
+	OneOf []*schemaNode `json:"oneOf"`
+}
+
+// UnmarshalJSON reads a schema, or a boolean schema (an any field's true) as one that
+// checks nothing.
+func (s *schemaNode) UnmarshalJSON(b []byte) error {
+	if string(b) == "true" || string(b) == "false" {
+		*s = schemaNode{}
+		return nil
+	}
+	type plain schemaNode
+	return json.Unmarshal(b, (*plain)(s))
 }
 
 // SchemaOf derives the JSON schema of a struct type, inlined (no $ref), and returns it
@@ -64,6 +82,17 @@ func check(tool, path string, s *schemaNode, v any) string {
 		// null stands for "not given"; required fields are checked by the parent.
 		return ""
 	}
+	if len(s.OneOf) > 0 {
+		// The alternatives gantry declares have distinct types, so "one of" is "any of".
+		wants := make([]string, 0, len(s.OneOf))
+		for _, alt := range s.OneOf {
+			if check(tool, path, alt, v) == "" {
+				return ""
+			}
+			wants = append(wants, describeType(alt.Type))
+		}
+		return fmt.Sprintf("%s: argument %q must be %s, not %s.", tool, field, strings.Join(wants, " or "), jsonValue(v))
+	}
 	want := s.Type
 	switch want {
 	case "object":
@@ -82,7 +111,12 @@ func check(tool, path string, s *schemaNode, v any) string {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			if msg := check(tool, join(path, k), s.Properties[k], m[k]); msg != "" {
+			// A property the schema does not name is ignored, unless the object is a map.
+			sub, ok := s.Properties[k]
+			if !ok {
+				sub = s.AdditionalProperties
+			}
+			if msg := check(tool, join(path, k), sub, m[k]); msg != "" {
 				return msg
 			}
 		}
@@ -146,6 +180,37 @@ func join(path, key string) string {
 
 func wrongType(tool, field, want string, v any) string {
 	return fmt.Sprintf("%s: argument %q must be %s, not %s.", tool, field, want, jsonKind(v))
+}
+
+// describeType names what a value of a JSON schema type is, for a sentence.
+func describeType(t string) string {
+	switch t {
+	case "object":
+		return "an object"
+	case "array":
+		return "an array"
+	case "string":
+		return "a string"
+	case "boolean":
+		return "true or false"
+	case "integer":
+		return "a whole number"
+	case "number":
+		return "a number"
+	}
+	return "a value of type " + t
+}
+
+// jsonValue shows a value given: a number, true or false as written, a string quoted,
+// else its kind.
+func jsonValue(v any) string {
+	switch x := v.(type) {
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	return jsonKind(v)
 }
 
 func jsonKind(v any) string {

@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/invopop/jsonschema"
 )
 
 type edit struct {
@@ -14,12 +17,31 @@ type edit struct {
 	New string `json:"new"`
 }
 
+// flexID is an id sent as a string or a whole number, as todo and task ids are.
+type flexID string
+
+func (flexID) JSONSchema() *jsonschema.Schema { return StringOrIntSchema() }
+
+func (id *flexID) UnmarshalJSON(b []byte) error {
+	s, err := DecodeStringOrInt(b)
+	*id = flexID(s)
+	return err
+}
+
+type item struct {
+	ID     flexID  `json:"id"`
+	Status *string `json:"status,omitempty" jsonschema:"enum=pending,enum=in_progress,enum=completed"`
+}
+
 type args struct {
-	Command string `json:"command" jsonschema:"description=the command"`
-	Timeout int    `json:"timeout,omitempty" jsonschema:"minimum=1,maximum=600"`
-	Mode    string `json:"mode,omitempty" jsonschema:"enum=fast,enum=slow"`
-	Edits   []edit `json:"edits,omitempty"`
-	Flag    bool   `json:"flag,omitempty"`
+	Command string            `json:"command" jsonschema:"description=the command"`
+	Timeout int               `json:"timeout,omitempty" jsonschema:"minimum=1,maximum=600"`
+	Mode    string            `json:"mode,omitempty" jsonschema:"enum=fast,enum=slow"`
+	Edits   []edit            `json:"edits,omitempty"`
+	Flag    bool              `json:"flag,omitempty"`
+	Todos   []item            `json:"todos,omitempty"`
+	Grid    [][]edit          `json:"grid,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
 }
 
 func testTool() Tool {
@@ -51,6 +73,18 @@ func TestDecodeSentences(t *testing.T) {
 		`{"command":"x","edits":{}}`:          `argument "edits" must be an array`,
 		`{"command":"x","edits":[{"old":1}]}`: `needs the argument "edits[0].new"`,
 		`{"command":"x","flag":"yes"}`:        `"flag" must be true or false`,
+		`{"command":"x","edits":[null]}`:      `argument "edits[0]" must not be null`,
+		// Whole sentences.
+		`{"command":"x","timeout":900}`:                         `t: argument "timeout" must be at most 600, not 900.`,
+		`{"command":"x","edits":[{"old":"a","new":"b"},{}]}`:    `t needs the argument "edits[1].old", which is missing.`,
+		`{"command":"x","grid":[[{"old":"a","new":"b"}],[{}]]}`: `t needs the argument "grid[1][0].old", which is missing.`,
+		`{"command":"x","grid":[[{"old":"a","new":2}]]}`:        `t: argument "grid[0][0].new" must be a string, not a number.`,
+		`{"command":"x","todos":[{"id":1,"status":"done"}]}`:    `t: argument "todos[0].status" must be one of "pending", "in_progress", "completed", not "done".`,
+		`{"command":"x","todos":[{"id":"a"},{"id":true}]}`:      `t: argument "todos[1].id" must be a string or a whole number, not true.`,
+		`{"command":"x","todos":[{"id":1.5}]}`:                  `t: argument "todos[0].id" must be a string or a whole number, not 1.5.`,
+		`{"command":"x","todos":[{"id":{}}]}`:                   `t: argument "todos[0].id" must be a string or a whole number, not an object.`,
+		`{"command":"x","todos":[{"status":"pending"}]}`:        `t needs the argument "todos[0].id", which is missing.`,
+		`{"command":"x","headers":{"Accept":"a","X-N":3}}`:      `t: argument "headers.X-N" must be a string, not a number.`,
 	}
 	tl := testTool()
 	for in, want := range cases {
@@ -58,8 +92,50 @@ func TestDecodeSentences(t *testing.T) {
 		if !strings.Contains(msg, want) {
 			t.Errorf("Decode(%s) = %q, want it to contain %q", in, msg, want)
 		}
-		if strings.Count(msg, "\n") > 0 {
-			t.Errorf("Decode(%s) gave more than one line: %q", in, msg)
+		if strings.Count(msg, "\n") > 0 || !strings.HasSuffix(msg, ".") {
+			t.Errorf("Decode(%s) is not one sentence: %q", in, msg)
+		}
+	}
+}
+
+// TestDecodeAccepts checks inputs a model sends that are valid: properties the schema
+// does not name, null for an optional argument, ids as strings or numbers.
+func TestDecodeAccepts(t *testing.T) {
+	var got args
+	tl := New(Def[args]{Name: "t", Run: func(ctx context.Context, env Env, a args) Result {
+		got = a
+		return Result{}
+	}})
+	cases := map[string]func(a args) bool{
+		`{"command":"x","extra":1,"more":{"a":[null]}}`: func(a args) bool { return a.Command == "x" },
+		`{"command":"x","timeout":null,"mode":null,"edits":null,"todos":null}`: func(a args) bool {
+			return a.Timeout == 0 && a.Mode == "" && a.Edits == nil && a.Todos == nil
+		},
+		`{"command":"x","todos":[{"id":7},{"id":" t3 ","status":null},{"id":"c","status":"completed","note":"z"}]}`: func(a args) bool {
+			return len(a.Todos) == 3 && a.Todos[0].ID == "7" && a.Todos[1].ID == "t3" && a.Todos[1].Status == nil && *a.Todos[2].Status == "completed"
+		},
+		`{"command":"x","edits":[{"old":"a","new":"b","why":1}],"grid":[[],[{"old":"c","new":""}]]}`: func(a args) bool {
+			return a.Edits[0] == edit{"a", "b"} && len(a.Grid) == 2 && a.Grid[1][0] == edit{"c", ""}
+		},
+		`{"command":"x","headers":{"Accept":"text/plain"}}`: func(a args) bool { return a.Headers["Accept"] == "text/plain" },
+		`null`: nil, // no arguments at all: "command" is missing
+	}
+	for in, ok := range cases {
+		got = args{}
+		inv, msg := tl.Decode(Env{Cwd: "/w"}, json.RawMessage(in))
+		if ok == nil {
+			if !strings.Contains(msg, `needs the argument "command"`) {
+				t.Errorf("Decode(%s) = %q", in, msg)
+			}
+			continue
+		}
+		if msg != "" {
+			t.Errorf("Decode(%s) refused: %s", in, msg)
+			continue
+		}
+		inv.Run(context.Background())
+		if !ok(got) {
+			t.Errorf("Decode(%s) decoded %+v", in, got)
 		}
 	}
 }
@@ -128,7 +204,7 @@ func TestBound(t *testing.T) {
 }
 
 func FuzzDecode(f *testing.F) {
-	for _, s := range []string{`{}`, `{"command":"x","edits":[{"old":"a","new":"b"}]}`, `null`, `[`, `{"timeout":1e400}`} {
+	for _, s := range []string{`{}`, `{"command":"x","edits":[{"old":"a","new":"b"}]}`, `null`, `[`, `{"timeout":1e400}`, `{"command":"x","todos":[{"id":1},{"id":"a","status":"pending"}],"headers":{"a":"b"}}`} {
 		f.Add(s)
 	}
 	tl := testTool()
@@ -150,5 +226,25 @@ func TestDecodeStringOrInt(t *testing.T) {
 		if _, err := DecodeStringOrInt([]byte(in)); err == nil {
 			t.Errorf("%s accepted", in)
 		}
+	}
+}
+
+// TestSchemaOfAnyField: an any field has the boolean schema true; it checks nothing.
+func TestSchemaOfAnyField(t *testing.T) {
+	type withAny struct {
+		Name  string `json:"name"`
+		Value any    `json:"value"`
+	}
+	raw, node := SchemaOf(reflect.TypeFor[withAny]())
+	if !strings.Contains(string(raw), `"value":true`) {
+		t.Fatalf("schema = %s", raw)
+	}
+	for _, in := range []string{`{"name":"a","value":1}`, `{"name":"a","value":{"x":[1]}}`} {
+		if msg := validate("t", node, json.RawMessage(in)); msg != "" {
+			t.Errorf("%s: %s", in, msg)
+		}
+	}
+	if msg := validate("t", node, json.RawMessage(`{"name":2,"value":1}`)); !strings.Contains(msg, `"name" must be a string`) {
+		t.Errorf("msg = %q", msg)
 	}
 }

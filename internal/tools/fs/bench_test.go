@@ -100,3 +100,63 @@ func BenchmarkEditFile20(b *testing.B) {
 		}
 	}
 }
+
+// diffInput is a pair of texts for the diff benchmarks.
+type diffInput struct{ old, new []byte }
+
+// genCode returns n distinct lines of Go-like code.
+func genCode(n int, format string) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf(format, i+1, i+1, i+1)
+	}
+	return out
+}
+
+// scatter changes k lines spread evenly over lines.
+func scatter(lines []string, k int) []string {
+	out := append([]string(nil), lines...)
+	for j := range k {
+		i := j*len(lines)/k + len(lines)/(2*k)
+		out[i] = strings.Replace(out[i], "compute(", "computeFast(", 1)
+	}
+	return out
+}
+
+func diffInputs() []struct {
+	name string
+	in   diffInput
+} {
+	code := genCode(50_000, "\tvalue%05d := compute(%d) // line %d\n")
+	other := genCode(50_000, "\tother%05d := unrelated(%d) /* %d */\n")
+	big := genCode(100_000, "%09d log "+strings.Repeat("x", 72)+" %06d %06d\n") // 10 MB
+	big1 := append([]string(nil), big...)
+	big1[len(big)/2] = "a changed line\n"
+	in := func(a, b []string) diffInput {
+		return diffInput{[]byte(strings.Join(a, "")), []byte(strings.Join(b, ""))}
+	}
+	return []struct {
+		name string
+		in   diffInput
+	}{
+		{"50k-lines-20-changes", in(code, scatter(code, 20))},
+		{"50k-lines-200-changes", in(code, scatter(code, 200))},
+		{"50k-lines-all-changed", in(code, other)},
+		{"10MB-1-change", in(big, big1)},
+	}
+}
+
+// BenchmarkDiffText is the diff write_file and apply_patch show (edit_file diffs only
+// the lines its edits touch, see spanDiff); difflines is the size of the diff.
+func BenchmarkDiffText(b *testing.B) {
+	for _, c := range diffInputs() {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			var d string
+			for b.Loop() {
+				d = DiffText("big.go", c.in.old, c.in.new)
+			}
+			b.ReportMetric(float64(strings.Count(d, "\n")), "difflines")
+		})
+	}
+}

@@ -1,5 +1,7 @@
 package fs
 
+// Kept after measuring it against github.com/aymanbagabas/go-udiff: docs/tools.md, "Libraries measured".
+
 import (
 	"fmt"
 	"strconv"

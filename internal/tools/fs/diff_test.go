@@ -117,3 +117,19 @@ func TestDiffStats(t *testing.T) {
 		t.Fatalf("no change, first %d", first)
 	}
 }
+
+// TestLineDiff_ManyScatteredChangesStayLocal: 200 one-line changes spread over 50,000
+// lines (edit distance 400, well within diffMaxD) give 200 deletions and 200 insertions,
+// not one replaced block. (go-udiff stops its search at an edit distance of about 100
+// and shows the middle of such a file as replaced; docs/tools.md.)
+func TestLineDiff_ManyScatteredChangesStayLocal(t *testing.T) {
+	a := genCode(50_000, "\tvalue%05d := compute(%d) // line %d\n")
+	b := scatter(a, 200)
+	d := lineDiff(a, b)
+	if changes := checkDiff(t, a, b, d); changes != 400 {
+		t.Fatalf("%d changed lines, want 400", changes)
+	}
+	if got := strings.Count(unified("a/f", "b/f", d, false), "\n"); got != 2+200*(1+3+2+3) {
+		t.Fatalf("the unified diff has %d lines", got)
+	}
+}

@@ -199,7 +199,7 @@ func TestRefusals(t *testing.T) {
 		{"update with nothing", `{"action":"update"}`, `needs "taskId" and one of "title"`},
 		{"update to an empty title", `{"action":"update","taskId":"t1","title":""}`, "the title is empty"},
 		{"empty blocker", `{"action":"create","title":"x","blocked_by":[""]}`, "blocked_by[0] is empty"},
-		{"blocker of the wrong type", `{"action":"create","title":"x","blocked_by":[true]}`, `"blocked_by" must be string, not a JSON boolean`},
+		{"blocker of the wrong type", `{"action":"create","title":"x","blocked_by":[true]}`, `argument "blocked_by[0]" must be a string or a whole number, not true.`},
 		{"get an unknown id", `{"action":"get","taskId":"t7"}`, "there is no task t7; the tasks are t1 and t2."},
 		{"update an unknown id", `{"action":"update","taskId":"x","status":"completed"}`, "there is no task x; the tasks are t1 and t2."},
 	}
