@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
@@ -30,10 +31,18 @@ type Options struct {
 const defaultMaxTokens = 8192
 
 // New returns the Anthropic provider.
+// NoKey is the key sent to a server named by a base URL when no key is set: local
+// servers ignore it, and the SDK sends nothing without a credential.
+const NoKey = "no-key"
+
 func New(o Options) llm.Provider {
 	opts := []option.RequestOption{option.WithMaxRetries(0)}
-	if o.APIKey != "" {
+	switch {
+	case o.APIKey != "":
 		opts = append(opts, option.WithAPIKey(o.APIKey))
+	case o.BaseURL != "" || os.Getenv("ANTHROPIC_BASE_URL") != "":
+		// A local server needs no key, but the SDK sends no request without one.
+		opts = append(opts, option.WithAPIKey(NoKey))
 	}
 	if o.BaseURL != "" {
 		opts = append(opts, option.WithBaseURL(o.BaseURL))

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -403,5 +404,45 @@ func TestEmptyTextIsNotSent(t *testing.T) {
 	}
 	if _, ok := content[0].(map[string]any)["content"]; ok {
 		t.Errorf("empty tool result has content: %v", content[0])
+	}
+}
+
+// A local server named by ANTHROPIC_BASE_URL works without a key.
+func TestBaseURLWithoutAKey(t *testing.T) {
+	srv := fakellm.New(fakellm.Turn{Parts: []fakellm.Part{fakellm.Text("no key needed")}})
+	defer srv.Close()
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	t.Setenv("ANTHROPIC_BASE_URL", srv.URL())
+	t.Setenv("ANTHROPIC_API_KEY", "")
+	t.Setenv("ANTHROPIC_AUTH_TOKEN", "")
+	p := New(Options{HTTPClient: &http.Client{Transport: tr}})
+	resp, err := p.Stream(context.Background(), request(userText("hi")), func(llm.Delta) {})
+	if err != nil || resp.Message.Text() != "no key needed" {
+		t.Fatalf("%v %+v", err, resp)
+	}
+}
+
+// Errors that cannot succeed on a second try are not retryable: an unknown host, and
+// the API's 400, 401, 403 and 404.
+func TestHopelessErrorsAreNotRetried(t *testing.T) {
+	// The resolver's answer for a host that does not exist, without asking one.
+	tr := &http.Transport{DialContext: func(_ context.Context, _, addr string) (net.Conn, error) {
+		host, _, _ := net.SplitHostPort(addr)
+		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}}
+	}}
+	defer tr.CloseIdleConnections()
+	p := New(Options{APIKey: "k", BaseURL: "http://no-such-host.invalid", HTTPClient: &http.Client{Transport: tr}})
+	_, err := p.Stream(context.Background(), request(userText("hi")), func(llm.Delta) {})
+	if err == nil || llm.IsRetryable(err) || !strings.Contains(err.Error(), "no-such-host.invalid is unknown") {
+		t.Fatalf("unknown host: %v (retryable %v)", err, llm.IsRetryable(err))
+	}
+	for _, status := range []int{400, 401, 403, 404} {
+		p, srv := setup(t, fakellm.Turn{Status: status})
+		_, err := p.Stream(context.Background(), request(userText("hi")), func(llm.Delta) {})
+		if err == nil || llm.IsRetryable(err) {
+			t.Errorf("HTTP %d: %v is retryable", status, err)
+		}
+		srv.Close()
 	}
 }

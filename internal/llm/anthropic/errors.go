@@ -24,7 +24,7 @@ func classify(ctx context.Context, err error) error {
 			return fmt.Errorf("anthropic: %w", err)
 		}
 		// The connection failed or broke off mid-stream.
-		return &llm.RetryableError{Err: fmt.Errorf("anthropic: connection failed: %w", err)}
+		return llm.ConnectionError("anthropic", err)
 	}
 	kind := string(ae.Type())
 	msg := ae.Message

@@ -46,7 +46,7 @@ func classify(ctx context.Context, name string, err error) error {
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	return &llm.RetryableError{Err: fmt.Errorf("%s: connection failed: %w", name, err)}
+	return llm.ConnectionError(name, err)
 }
 
 // streamError is an error reported inside a stream, retryable or not.
