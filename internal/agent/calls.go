@@ -22,8 +22,9 @@ type pending struct {
 	call    tool.Call // what faces show of it
 	note    string    // said of the call on ToolStarted (a hook rewrote its input)
 	started bool      // ToolStarted was sent
-	result  *tool.Result
-	took    time.Duration
+	result    *tool.Result
+	took      time.Duration
+	cancelled bool // interrupted before or while it ran
 	// unsettled counts the calls of the response not settled yet, shared by them.
 	unsettled *atomic.Int32
 }
@@ -46,6 +47,7 @@ func (a *Agent) runCalls(ctx context.Context, calls []llm.Block) ([]llm.Block, f
 			continue
 		}
 		if ctx.Err() != nil {
+			p.cancelled = true
 			a.settle(p, cancelledResult(p.block.ToolName), false)
 			i++
 			continue
@@ -71,6 +73,7 @@ func (a *Agent) runCalls(ctx context.Context, calls []llm.Block) ([]llm.Block, f
 				break
 			}
 			if ctx.Err() != nil {
+				q.cancelled = true
 				a.settle(q, cancelledResult(q.block.ToolName), false)
 				continue
 			}
@@ -190,6 +193,7 @@ func (a *Agent) permit(ctx context.Context, p *pending) bool {
 		a.settle(p, tool.Fail(fmt.Sprintf("%s was not run: it needs permission (%s) and nobody is here to give it.%s", call.Tool, v.Reason, hint)), true)
 		return false
 	case err != nil:
+		p.cancelled = ctx.Err() != nil
 		a.settle(p, cancelledResult(call.Tool), true)
 		return false
 	}
@@ -240,6 +244,7 @@ func (a *Agent) execute(ctx context.Context, p *pending) {
 	start := time.Now()
 	r := p.inv.Run(tool.WithCallID(ctx, p.block.ToolCallID))
 	p.took = time.Since(start)
+	p.cancelled = ctx.Err() != nil
 	a.postToolUse(ctx, p, &r)
 	a.settle(p, r, false)
 }
@@ -266,7 +271,7 @@ func (a *Agent) settle(p *pending, r tool.Result, refused bool) {
 	if p.unsettled.Add(-1) > 0 {
 		a.record("tool_finished", map[string]any{"id": p.block.ToolCallID, "name": p.block.ToolName, "is_error": r.IsError, "refused": refused, "text": r.Text})
 	}
-	a.emit(face.ToolFinished{CallID: p.block.ToolCallID, Call: p.call, Result: r, Refused: refused, Duration: p.took})
+	a.emit(face.ToolFinished{CallID: p.block.ToolCallID, Call: p.call, Result: r, Refused: refused, Cancelled: p.cancelled, Duration: p.took})
 }
 
 func joinNames(names []string) string {

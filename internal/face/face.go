@@ -82,6 +82,9 @@ type ToolFinished struct {
 	Result tool.Result
 	// Refused is set when the gate or the person refused the call.
 	Refused bool
+	// Cancelled is set when the turn was interrupted before the call ran or while it
+	// ran (its processes were killed).
+	Cancelled bool
 	// Duration is the tool's own run time (zero when it did not run).
 	Duration time.Duration
 }

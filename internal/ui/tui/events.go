@@ -76,6 +76,10 @@ func (m *Model) finishTool(id, subLabel string, e face.ToolFinished) {
 		}
 		return
 	}
+	if e.Cancelled {
+		m.print(m.st.r(m.st.warn, line+" (interrupted)"))
+		return
+	}
 	m.print(line)
 	if note != "" {
 		m.print(m.st.r(m.st.dim, "  ("+note+")"))
