@@ -77,7 +77,7 @@ func (g *grepper) scratch() *scratch {
 	case s := <-g.pool:
 		return s
 	default:
-		return &scratch{buf: make([]byte, 0, chunkSize), sc: newLineScanner(g.m)}
+		return newScratch(g.m)
 	}
 }
 
@@ -88,38 +88,30 @@ func (g *grepper) release(s *scratch) {
 	}
 }
 
-// searchFile searches the file at abs, shown as path.
-func (g *grepper) searchFile(abs, path string) {
+// searchFile searches the file at abs, shown as path. A binary file (one holding a NUL
+// byte) is skipped, as ripgrep skips the files it walks; nul is the offset of its first
+// NUL byte, or -1.
+func (g *grepper) searchFile(abs, path string) (nul int64) {
 	s := g.scratch()
 	defer g.release(s)
+	r := fileResult{path: path}
 	var err error
-	if g.mode == modeContent {
-		err = s.withFile(abs, func(data []byte) {
-			if r, ok := g.scanFile(s.sc, path, data); ok {
-				g.coll.add(r)
-			}
-		})
-	} else {
-		r := fileResult{path: path}
-		var binary bool
-		if g.mode == modeFiles {
-			binary, err = s.eachChunk(abs, func(lines []byte) bool {
-				s.sc.each(lines, func(int, int) bool { r.count = 1; return false })
-				return r.count == 0
-			})
-		} else {
-			binary, err = s.eachChunk(abs, func(lines []byte) bool {
-				s.sc.each(lines, func(int, int) bool { r.count++; return true })
-				return true
-			})
-		}
-		if err == nil && !binary && r.count > 0 {
-			g.coll.add(r)
-		}
+	switch g.mode {
+	case modeContent:
+		s.rend.reset(g, s.sc, &r, g.coll.budget)
+		nul, err = s.scan(abs, &s.rend, true)
+	default:
+		s.cnt = counter{sc: s.sc, first: g.mode == modeFiles}
+		nul, err = s.scan(abs, &s.cnt, true)
+		r.count = s.cnt.n
 	}
-	if err != nil {
+	switch {
+	case err != nil:
 		g.coll.unreadable()
+	case nul < 0 && r.count > 0:
+		g.coll.add(r)
 	}
+	return nul
 }
 
 func runGrep(ctx context.Context, env tool.Env, a grepArgs, maxOut int) tool.Result {
