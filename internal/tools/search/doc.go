@@ -9,8 +9,10 @@
 // overlapping segments and the regex run on it as an io.RuneReader, and only the part of
 // it shown is read back; content mode keeps the last lines of a chunk for the context of
 // the next, and renders no more of a file than the output can show. A regex matches
-// within one line, whatever the buffer holds. A file holding a NUL byte is binary and
-// skipped, as ripgrep skips the files it walks.
+// within one line, whatever the buffer holds. A file holding a NUL byte is binary: the
+// files a walk finds are skipped silently, as ripgrep skips them; a binary file named by
+// path is said to be one, with whether the pattern matches in it (as rg's "binary file
+// matches"), rather than answered with no match.
 //
 // Every failure the model can cause — an invalid pattern, a missing path, a file where a
 // folder is needed, an unreadable folder — is one sentence returned as an error result.

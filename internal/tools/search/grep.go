@@ -114,6 +114,26 @@ func (g *grepper) searchFile(abs, path string) (nul int64) {
 	return nul
 }
 
+// firstMatch returns the offset of the first match in the file at abs, NUL bytes or
+// not, or -1.
+func (g *grepper) firstMatch(abs string) (int64, error) {
+	s := g.scratch()
+	defer g.release(s)
+	f := firstMatch{sc: s.sc, at: -1}
+	_, err := s.scan(abs, &f, false)
+	return f.at, err
+}
+
+// binaryNote is what grep says of a binary file named by path, with its first NUL byte
+// at nul and its first match at at (or -1).
+func binaryNote(shown string, size, nul int64, pattern string, at int64) string {
+	s := fmt.Sprintf("%s is a binary file (%s, with a NUL byte at offset %s); grep skips binary files", shown, plural(int(size), "byte"), thousands(int(nul)))
+	if at < 0 {
+		return s + fmt.Sprintf(", and %s does not match in it anyway.", quote(pattern))
+	}
+	return s + fmt.Sprintf(", but %s matches in it (first at byte offset %s).", quote(pattern), thousands(int(at)))
+}
+
 func runGrep(ctx context.Context, env tool.Env, a grepArgs, maxOut int) tool.Result {
 	if msg := checkGrep(a); msg != "" {
 		return tool.Fail(msg)
@@ -137,7 +157,16 @@ func runGrep(ctx context.Context, env tool.Env, a grepArgs, maxOut int) tool.Res
 		return tool.Fail(msg)
 	}
 	if !fi.IsDir() {
-		g.searchFile(root, displayPath(env.Cwd, root))
+		nul := g.searchFile(root, displayPath(env.Cwd, root))
+		if nul >= 0 && g.coll.unreadables == 0 {
+			// named, not walked: say so rather than skip it silently, and whether it
+			// matches, as rg's "binary file matches"
+			at, err := g.firstMatch(root)
+			if err == nil {
+				return tool.Result{Text: binaryNote(shown, fi.Size(), nul, a.Pattern, at)}
+			}
+			g.coll.unreadable()
+		}
 		if g.coll.unreadables > 0 {
 			return tool.Fail(fmt.Sprintf("grep cannot read the file %s.", shown))
 		}

@@ -160,6 +160,41 @@ func TestGrepOutputBound(t *testing.T) {
 	}
 }
 
+// TestGrepBinaryNamed: a binary file named by path is said to be binary, with whether
+// it matches (anywhere, NUL bytes or not); walked, it is skipped silently.
+func TestGrepBinaryNamed(t *testing.T) {
+	dir := t.TempDir()
+	tinyChunks(t, 64, 64) // the NUL byte comes chunks after the start
+	text := strings.Repeat("some text here\n", 20)
+	writeFiles(t, dir, map[string]string{
+		"d/before.bin": "x needle\n" + text + "\x00\n",
+		"d/after.bin":  text + "\x00 y\n" + text + "zz needle zz\n",
+		"d/long.bin":   strings.Repeat("a", 1000) + "\x00" + strings.Repeat("b", 1000) + "needle",
+		"d/none.bin":   text + "\x00",
+		"d/text.txt":   "needle\n",
+	})
+	for _, c := range []struct{ path, want string }{
+		{"d/before.bin", "d/before.bin is a binary file (311 bytes, with a NUL byte at offset 309); grep skips binary files, but `needle` matches in it (first at byte offset 2)."},
+		{"d/after.bin", "d/after.bin is a binary file (617 bytes, with a NUL byte at offset 300); grep skips binary files, but `needle` matches in it (first at byte offset 607)."},
+		{"d/long.bin", "d/long.bin is a binary file (2,007 bytes, with a NUL byte at offset 1,000); grep skips binary files, but `needle` matches in it (first at byte offset 2,001)."},
+		{"d/none.bin", "d/none.bin is a binary file (301 bytes, with a NUL byte at offset 300); grep skips binary files, and `needle` does not match in it anyway."},
+	} {
+		for _, mode := range []string{"files_with_matches", "count", "content"} {
+			r := call(t, Grep(testOpts), dir, A{"pattern": "needle", "path": c.path, "output_mode": mode})
+			wantOK(t, r)
+			if r.Text != c.want {
+				t.Errorf("%s %s:\n got %s\nwant %s", c.path, mode, r.Text, c.want)
+			}
+		}
+	}
+	for _, mode := range []string{"files_with_matches", "count", "content"} {
+		r := call(t, Grep(testOpts), dir, A{"pattern": "needle", "path": "d", "output_mode": mode})
+		if want := map[string]string{"files_with_matches": "d/text.txt", "count": "d/text.txt:1", "content": "d/text.txt:1:needle"}[mode]; r.Text != want {
+			t.Errorf("walked, %s: got %q, want %q", mode, r.Text, want)
+		}
+	}
+}
+
 // TestGrepLongLineBoundedMemory: a file of one line many times the read buffer is
 // searched in every mode, the match found wherever it lies, with allocations far below
 // the file's size.

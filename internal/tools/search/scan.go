@@ -43,6 +43,30 @@ func (c *counter) long(l *longLine) bool {
 	return !c.first || c.n == 0
 }
 
+// firstMatch finds the file offset of the first match.
+type firstMatch struct {
+	sc *lineScanner
+	at int64 // -1 until found
+}
+
+func (f *firstMatch) lines(data []byte, off int64) bool {
+	f.sc.each(data, func(start, end int) bool {
+		f.at = off + int64(start)
+		if loc := f.sc.m.re.FindIndex(data[start:end]); loc != nil {
+			f.at += int64(loc[0])
+		}
+		return false
+	})
+	return f.at < 0
+}
+
+func (f *firstMatch) long(l *longLine) bool {
+	if loc := l.find(l.n); loc != nil {
+		f.at = l.off + loc[0]
+	}
+	return f.at < 0
+}
+
 // renderer writes the matching lines of a file with their context, as rg -n does:
 // path:line:text for a match, path-line-text for context, -- between groups. It hears
 // the file a chunk at a time: the last lines of a chunk are kept, as shown, in case the
