@@ -243,6 +243,17 @@ func writeOneLine(tb testing.TB, path string, size int) {
 	}, " needle_start ", " needle_middle ", " needle_end ", "\n")
 }
 
+// writeLines writes a file of size bytes of 80-byte lines with the same needles.
+func writeLines(tb testing.TB, path string, size int) {
+	writeBig(tb, path, size, func(w *bufio.Writer, n int) {
+		for ; n >= len(filler)+1; n -= len(filler) + 1 {
+			w.WriteString(filler)
+			w.WriteByte('\n')
+		}
+		w.WriteString(filler[:n])
+	}, "needle_start\n", "needle_middle\n", "needle_end\n", "")
+}
+
 func writeBig(tb testing.TB, path string, size int, fill func(*bufio.Writer, int), start, middle, end, last string) {
 	tb.Helper()
 	f, err := os.Create(path)
