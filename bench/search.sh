@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Search speed: gantry's grep and glob (through `gantry tool`, a whole process each run,
-# as rg and fd are) side by side with ripgrep and fd on the same trees, warm cache.
+# as rg and fd are) side by side with ripgrep and fd on the same trees, warm cache; then
+# grep's memory on two huge files beside rg's (bench/grepmem.sh).
 # Usage: bash bench/search.sh [RUNS]   (needs rg and fdfind: apt-get install ripgrep fd-find)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -52,3 +53,5 @@ for tree in "$(go env GOROOT)/src" "$(go env GOMODCACHE)"; do
   row 'grep regex of classes only `[A-Z][a-z]+[0-9]{3}`' 2 "$g" tool grep "$(q '"[A-Z][a-z]+[0-9]{3}"')" -- rg --no-config -l '[A-Z][a-z]+[0-9]{3}' "$tree"
   row 'glob `**/*.go`' 1.3 "$g" tool glob "{\"pattern\":\"**/*.go\",\"path\":\"$tree\",\"limit\":1000000}" -- fdfind -e go . "$tree"
 done
+
+bash bench/grepmem.sh "$runs"

@@ -1,6 +1,12 @@
 package search
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
 
 // The benchmarks run the tools in-process over the Go sources, as bench/search.sh
 // compares them (as whole processes) with rg -l and fdfind -e go.
@@ -37,4 +43,65 @@ func BenchmarkGlob(b *testing.B) {
 }
 func BenchmarkGrepDate(b *testing.B) {
 	benchGrep(b, A{"pattern": `[0-9]{4}-[0-9]{2}-[0-9]{2}`})
+}
+
+// BenchmarkGrepHugeFiles searches two 200 MB files, one of 80-byte lines and one that is
+// a single line, in every mode, for a match near the start, in the middle, near the end
+// and for none. peak-RSS-MB is the peak resident memory of the process during the
+// sub-benchmark (Linux; 0 elsewhere): it stays far below the files' size. bench/grepmem.sh
+// measures the same as whole processes, beside rg.
+func BenchmarkGrepHugeFiles(b *testing.B) {
+	if testing.Short() {
+		b.Skip("writes two 200 MB files")
+	}
+	dir := b.TempDir()
+	const size = 200 << 20
+	writeLines(b, filepath.Join(dir, "lines.txt"), size)
+	writeOneLine(b, filepath.Join(dir, "oneline.txt"), size)
+	for _, file := range []string{"lines.txt", "oneline.txt"} {
+		for _, pattern := range []string{"needle_start", "needle_middle", "needle_end", "absent"} {
+			for _, mode := range []A{
+				{"output_mode": "files_with_matches"}, {"output_mode": "count"},
+				{"output_mode": "content"}, {"output_mode": "content", "context": 2},
+			} {
+				args := A{"pattern": pattern, "path": file}
+				name := file + "/" + pattern + "/" + mode["output_mode"].(string)
+				for k, v := range mode {
+					args[k] = v
+				}
+				if mode["context"] != nil {
+					name += "-C2"
+				}
+				b.Run(name, func(b *testing.B) {
+					resetPeakRSS()
+					b.SetBytes(size)
+					for b.Loop() {
+						r := call(b, Grep(testOpts), dir, args)
+						if r.IsError || strings.HasPrefix(r.Text, "No matches") != (pattern == "absent") {
+							b.Fatal(r.Text)
+						}
+					}
+					b.ReportMetric(float64(peakRSS())/(1<<20), "peak-RSS-MB")
+				})
+			}
+		}
+	}
+}
+
+// resetPeakRSS resets the process's peak resident memory, where Linux lets it.
+func resetPeakRSS() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
+
+// peakRSS is the process's peak resident memory in bytes since resetPeakRSS, or 0.
+func peakRSS() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(v, "kB")), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
 }

@@ -79,7 +79,7 @@ func (g *grepper) scratch() *scratch {
 	case s := <-g.pool:
 		return s
 	default:
-		return &scratch{buf: make([]byte, 0, chunkSize), sc: newLineScanner(g.m)}
+		return newScratch(g.m)
 	}
 }
 
@@ -90,38 +90,50 @@ func (g *grepper) release(s *scratch) {
 	}
 }
 
-// searchFile searches the file at abs, shown as path.
-func (g *grepper) searchFile(abs, path string) {
+// searchFile searches the file at abs, shown as path. A binary file (one holding a NUL
+// byte) is skipped, as ripgrep skips the files it walks; nul is the offset of its first
+// NUL byte, or -1.
+func (g *grepper) searchFile(abs, path string) (nul int64) {
 	s := g.scratch()
 	defer g.release(s)
+	r := fileResult{path: path}
 	var err error
-	if g.mode == modeContent {
-		err = s.withFile(abs, func(data []byte) {
-			if r, ok := g.scanFile(s.sc, path, data); ok {
-				g.coll.add(r)
-			}
-		})
-	} else {
-		r := fileResult{path: path}
-		var binary bool
-		if g.mode == modeFiles {
-			binary, err = s.eachChunk(abs, func(lines []byte) bool {
-				s.sc.each(lines, func(int, int) bool { r.count = 1; return false })
-				return r.count == 0
-			})
-		} else {
-			binary, err = s.eachChunk(abs, func(lines []byte) bool {
-				s.sc.each(lines, func(int, int) bool { r.count++; return true })
-				return true
-			})
-		}
-		if err == nil && !binary && r.count > 0 {
-			g.coll.add(r)
-		}
+	switch g.mode {
+	case modeContent:
+		s.rend.reset(g, s.sc, &r, g.coll.budget)
+		nul, err = s.scan(abs, &s.rend, true)
+	default:
+		s.cnt = counter{sc: s.sc, first: g.mode == modeFiles}
+		nul, err = s.scan(abs, &s.cnt, true)
+		r.count = s.cnt.n
 	}
-	if err != nil {
+	switch {
+	case err != nil:
 		g.coll.unreadable()
+	case nul < 0 && r.count > 0:
+		g.coll.add(r)
 	}
+	return nul
+}
+
+// firstMatch returns the offset of the first match in the file at abs, NUL bytes or
+// not, or -1.
+func (g *grepper) firstMatch(abs string) (int64, error) {
+	s := g.scratch()
+	defer g.release(s)
+	f := firstMatch{sc: s.sc, at: -1}
+	_, err := s.scan(abs, &f, false)
+	return f.at, err
+}
+
+// binaryNote is what grep says of a binary file named by path, with its first NUL byte
+// at nul and its first match at at (or -1).
+func binaryNote(shown string, size, nul int64, pattern string, at int64) string {
+	s := fmt.Sprintf("%s is a binary file (%s, with a NUL byte at offset %s); grep skips binary files", shown, plural(int(size), "byte"), thousands(int(nul)))
+	if at < 0 {
+		return s + fmt.Sprintf(", and %s does not match in it anyway.", quote(pattern))
+	}
+	return s + fmt.Sprintf(", but %s matches in it (first at byte offset %s).", quote(pattern), thousands(int(at)))
 }
 
 func runGrep(ctx context.Context, env tool.Env, a grepArgs, maxOut int) tool.Result {
@@ -147,7 +159,16 @@ func runGrep(ctx context.Context, env tool.Env, a grepArgs, maxOut int) tool.Res
 		return tool.Fail(msg)
 	}
 	if !fi.IsDir() {
-		g.searchFile(root, displayPath(env.Cwd, root))
+		nul := g.searchFile(root, displayPath(env.Cwd, root))
+		if nul >= 0 && g.coll.unreadables == 0 {
+			// named, not walked: say so rather than skip it silently, and whether it
+			// matches, as rg's "binary file matches"
+			at, err := g.firstMatch(root)
+			if err == nil {
+				return tool.Result{Text: binaryNote(shown, fi.Size(), nul, a.Pattern, at)}
+			}
+			g.coll.unreadable()
+		}
 		if g.coll.unreadables > 0 {
 			return tool.Fail(fmt.Sprintf("grep cannot read the file %s.", shown))
 		}

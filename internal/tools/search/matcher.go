@@ -16,6 +16,9 @@ type matcher struct {
 	lits []lit   // one of them is in every match; nil when unknown
 	pure bool    // a line holding the only literal matches: no regex needed
 	win  *window // when set, searched instead of lits
+	// prefix starts every match, when the pattern starts with a literal (not an
+	// empty-width assertion such as ^ or \b): a match needs nothing before it.
+	prefix []byte
 }
 
 // compileMatcher compiles pattern (Go RE2 syntax); ignoreCase makes it case-insensitive.
@@ -38,6 +41,11 @@ func compileMatcher(pattern string, ignoreCase bool) (*matcher, error) {
 	}
 	m := &matcher{re: re}
 	tree = tree.Simplify()
+	if prog, err := syntax.Compile(tree); err == nil {
+		if p, _ := prog.Prefix(); p != "" {
+			m.prefix = []byte(p)
+		}
+	}
 	m.lits = requiredLits(tree)
 	if len(m.lits) == 1 {
 		m.pure = pureLiteral(tree, m.lits[0])
