@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gantry-dev/gantry/internal/ui/tui/complete"
 )
@@ -115,23 +116,36 @@ func (c *completion) accept(m *Model) {
 	}
 }
 
+// candidateText is what the list shows of a candidate.
+func candidateText(it complete.Candidate) string {
+	if it.Display != "" {
+		return it.Display
+	}
+	return it.Text
+}
+
 func (c *completion) view(m *Model) string {
 	if !c.active() {
 		return ""
 	}
+	// Names and details in two columns, one line per candidate: a name is cut at half
+	// the width, a detail at what is left of the line.
+	nameW := 0
+	for _, it := range c.items {
+		nameW = max(nameW, ansi.StringWidth(candidateText(it)))
+	}
+	nameW = min(nameW, max(m.width/2-2, 8))
 	lines := make([]string, len(c.items))
 	for i, it := range c.items {
-		text := it.Display
-		if text == "" {
-			text = it.Text
-		}
-		if it.Detail != "" {
-			text += m.st.r(m.st.dim, "  "+it.Detail)
+		name := ansi.Truncate(candidateText(it), nameW, "…")
+		line := name
+		if room := m.width - 2 - nameW - 3; it.Detail != "" && room >= 8 {
+			line += strings.Repeat(" ", nameW-ansi.StringWidth(name)+2) + m.st.r(m.st.dim, ansi.Truncate(it.Detail, room, "…"))
 		}
 		if i == c.at {
-			lines[i] = m.st.r(m.st.selected, "› "+clip(text, m.width-4))
+			lines[i] = m.st.r(m.st.selected, "› ") + line
 		} else {
-			lines[i] = "  " + clip(text, m.width-4)
+			lines[i] = "  " + line
 		}
 	}
 	return strings.Join(lines, "\n")

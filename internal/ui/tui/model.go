@@ -74,6 +74,7 @@ type Model struct {
 	sendFn func(tea.Msg)
 	pump   *pump
 	pool   *resource.Pool // the live resources of every session of this UI
+	guard  *reflowGuard   // nil unless the output is a terminal that reflows
 	ask    *asker
 	noTick bool
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -262,8 +263,13 @@ func Run(ctx context.Context, opts Options) (err error) {
 	if opts.In != nil {
 		popts = append(popts, tea.WithInput(opts.In))
 	}
-	if opts.Out != nil {
+	switch {
+	case opts.Out != nil:
 		popts = append(popts, tea.WithOutput(opts.Out))
+	default:
+		if m.guard = newReflowGuard(os.Stdout); m.guard != nil {
+			popts = append(popts, tea.WithOutput(m.guard))
+		}
 	}
 	if opts.Width > 0 {
 		popts = append(popts, tea.WithWindowSize(opts.Width, opts.Height))

@@ -22,6 +22,9 @@ func (m *Model) View() tea.View {
 	if c := m.input.Cursor(); c != nil && inputRow >= 0 {
 		c.Position.Y += inputRow
 		v.Cursor = c
+		m.guard.laidOut(content, m.width, true, c.Position.Y, c.Position.X)
+	} else {
+		m.guard.laidOut(content, m.width, false, 0, 0)
 	}
 	return v
 }
