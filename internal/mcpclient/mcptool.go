@@ -85,7 +85,7 @@ func (t *mcpTool) Decode(_ tool.Env, input json.RawMessage) (tool.Invocation, st
 	}
 	args := json.RawMessage(bytes.Clone(input))
 	return tool.Invocation{
-		Principal: t.name,
+		Title: t.remote + " (MCP server " + t.conn.name + ")",
 		Run:       func(ctx context.Context) tool.Result { return t.call(ctx, args) },
 	}, ""
 }

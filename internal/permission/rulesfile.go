@@ -82,9 +82,9 @@ func CheckTools(rules []Rule, known func(tool string) bool, names []string) erro
 }
 
 // closest is the name nearest to s by edit distance, when it is near enough to be a
-// typo of it.
+// typo of it (a third of its letters, a swap counting as one).
 func closest(s string, names []string) string {
-	best, bestD := "", len(s)/3+1
+	best, bestD := "", max(len(s)/3, 1)+1
 	for _, n := range names {
 		if d := distance(s, n); d < bestD {
 			best, bestD = n, d
@@ -93,25 +93,30 @@ func closest(s string, names []string) string {
 	return best
 }
 
-// distance is the Levenshtein distance of a and b.
+// distance is the edit distance of a and b, with a swap of two letters one edit
+// (optimal string alignment).
 func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
 	}
 	for i := 1; i <= len(a); i++ {
-		cur[0] = i
 		for j := 1; j <= len(b); j++ {
 			cost := 1
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
 	}
-	return prev[len(b)]
+	return d[len(a)][len(b)]
 }
 
 func loadRulesFile(path string) (RuleSet, error) {

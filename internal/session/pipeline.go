@@ -115,10 +115,9 @@ func (p *Pipeline) AddUsage(u llm.Usage, cost float64) error {
 }
 
 // EndTurn counts a finished turn (see Session.EndTurn) and waits until everything
-// handed over is on disk: a turn's end is a point where the session is whole.
+// handed over is on disk: a turn's end is a point where the session is whole. It
+// returns every error not reported yet, its own included, the oldest first.
 func (p *Pipeline) EndTurn() error {
-	if err := p.submit(p.s.EndTurn); err != nil {
-		return err
-	}
-	return p.Flush()
+	err := p.submit(p.s.EndTurn)
+	return errors.Join(err, p.Flush())
 }
