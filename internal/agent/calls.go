@@ -16,12 +16,12 @@ import (
 
 // pending is one tool call of a response on its way to a result.
 type pending struct {
-	block   llm.Block
-	tool    tool.Tool
-	inv     tool.Invocation
-	call    tool.Call // what faces show of it
-	note    string    // said of the call on ToolStarted (a hook rewrote its input)
-	started bool      // ToolStarted was sent
+	block     llm.Block
+	tool      tool.Tool
+	inv       tool.Invocation
+	call      tool.Call // what faces show of it
+	note      string    // said of the call on ToolStarted (a hook rewrote its input)
+	started   bool      // ToolStarted was sent
 	result    *tool.Result
 	took      time.Duration
 	cancelled bool // interrupted before or while it ran

@@ -86,7 +86,7 @@ func (t *mcpTool) Decode(_ tool.Env, input json.RawMessage) (tool.Invocation, st
 	args := json.RawMessage(bytes.Clone(input))
 	return tool.Invocation{
 		Title: t.remote + " (MCP server " + t.conn.name + ")",
-		Run:       func(ctx context.Context) tool.Result { return t.call(ctx, args) },
+		Run:   func(ctx context.Context) tool.Result { return t.call(ctx, args) },
 	}, ""
 }
 
