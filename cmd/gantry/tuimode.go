@@ -35,7 +35,7 @@ func runTUI(f *flags) int {
 			return 1
 		}
 	}
-	if err := tui.Run(ctx, tui.Options{App: opts, Color: color, Version: versionName()}); err != nil {
+	if err := tui.Run(ctx, tui.Options{App: opts, Color: color, Version: shortVersion()}); err != nil {
 		fmt.Fprintln(os.Stderr, "gantry:", sentence(err))
 		return 1
 	}

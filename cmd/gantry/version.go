@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"regexp"
 	"runtime/debug"
 	"strings"
 )
@@ -46,6 +47,22 @@ func versionLine() string {
 	}
 	parts = append(parts, info.GoVersion)
 	return fmt.Sprintf("gantry %s (%s)", v, strings.Join(parts, ", "))
+}
+
+// pseudoVersion is a version Go made from a commit: v0.0.0-20261201095457-f39123119e50.
+var pseudoVersion = regexp.MustCompile(`^v\d+\.\d+\.\d+-(?:0\.)?\d{14}-([0-9a-f]{12})(\+dirty)?$`)
+
+// shortVersion is the version for a narrow place (the terminal UI's first line): a
+// pseudo-version as dev and its commit.
+func shortVersion() string {
+	v := versionName()
+	if m := pseudoVersion.FindStringSubmatch(v); m != nil {
+		v = "dev " + m[1][:7]
+		if m[2] != "" {
+			v += "+"
+		}
+	}
+	return v
 }
 
 // versionName is the version alone: the one the build set, else the main module's

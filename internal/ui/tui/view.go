@@ -6,6 +6,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gantry-dev/gantry/internal/llm"
 )
@@ -133,7 +134,20 @@ func (m *Model) banner() {
 	if v == "" {
 		v = "dev"
 	}
-	m.print(m.st.r(m.st.accent, "gantry "+v) + m.st.r(m.st.dim, fmt.Sprintf(" · %s · %s · /help for commands", m.model, m.app.Cwd())))
+	// One line, whatever the width: the folder gives way first.
+	head, tail := "gantry "+v, fmt.Sprintf(" · %s · ", m.model)
+	rest := " · /help for commands"
+	room := m.width - 1 - ansi.StringWidth(head+tail+rest)
+	cwd := m.app.Cwd()
+	if w := ansi.StringWidth(cwd); w > room {
+		if room < 8 {
+			cwd, rest = "", ""
+			tail = strings.TrimSuffix(tail, " · ")
+		} else {
+			cwd = "…" + ansi.TruncateLeft(cwd, w-room+1, "")
+		}
+	}
+	m.print(m.st.r(m.st.accent, head) + m.st.r(m.st.dim, tail+cwd+rest))
 }
 
 func short(n int64) string {
