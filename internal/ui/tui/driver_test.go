@@ -159,10 +159,14 @@ func (d *driver) screen() string {
 
 var elapsedRE = regexp.MustCompile(`\(\d+s\)|\(\d+m\d+s\)`)
 
+// cutDir is the project folder as the first line shortens it to fit.
+var cutDir = regexp.MustCompile(`· …[^·]* · /help`)
+
 // normalize hides what changes between runs: the project folder, elapsed times and
 // trailing spaces.
 func normalize(s, dir string) string {
 	s = strings.ReplaceAll(s, dir, "<dir>")
+	s = cutDir.ReplaceAllString(s, "· <dir> · /help")
 	s = elapsedRE.ReplaceAllString(s, "(Ns)")
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
