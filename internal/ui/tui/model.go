@@ -71,6 +71,9 @@ type Model struct {
 	// prevSession is the session /clear or /resume left, for a /resume with no id.
 	prevSession string
 
+	// sized says the terminal's width is known (the first line waits for it).
+	sized bool
+
 	sendFn func(tea.Msg)
 	pump   *pump
 	pool   *resource.Pool // the live resources of every session of this UI
@@ -108,9 +111,10 @@ func (m *Model) print(lines ...string) {
 	}
 }
 
-// flush prints the queued lines, in order: one print at a time.
+// flush prints the queued lines, in order: one print at a time, and none before the
+// first line (which waits for the terminal's width).
 func (m *Model) flush() tea.Cmd {
-	if m.printing || len(m.out) == 0 {
+	if m.printing || len(m.out) == 0 || !m.sized {
 		return nil
 	}
 	text := strings.Join(m.out, "\n")
@@ -125,6 +129,19 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(m.input.Focus(), m.flush())
 }
 
+// showBanner prints the first line, once the terminal's width is known (it is cut to
+// fit), before anything else printed.
+func (m *Model) showBanner() {
+	if m.sized {
+		return
+	}
+	m.sized = true
+	rest := m.out
+	m.out = nil
+	m.banner()
+	m.out = append(m.out, rest...)
+}
+
 // Update implements tea.Model.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmds []tea.Cmd
@@ -132,6 +149,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.input.SetWidth(max(msg.Width-2, 10))
+		m.showBanner()
 	case printedMsg:
 		m.printing = false
 	case eventMsg:
@@ -155,6 +173,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.PasteMsg:
 		m.paste(msg.Content)
 	case tea.KeyPressMsg:
+		m.showBanner() // an output that is no terminal never says its size
 		cmds = append(cmds, m.key(msg))
 	default:
 		var cmd tea.Cmd

@@ -159,7 +159,10 @@ func New(opts Options, send func(tea.Msg)) (*Model, error) {
 	}
 	m.input.SetVirtualCursor(false) // the terminal's own cursor, placed by View
 	m.input.Focus()
-	m.banner()
+	m.sized = opts.Width > 0
+	if m.sized {
+		m.banner()
+	}
 	var err error
 	if m.hist, err = history.Open(filepath.Join(filepath.Dir(app.StorePath(opts.App)), "history.jsonl")); err != nil {
 		m.print(m.st.r(m.st.warn, "⚠ "+err.Error()+"; this session's prompts are kept in memory only"))
