@@ -224,12 +224,6 @@ func TestTUIDialogsWrapAtWords(t *testing.T) {
 		}
 	}
 	// The option's second line starts under its text, not under the number.
-	for i, l := range box {
-		if strings.HasPrefix(l, "› 1. Keep them") && i+1 < len(box) {
-			next := strings.Split(s, "\n")
-			_ = next
-		}
-	}
 	if !regexp.MustCompile(`(?m)^│ › 1\. Keep them in quarantine — [^\n]*\n│      \S`).MatchString(s) {
 		t.Errorf("the option's wrapped line is not under its text:\n%s", tuiFrame(s))
 	}
