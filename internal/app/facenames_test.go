@@ -133,3 +133,60 @@ func TestToolNameUsesFindsASwitch(t *testing.T) {
 		t.Fatalf("found %v, want bash, edit_file and grep", got)
 	}
 }
+
+// TestImportDirections keeps the arrows of docs/architecture.md: the core imports no
+// face, and no face imports another face (what two faces share is in a package of
+// its own, like ui/termtext).
+func TestImportDirections(t *testing.T) {
+	const mod = "github.com/gantry-dev/gantry/"
+	faces := map[string]bool{"internal/ui/acp": true, "internal/ui/printmode": true, "internal/ui/tui": true}
+	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if n := d.Name(); n == "testdata" || n == "node_modules" || strings.HasPrefix(n, ".") && path != "../.." {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		rel, _ := filepath.Rel("../..", filepath.Dir(path))
+		rel = filepath.ToSlash(rel)
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		myFace := ""
+		for face := range faces {
+			if rel == face || strings.HasPrefix(rel, face+"/") {
+				myFace = face
+			}
+		}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if !strings.HasPrefix(p, mod) {
+				continue
+			}
+			p = strings.TrimPrefix(p, mod)
+			for face := range faces {
+				if p != face && !strings.HasPrefix(p, face+"/") {
+					continue
+				}
+				switch {
+				case myFace == face:
+				case myFace != "":
+					t.Errorf("%s: the face %s imports the face %s", path, myFace, face)
+				case strings.HasPrefix(rel, "internal/") && !strings.HasPrefix(rel, "internal/ui/"):
+					t.Errorf("%s: the core package %s imports the face %s", path, rel, face)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
