@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 
@@ -190,6 +189,3 @@ func (a *App) sessionStart(ctx context.Context) (context string, warnings []stri
 	}
 	return "\n<session-start-hooks>\n" + o.AdditionalContext + "\n</session-start-hooks>\n", warnings
 }
-
-// errNotStarted is the error of a call that needs a started session.
-var errNotStarted = errors.New("the session is not started")
