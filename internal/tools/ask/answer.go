@@ -61,7 +61,7 @@ func answer(q face.Question, got []string) string {
 		}
 	}
 	if len(parts) == 0 {
-		return "(no answer; assume what is most sensible and say so)"
+		return "(skipped: no answer; assume what is most sensible and say so)"
 	}
 	return strings.Join(parts, "; ")
 }
