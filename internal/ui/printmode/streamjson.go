@@ -73,6 +73,9 @@ func eventObject(e face.Event) map[string]any {
 		if len(e.Result.Images) > 0 {
 			m["images"] = len(e.Result.Images)
 		}
+		if e.Cancelled {
+			m["cancelled"] = true
+		}
 		return m
 	case face.TurnUsage:
 		return map[string]any{"type": "usage", "model": e.Model, "usage": e.Usage, "cost_usd": e.Cost,
