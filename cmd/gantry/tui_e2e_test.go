@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -80,8 +79,12 @@ func startTUI(t *testing.T, width, height int, dir string, environ []string, arg
 	// A watchdog: a control client reading from this process, writing to /dev/null (a
 	// pipe to this process would hang tmux when this process dies). Should the test
 	// binary die before its cleanups run (a timeout), the client goes, and with
-	// destroy-unattached the session, the server and gantry go too.
-	watch := exec.Command("tmux", "-S", tt.socket, "-C", "attach-session", "-t", "g")
+	// destroy-unattached the session, the server and gantry go too. The options are
+	// set by the client's own command list, after its attach-session: written to its
+	// input instead, they could run before it had attached (input is read from the
+	// start), and destroy-unattached then destroyed the unattached session at once.
+	watch := exec.Command("tmux", "-S", tt.socket, "-C", "attach-session", "-t", "g",
+		";", "refresh-client", "-f", "no-output", ";", "set", "-g", "destroy-unattached", "on")
 	w, err := watch.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -91,8 +94,12 @@ func startTUI(t *testing.T, width, height int, dir string, environ []string, arg
 	}
 	t.Cleanup(func() { w.Close(); watch.Wait() })
 	t.Cleanup(tt.stop)
-	if _, err := io.WriteString(w, "refresh-client -f no-output\nset -g destroy-unattached on\n"); err != nil {
-		t.Fatal(err)
+	deadline := time.Now().Add(tuiWait)
+	for strings.TrimSpace(tt.tmux("show-options", "-gv", "destroy-unattached")) != "on" {
+		if time.Now().After(deadline) {
+			t.Fatalf("the tmux watchdog did not attach within %v", tuiWait)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	pid, err := strconv.Atoi(strings.TrimSpace(tt.tmux("display-message", "-p", "-t", "g", "#{pane_pid}")))
 	if err != nil {
