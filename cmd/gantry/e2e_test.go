@@ -290,11 +290,18 @@ func TestKill9MidTurnThenResume(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for len(srv.Requests()) < 2 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
+	// Kill gantry mid-turn: the first step's result is in, and the second request's
+	// stream has sent all it will (some text) and hangs.
+	select {
+	case <-srv.Stalled(1):
+	case <-time.After(30 * time.Second):
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		t.Fatalf("the second model request's stream did not begin within 30 s (%d requests)", len(srv.Requests()))
 	}
-	time.Sleep(100 * time.Millisecond) // the stalled stream has begun
+	if n := len(srv.Requests()); n != 2 {
+		t.Fatalf("%d model requests before the kill, want 2", n)
+	}
 	_ = cmd.Process.Signal(syscall.SIGKILL)
 	_ = cmd.Wait()
 

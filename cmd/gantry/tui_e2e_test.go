@@ -7,8 +7,8 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -79,8 +79,12 @@ func startTUI(t *testing.T, width, height int, dir string, environ []string, arg
 	// A watchdog: a control client reading from this process, writing to /dev/null (a
 	// pipe to this process would hang tmux when this process dies). Should the test
 	// binary die before its cleanups run (a timeout), the client goes, and with
-	// destroy-unattached the session, the server and gantry go too.
-	watch := exec.Command("tmux", "-S", tt.socket, "-C", "attach-session", "-t", "g")
+	// destroy-unattached the session, the server and gantry go too. The options are
+	// set by the client's own command list, after its attach-session: written to its
+	// input instead, they could run before it had attached (input is read from the
+	// start), and destroy-unattached then destroyed the unattached session at once.
+	watch := exec.Command("tmux", "-S", tt.socket, "-C", "attach-session", "-t", "g",
+		";", "refresh-client", "-f", "no-output", ";", "set", "-g", "destroy-unattached", "on")
 	w, err := watch.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -90,8 +94,12 @@ func startTUI(t *testing.T, width, height int, dir string, environ []string, arg
 	}
 	t.Cleanup(func() { w.Close(); watch.Wait() })
 	t.Cleanup(tt.stop)
-	if _, err := io.WriteString(w, "refresh-client -f no-output\nset -g destroy-unattached on\n"); err != nil {
-		t.Fatal(err)
+	deadline := time.Now().Add(tuiWait)
+	for strings.TrimSpace(tt.tmux("show-options", "-gv", "destroy-unattached")) != "on" {
+		if time.Now().After(deadline) {
+			t.Fatalf("the tmux watchdog did not attach within %v", tuiWait)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 	pid, err := strconv.Atoi(strings.TrimSpace(tt.tmux("display-message", "-p", "-t", "g", "#{pane_pid}")))
 	if err != nil {
@@ -272,21 +280,94 @@ func zombieStatus(pid int) (int, bool) {
 	return ws >> 8 & 0xff, true
 }
 
-// saveCapture writes a screen to testdata/tui-captures/name when GANTRY_SAVE_CAPTURES=1,
-// for people to quote; the temporary folder in it is replaced by a fixed one.
-func saveTUICapture(t *testing.T, name, screen, dir string) {
-	t.Helper()
-	if os.Getenv("GANTRY_SAVE_CAPTURES") != "1" {
-		return
-	}
-	out := filepath.Join("testdata", "tui-captures", name)
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		t.Fatal(err)
+// updateCaptures rewrites the screens kept in testdata/tui-captures instead of
+// comparing them: go test ./cmd/gantry -run TestTUI -update.
+var updateCaptures = flag.Bool("update", false, "rewrite testdata/tui-captures/ from the screens the terminal UI tests see")
+
+// What changes from run to run in a capture: gantry's version in the banner, the
+// elapsed time of a running tool, the session's token count and cost (estimated by
+// the fake model from the size of each request).
+var (
+	captureVersion = regexp.MustCompile(`^gantry \S+ · `)
+	captureElapsed = regexp.MustCompile(`\((?:\d+s|\d+m\d{2}s)\)`)
+	captureTokens  = regexp.MustCompile(`\b\d+(?:\.\d+)?[kM]? tokens\b`)
+	captureCost    = regexp.MustCompile(`<?\$\d+\.\d{2}\b`)
+)
+
+// normalizeCapture makes a screen comparable across runs: the project folder dir
+// becomes ~/project, and the version, elapsed times, token counts and costs become
+// placeholders; trailing blanks go.
+func normalizeCapture(screen, dir string) string {
+	if real, err := filepath.EvalSymlinks(dir); err == nil && real != dir {
+		screen = strings.ReplaceAll(screen, real, "~/project")
 	}
 	screen = strings.ReplaceAll(screen, dir, "~/project")
-	if err := os.WriteFile(out, []byte(strings.TrimRight(screen, "\n")+"\n"), 0o644); err != nil {
-		t.Fatal(err)
+	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
+	for i, l := range lines {
+		if i == 0 {
+			l = captureVersion.ReplaceAllLiteralString(l, "gantry <version> · ")
+		}
+		l = captureElapsed.ReplaceAllLiteralString(l, "(<elapsed>)")
+		l = captureTokens.ReplaceAllLiteralString(l, "<n> tokens")
+		l = captureCost.ReplaceAllLiteralString(l, "$<cost>")
+		lines[i] = strings.TrimRight(l, " ")
 	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// checkCapture compares screen, normalised, with testdata/tui-captures/name, which
+// people can quote as what the UI looks like; with -update it writes the file
+// instead. A screen drawn while output is still arriving can be a frame behind,
+// so when screen differs the pane is read again until it matches or tuiWait passes.
+func (tt *tuiTerm) checkCapture(name, screen, dir string) {
+	tt.t.Helper()
+	path := filepath.Join("testdata", "tui-captures", name)
+	got := normalizeCapture(screen, dir)
+	if *updateCaptures {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			tt.t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			tt.t.Fatal(err)
+		}
+		return
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		tt.t.Fatalf("%v (go test ./cmd/gantry -run TestTUI -update writes it)", err)
+	}
+	want := string(b)
+	deadline := time.Now().Add(tuiWait)
+	for got != want {
+		if time.Now().After(deadline) {
+			tt.t.Errorf("the screen differs from %s (if the change is meant, rewrite it with go test ./cmd/gantry -run TestTUI -update):\n%s",
+				path, captureDiff(want, got))
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+		got = normalizeCapture(tt.screen(), dir)
+	}
+}
+
+// captureDiff shows want and got row by row, marking the rows that differ.
+func captureDiff(want, got string) string {
+	w, g := strings.Split(strings.TrimSuffix(want, "\n"), "\n"), strings.Split(strings.TrimSuffix(got, "\n"), "\n")
+	var b strings.Builder
+	for i := range max(len(w), len(g)) {
+		var wl, gl string
+		if i < len(w) {
+			wl = w[i]
+		}
+		if i < len(g) {
+			gl = g[i]
+		}
+		if wl == gl {
+			fmt.Fprintf(&b, "  %s\n", wl)
+			continue
+		}
+		fmt.Fprintf(&b, "- %s\n+ %s\n", wl, gl)
+	}
+	return b.String()
 }
 
 // tuiEnv is the clean environment (NO_COLOR=1) with the fake model as the provider.
@@ -342,7 +423,7 @@ func TestTUIPermissionDialogThenAnswer(t *testing.T) {
 	if strings.Contains(dialog, "Ask gantry, or /help") {
 		t.Errorf("the input shows under the dialog:\n%s", tuiFrame(dialog))
 	}
-	saveTUICapture(t, "permission-dialog.txt", dialog, dir)
+	tt.checkCapture("permission-dialog.txt", dialog, dir)
 	tt.keys("y")
 
 	tt.waitFor("There are 42 lines.")
@@ -355,7 +436,7 @@ func TestTUIPermissionDialogThenAnswer(t *testing.T) {
 	if strings.Contains(final, "Allow bash?") {
 		t.Errorf("the dialog is still shown:\n%s", tuiFrame(final))
 	}
-	saveTUICapture(t, "main-screen.txt", final, dir)
+	tt.checkCapture("main-screen.txt", final, dir)
 	// In colour the same capture with -e has colour sequences: the NO_COLOR test's
 	// check of their absence checks something.
 	if !sgrColour.MatchString(tt.screen("-e")) {
@@ -389,7 +470,7 @@ func TestTUIAskUserCard(t *testing.T) {
 			t.Errorf("the ask_user card lacks %q:\n%s", want, tuiFrame(card))
 		}
 	}
-	saveTUICapture(t, "ask-user-card.txt", card, dir)
+	tt.checkCapture("ask-user-card.txt", card, dir)
 	tt.keys("2")
 	tt.waitUntil("option 2 selected", func(s string) bool { return regexp.MustCompile(`›\s*2\. B`).MatchString(s) })
 	tt.keys("Enter")

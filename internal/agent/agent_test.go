@@ -249,8 +249,14 @@ func TestCancelGivesSyntheticResults(t *testing.T) {
 		{ID: "slow", Name: "run", Input: `{"text":"a","sleep_ms":10000}`},
 		{ID: "next", Name: "run", Input: `{"text":"b"}`},
 	}})
-	a, _, _ := newAgent(t, p, permission.ModeYolo)
-	time.AfterFunc(50*time.Millisecond, cancel)
+	a, ev, _ := newAgent(t, p, permission.ModeYolo)
+	// Cancel as the slow call starts to run, not after a guess of a delay.
+	a.Sink = func(e face.Event) {
+		ev.sink(e)
+		if r, ok := e.(face.ToolRunning); ok && r.CallID == "slow" {
+			cancel()
+		}
+	}
 	start := time.Now()
 	end := a.Run(ctx, "go")
 	if end.StopReason != "cancelled" {
@@ -270,8 +276,14 @@ func TestCancelGivesSyntheticResults(t *testing.T) {
 func TestCancelDuringStreamKeepsPartialText(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	p := scripted.New(scripted.Step{Text: "partial answer", BlockUntilCancel: true})
-	a, _, _ := newAgent(t, p, permission.ModeYolo)
-	time.AfterFunc(20*time.Millisecond, cancel)
+	a, ev, _ := newAgent(t, p, permission.ModeYolo)
+	// Cancel once the partial text has streamed.
+	a.Sink = func(e face.Event) {
+		ev.sink(e)
+		if d, ok := e.(face.TextDelta); ok && d.Text == "partial answer" {
+			cancel()
+		}
+	}
 	end := a.Run(ctx, "go")
 	h := a.History()
 	if end.StopReason != "cancelled" || len(h) != 2 || h[1].Text() != "partial answer" {

@@ -108,17 +108,24 @@ func TestTwoBackgroundSubagents(t *testing.T) {
 			{Calls: []scripted.Call{{ID: "c", Name: "task_output", Input: `{"task_id":"bg_1"}`}, {ID: "d", Name: "task_output", Input: `{"task_id":"bg_2"}`}}},
 		},
 	}
-	var running, peak int32
+	// A barrier: each subagent's model call waits until the other's has begun, so the
+	// turn ends only if both are in flight at once.
 	var pm sync.Mutex
+	calls, alone := 0, 0
+	both := make(chan struct{})
 	r.subStep = func(req llm.Request) scripted.Step {
 		pm.Lock()
-		running++
-		peak = max(peak, running)
+		if calls++; calls == 2 {
+			close(both)
+		}
 		pm.Unlock()
-		time.Sleep(150 * time.Millisecond) // both are in flight at once
-		pm.Lock()
-		running--
-		pm.Unlock()
+		select {
+		case <-both:
+		case <-time.After(20 * time.Second):
+			pm.Lock()
+			alone++
+			pm.Unlock()
+		}
 		return scripted.Step{Text: "answer to: " + req.Messages[0].Text()}
 	}
 	a, _ := openWith(t, r, "yolo")
@@ -135,8 +142,10 @@ func TestTwoBackgroundSubagents(t *testing.T) {
 	if !strings.Contains(all, "answer to: count the Go files") || !strings.Contains(all, "answer to: count the tests") {
 		t.Fatalf("background results: %s", all)
 	}
-	if peak != 2 {
-		t.Fatalf("the two subagents did not run at once (peak %d)", peak)
+	pm.Lock()
+	defer pm.Unlock()
+	if calls != 2 || alone != 0 {
+		t.Fatalf("the two subagents did not run at once: %d model calls, %d waited 20 s in vain for the other", calls, alone)
 	}
 }
 
@@ -150,19 +159,43 @@ func TestCancellingTheParentKillsTheSubagentsCommand(t *testing.T) {
 	}
 	a, _ := openWith(t, r, "yolo")
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// A watcher cancels the turn once the subagent's command runs, and tells when it
+	// did; it gives up (zero time) after 20 s or when the turn ends first.
+	cancelled := make(chan time.Time, 1)
+	turnDone := make(chan struct{})
 	go func() {
-		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		defer cancel()
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		giveUp := time.After(20 * time.Second)
+		for {
 			if len(pidsWith(marker)) > 0 {
+				cancelled <- time.Now()
 				cancel()
 				return
 			}
+			select {
+			case <-tick.C:
+			case <-giveUp:
+				cancelled <- time.Time{}
+				return
+			case <-turnDone:
+				cancelled <- time.Time{}
+				return
+			}
 		}
-		cancel()
 	}()
-	start := time.Now()
 	end := a.Run(ctx, "go", nil)
-	if end.StopReason != "cancelled" || time.Since(start) > 15*time.Second {
-		t.Fatalf("end %+v after %v", end, time.Since(start))
+	close(turnDone)
+	at := <-cancelled
+	if at.IsZero() {
+		t.Fatalf("the subagent's command (sleep %s) never ran; the turn ended %+v", marker, end)
+	}
+	// The command sleeps for over five minutes: a turn that waited for it would not end
+	// within 15 s of the cancel.
+	if end.StopReason != "cancelled" || time.Since(at) > 15*time.Second {
+		t.Fatalf("end %+v, %v after the cancel", end, time.Since(at))
 	}
 	if pids := pidsWith(marker); len(pids) > 0 {
 		for _, p := range pids {

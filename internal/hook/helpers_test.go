@@ -79,3 +79,16 @@ func fileExists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
 }
+
+// waitFor polls cond every 10 ms and fails the test, saying what it waited for,
+// when cond does not hold within 10 s.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 10 s in vain for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

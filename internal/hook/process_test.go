@@ -2,6 +2,7 @@ package hook
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -85,9 +86,17 @@ func TestCancelStopsHooks(t *testing.T) {
 	dir := t.TempDir()
 	r := NewRunner(hooks(PreToolUse, "", cmd(`echo $$ > pid; sleep 100`, 20, ""), cmd("touch ran", 0, "")), base(dir))
 	ctx, cancel := context.WithCancel(t.Context())
-	time.AfterFunc(300*time.Millisecond, cancel)
+	defer cancel()
+	ran := make(chan Outcome, 1)
+	go func() { ran <- r.Run(ctx, PreToolUse, "bash", nil) }()
+	// Cancel once the first hook runs (it has written its pid), not after a guess.
+	waitFor(t, "the first hook to write its pid", func() bool {
+		b, err := os.ReadFile(filepath.Join(dir, "pid"))
+		return err == nil && strings.HasSuffix(string(b), "\n")
+	})
 	start := time.Now()
-	o := r.Run(ctx, PreToolUse, "bash", nil)
+	cancel()
+	o := <-ran
 	within(t, start, 3*time.Second)
 	if !o.Block || !strings.Contains(o.Reason, "cancelled") {
 		t.Errorf("got %+v", o)

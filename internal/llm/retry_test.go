@@ -127,15 +127,23 @@ func TestWithRetryDoesNotRetryPlainErrors(t *testing.T) {
 func TestWithRetryStopsWhenContextIsCancelledDuringSleep(t *testing.T) {
 	p := &scripted{errs: []error{&RetryableError{Err: errors.New("429")}}}
 	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	start := time.Now()
-	go func() { time.Sleep(20 * time.Millisecond); cancel() }()
 	var ds []Delta
-	_, err := WithRetry(p, RetryPolicy{Base: time.Minute, Max: time.Minute}).Stream(ctx, Request{}, collect(&ds))
+	// The retry notice goes out just before the wait of a minute: cancel then, so
+	// that the default sleep has to notice the context.
+	emit := func(d Delta) {
+		ds = append(ds, d)
+		if d.Type == DeltaRetry {
+			cancel()
+		}
+	}
+	_, err := WithRetry(p, RetryPolicy{Base: time.Minute, Max: time.Minute}).Stream(ctx, Request{}, emit)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
-	if time.Since(start) > 5*time.Second || p.calls != 1 {
-		t.Fatalf("took %v, %d calls", time.Since(start), p.calls)
+	if time.Since(start) > 5*time.Second || p.calls != 1 || retries(ds) != 1 {
+		t.Fatalf("took %v, %d calls, %d retry notices", time.Since(start), p.calls, retries(ds))
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gantry-dev/gantry/internal/tool"
 )
@@ -47,4 +48,33 @@ func call(ctx context.Context, t *testing.T, set *Set, name, input string) tool.
 		t.Errorf("principal %q, title %q", inv.Principal, inv.Title)
 	}
 	return inv.Run(ctx)
+}
+
+// waitFor polls cond every 10 ms and fails the test, saying what it waited for,
+// when cond does not hold within 10 s.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 10 s in vain for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// waitLastWords waits until the last line the stdio server named server wrote on
+// its standard error holds want.
+func waitLastWords(t *testing.T, set *Set, server, want string) {
+	t.Helper()
+	var c *conn
+	for _, sc := range set.conns {
+		if sc.name == server {
+			c = sc
+		}
+	}
+	if c == nil {
+		t.Fatalf("no connection to %q; failures: %q", server, set.Failures())
+	}
+	waitFor(t, "server "+server+" to say "+want+" on stderr", func() bool { return strings.Contains(c.lastWords(), want) })
 }

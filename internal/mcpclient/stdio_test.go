@@ -115,23 +115,20 @@ func TestCallTimeout(t *testing.T) {
 func TestCancelMidCall(t *testing.T) {
 	set := connect(t, Options{}, echoServer("echo"))
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(200*time.Millisecond, cancel)
+	defer cancel()
+	slow := make(chan tool.Result, 1)
+	go func() { slow <- call(ctx, t, set, "mcp__echo__slow", `{"ms":20000}`) }()
+	waitLastWords(t, set, "echo", "slow began") // the call is in flight
 	start := time.Now()
-	r := call(ctx, t, set, "mcp__echo__slow", `{"ms":20000}`)
-	if !r.IsError || r.Text != "mcp__echo__slow failed: cancelled before the server answered." {
+	cancel()
+	if r := <-slow; !r.IsError || r.Text != "mcp__echo__slow failed: cancelled before the server answered." {
 		t.Errorf("%+v", r)
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("the cancel took %v", d)
 	}
 	// The server hears of the cancel.
-	deadline := time.Now().Add(5 * time.Second)
-	for !strings.Contains(set.conns[0].lastWords(), "slow was cancelled") {
-		if time.Now().After(deadline) {
-			t.Fatalf("the server did not see the cancel; stderr: %q", set.conns[0].lastWords())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitLastWords(t, set, "echo", "slow was cancelled")
 }
 
 func TestFailingServersAreReportedAndTheOthersWork(t *testing.T) {
@@ -206,6 +203,7 @@ func TestBadInputIsRefusedWithASentence(t *testing.T) {
 
 func TestCloseStopsTheServersAndTheirChildren(t *testing.T) {
 	set := Connect(context.Background(), []Server{echoServer("a"), echoServer("b")}, Options{})
+	t.Cleanup(func() { set.Close(context.Background()) }) // should the test fail before its own Close
 	ctx := context.Background()
 	var pids []int
 	for _, name := range []string{"mcp__a__pid", "mcp__b__pid", "mcp__a__spawn"} {
@@ -219,7 +217,7 @@ func TestCloseStopsTheServersAndTheirChildren(t *testing.T) {
 	// A call in flight when Close begins ends at once.
 	slow := make(chan tool.Result, 1)
 	go func() { slow <- call(ctx, t, set, "mcp__b__slow", `{"ms":20000}`) }()
-	time.Sleep(200 * time.Millisecond)
+	waitLastWords(t, set, "b", "slow began")
 
 	start := time.Now()
 	set.Close(context.Background())

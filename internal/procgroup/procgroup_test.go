@@ -1,30 +1,54 @@
 package procgroup
 
 import (
+	"bufio"
 	"context"
+	"os"
 	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
 
 func TestKillStopsTheWholeGroup(t *testing.T) {
-	// A shell that ignores SIGTERM, with a grandchild in the background.
-	cmd := Command(`trap '' TERM; sleep 30 & sleep 30`, t.TempDir(), nil)
-	if err := cmd.Start(); err != nil {
+	// A shell that ignores SIGTERM, with a grandchild in the background. It prints the
+	// grandchild's pid once both are set up: the test goes on when it reads that line.
+	cmd := Command(`trap '' TERM; sleep 30 & echo $!; sleep 30`, t.TempDir(), nil)
+	r, w, err := os.Pipe()
+	if err != nil {
 		t.Fatal(err)
 	}
+	defer r.Close()
+	cmd.Stdout = w
+	if err := cmd.Start(); err != nil {
+		w.Close()
+		t.Fatal(err)
+	}
+	w.Close() // the shell and the grandchild hold it now
 	done := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(done) }()
 	pgid := cmd.Process.Pid
-	time.Sleep(100 * time.Millisecond)
-	if !Alive(pgid) {
-		t.Fatal("the group is not alive after start")
+	line, err := bufio.NewReader(r).ReadString('\n')
+	grandchild, perr := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil || perr != nil {
+		Kill(pgid, 0)
+		t.Fatalf("the shell did not print its grandchild's pid: %q, %v", line, err)
+	}
+	if !Alive(pgid) || !inGroup(grandchild, pgid) {
+		Kill(pgid, 0)
+		t.Fatalf("after start the group is not alive or the grandchild %d is not in it", grandchild)
 	}
 	start := time.Now()
 	Kill(pgid, 200*time.Millisecond)
 	<-done
 	if Alive(pgid) {
 		t.Fatal("a member of the group survived")
+	}
+	// The shell ignored SIGTERM: it was the SIGKILL that ended it.
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+		t.Errorf("the shell ended with %v, want killed by SIGKILL", cmd.ProcessState)
 	}
 	if time.Since(start) > 5*time.Second {
 		t.Fatal("Kill took too long")
@@ -68,4 +92,10 @@ func TestWaitEndings(t *testing.T) {
 	if !e.Cancelled || Alive(cmd.Process.Pid) {
 		t.Fatalf("cancel: %+v", e)
 	}
+}
+
+// inGroup reports whether pid lives and belongs to the process group pgid.
+func inGroup(pid, pgid int) bool {
+	state, g, ok := procStat(strconv.Itoa(pid))
+	return ok && g == pgid && state != 'Z' && state != 'X'
 }

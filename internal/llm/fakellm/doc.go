@@ -43,4 +43,7 @@
 // client leaves), delay_ms (pause before each event), stop_reason and usage
 // (input_tokens, output_tokens, cache_read_tokens, cache_write_tokens; counts
 // disjoint as in llm.Usage).
+//
+// A test waits for a stalled response with Server.Stalled, which tells when the
+// client has been sent all it will get, instead of sleeping.
 package fakellm

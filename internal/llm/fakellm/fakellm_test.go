@@ -176,6 +176,48 @@ func TestEventsAreFlushedOneByOne(t *testing.T) {
 	srv.Close()
 }
 
+func TestStalledTellsWhenAResponseStalls(t *testing.T) {
+	srv := New(Turn{Parts: []Part{Text("one two three four five six")}, StallAfter: 3})
+	defer srv.Close()
+	first, second := srv.Stalled(1), srv.Stalled(2)
+	select {
+	case <-srv.Stalled(0):
+	default:
+		t.Error("Stalled(0) is not closed")
+	}
+	select {
+	case <-first:
+		t.Fatal("Stalled(1) is closed before any request")
+	default:
+	}
+	resp := post(t, client(t), srv.URL()+"/v1/messages", `{"stream":true}`)
+	defer resp.Body.Close()
+	select {
+	case <-first:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Stalled(1) was not closed when the response stalled")
+	}
+	// What was sent before the stall is flushed: the client reads its three events.
+	r := bufio.NewReader(resp.Body)
+	for events := 0; events < 3; {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("after %d events: %v", events, err)
+		}
+		if line == "\n" {
+			events++
+		}
+	}
+	select {
+	case <-second:
+		t.Fatal("Stalled(2) is closed after one stall")
+	default:
+	}
+	if c := srv.Stalled(1); c != first {
+		t.Error("Stalled(1) gives a different channel the second time")
+	}
+}
+
 func TestStreamErrorEvent(t *testing.T) {
 	srv := New(Turn{Parts: []Part{Text("a b c")}, StreamError: "overloaded_error", CutAfter: 2})
 	defer srv.Close()

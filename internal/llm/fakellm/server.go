@@ -26,6 +26,9 @@ type Server struct {
 	mu     sync.Mutex
 	script []Turn
 	reqs   []Recorded
+	// stalls[i] is closed when the (i+1)th response stalls; nstalled have so far.
+	stalls   []chan struct{}
+	nstalled int
 }
 
 // Recorded is a request the server received.
@@ -84,6 +87,38 @@ func (s *Server) Remaining() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.script)
+}
+
+// Stalled returns a channel that is closed once n responses in all have stalled:
+// each of them, under its turn's StallAfter, has written and flushed its events and
+// sends nothing more. It lets a test act while a client is mid-stream (kill it,
+// cancel it) on that fact rather than after a guess of a sleep. The count runs from
+// the server's start; for n < 1 the channel is closed already.
+func (s *Server) Stalled(n int) <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n < 1 {
+		c := make(chan struct{})
+		close(c)
+		return c
+	}
+	return s.stallChan(n)
+}
+
+// stallChan returns the channel of the nth stall, making it if need be; s.mu is held.
+func (s *Server) stallChan(n int) chan struct{} {
+	for len(s.stalls) < n {
+		s.stalls = append(s.stalls, make(chan struct{}))
+	}
+	return s.stalls[n-1]
+}
+
+// stalled counts a response that has just stalled and wakes its waiters.
+func (s *Server) stalled() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.nstalled++
+	close(s.stallChan(s.nstalled))
 }
 
 // Close ends stalled responses, stops the server and waits until it has stopped.
@@ -145,7 +180,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	turn, seq := s.take(Recorded{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: decoded, Raw: body})
 	model, _ := decoded["model"].(string)
-	h(&call{w: w, r: r, done: s.done, turn: turn, seq: seq, body: decoded, model: model, usage: turn.usage(len(body))})
+	h(&call{w: w, r: r, done: s.done, stalled: s.stalled, turn: turn, seq: seq, body: decoded, model: model, usage: turn.usage(len(body))})
 }
 
 // take records req and pops the next turn; seq numbers the request from 1.
@@ -163,18 +198,19 @@ func (s *Server) take(req Recorded) (Turn, int) {
 
 // call is one request being answered.
 type call struct {
-	w     http.ResponseWriter
-	r     *http.Request
-	done  <-chan struct{}
-	turn  Turn
-	seq   int
-	body  map[string]any
-	model string
-	usage llm.Usage
+	w       http.ResponseWriter
+	r       *http.Request
+	done    <-chan struct{}
+	stalled func() // called when the response stalls (Server.Stalled)
+	turn    Turn
+	seq     int
+	body    map[string]any
+	model   string
+	usage   llm.Usage
 }
 
 // stream starts the SSE response.
-func (c *call) stream() *stream { return newStream(c.w, c.r, c.done, c.turn) }
+func (c *call) stream() *stream { return newStream(c.w, c.r, c.done, c.stalled, c.turn) }
 
 // fail answers with the turn's Status and the error body, with Retry-After on a
 // 429 or 5xx.

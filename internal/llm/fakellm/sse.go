@@ -18,18 +18,20 @@ type stream struct {
 	rc   *http.ResponseController
 	ctx  context.Context
 	done <-chan struct{}
-	turn Turn
-	sent int
+	// stalled is told when the stream stalls (StallAfter), after its events are flushed.
+	stalled func()
+	turn    Turn
+	sent    int
 	// errorEvent writes the endpoint's error event for StreamError.
 	errorEvent func(s *stream, kind string)
 }
 
-func newStream(w http.ResponseWriter, r *http.Request, done <-chan struct{}, t Turn) *stream {
+func newStream(w http.ResponseWriter, r *http.Request, done <-chan struct{}, stalled func(), t Turn) *stream {
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
-	s := &stream{w: w, rc: http.NewResponseController(w), ctx: r.Context(), done: done, turn: t}
+	s := &stream{w: w, rc: http.NewResponseController(w), ctx: r.Context(), done: done, stalled: stalled, turn: t}
 	_ = s.rc.Flush()
 	return s
 }
@@ -54,6 +56,9 @@ func (s *stream) send(name string, data any) bool {
 		return false
 	}
 	if t.StallAfter > 0 && s.sent == t.StallAfter {
+		if s.stalled != nil {
+			s.stalled()
+		}
 		s.wait(-1)
 		return false
 	}

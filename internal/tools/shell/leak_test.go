@@ -2,7 +2,9 @@ package shell
 
 import (
 	"context"
+	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -59,10 +61,23 @@ func TestBashTimeoutKillsProcessGroup(t *testing.T) {
 func TestBashCancelKillsProcessGroup(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(t.Context())
-	time.AfterFunc(300*time.Millisecond, cancel)
+	defer cancel()
+	dir := t.TempDir()
+	inv, msg := toolNamed(t, Options{}, "bash").Decode(tool.Env{Cwd: dir},
+		json.RawMessage(`{"command":"echo pgid=$$; sleep 100 & touch started; sleep 100"}`))
+	if msg != "" {
+		t.Fatal(msg)
+	}
+	done := make(chan tool.Result, 1)
+	go func() { done <- inv.Run(ctx) }()
+	// Cancel once the command has printed its group and started its sleeps.
+	waitFor(t, 10*time.Second, "the command to start", func() bool {
+		_, err := os.Stat(filepath.Join(dir, "started"))
+		return err == nil
+	})
 	start := time.Now()
-	res := call(t, ctx, toolNamed(t, Options{}, "bash"), tool.Env{Cwd: t.TempDir()},
-		map[string]any{"command": "echo pgid=$$; sleep 100 & sleep 100"})
+	cancel()
+	res := <-done
 	if d := time.Since(start); d > 3*time.Second {
 		t.Fatalf("cancel took %v", d)
 	}

@@ -25,6 +25,19 @@ func processWith(marker string) bool {
 	return false
 }
 
+// waitUntil polls cond every 10 ms and fails the test, saying what it waited for,
+// when cond does not hold within 10 s.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 10 s in vain for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // promptAsync runs a prompt in the background.
 func (h *harness) promptAsync(id sdk.SessionId, text string) <-chan sdk.PromptResponse {
 	out := make(chan sdk.PromptResponse, 1)
@@ -60,10 +73,7 @@ func TestCancelKillsCommand(t *testing.T) {
 	h.client.waitFor(t, "in_progress", func(u sdk.SessionUpdate) bool {
 		return u.ToolCallUpdate != nil && u.ToolCallUpdate.Status != nil && *u.ToolCallUpdate.Status == sdk.ToolCallStatusInProgress
 	})
-	deadline := time.Now().Add(5 * time.Second)
-	for !processWith(marker) && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitUntil(t, "the command's process", func() bool { return processWith(marker) })
 	start := time.Now()
 	if err := h.conn.Cancel(context.Background(), sdk.CancelNotification{SessionId: id}); err != nil {
 		t.Fatal(err)

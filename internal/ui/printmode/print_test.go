@@ -142,17 +142,20 @@ func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return 
 
 func TestBufferedOutputGoesOutWithinFlushAfter(t *testing.T) {
 	var out syncBuffer
-	p := New(&out, Options{Format: FormatText, PreviewLines: 5, FlushAfter: 20 * time.Millisecond})
+	// FlushAfter is long enough that the timer cannot fire between Handle and the
+	// check that follows it, even on a loaded machine (at 20 ms it could).
+	p := New(&out, Options{Format: FormatText, PreviewLines: 5, FlushAfter: 250 * time.Millisecond})
 	p.Handle(face.TextDelta{Text: "hello"})
 	if out.String() != "" {
 		t.Fatal("written at once despite FlushAfter")
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for out.String() != "hello" && time.Now().Before(deadline) {
+	// No further event comes: the timer alone must write the buffer out.
+	deadline := time.Now().Add(10 * time.Second)
+	for out.String() != "hello" {
+		if time.Now().After(deadline) {
+			t.Fatalf("not flushed within 10 s: %q", out.String())
+		}
 		time.Sleep(5 * time.Millisecond)
-	}
-	if out.String() != "hello" {
-		t.Fatalf("not flushed: %q", out.String())
 	}
 	p.Handle(face.TextDelta{Text: " world"})
 	p.Finish(face.TurnEnded{StopReason: "end_turn"}) // flushes at once and stops the timer

@@ -1,5 +1,5 @@
 // Command echoserver is a small MCP server over stdio for mcpclient's tests. Its tools
-// echo, add, fail, sleep, draw a PNG, embed a resource, tell its pid, start a
+// echo, add, fail, sleep (saying so on stderr), draw a PNG, embed a resource, tell its pid, start a
 // grandchild and crash. Flags make it exit at once (-exit), never answer (-hang), or list its
 // tools a few per page (-page).
 package main
@@ -70,6 +70,8 @@ func main() {
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "slow", Description: "Sleeps, unless cancelled."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in slowIn) (*mcp.CallToolResult, any, error) {
+			// Said so that a test can act while the call is in flight.
+			fmt.Fprintln(os.Stderr, "echoserver: slow began")
 			select {
 			case <-time.After(time.Duration(in.MS) * time.Millisecond):
 				return text("slept"), nil, nil
