@@ -288,7 +288,7 @@ var updateCaptures = flag.Bool("update", false, "rewrite testdata/tui-captures/ 
 // elapsed time of a running tool, the session's token count and cost (estimated by
 // the fake model from the size of each request).
 var (
-	captureVersion = regexp.MustCompile(`^gantry \S+ · `)
+	captureVersion = regexp.MustCompile(`^gantry (?:dev [0-9a-f]{7}\+?|\S+) · `)
 	captureElapsed = regexp.MustCompile(`\((?:\d+s|\d+m\d{2}s)\)`)
 	captureTokens  = regexp.MustCompile(`\b\d+(?:\.\d+)?[kM]? tokens\b`)
 	captureCost    = regexp.MustCompile(`<?\$\d+\.\d{2}\b`)
