@@ -3,6 +3,8 @@ package main
 // The editor face's part of the house issue, through the TypeScript ACP client.
 
 import (
+	"encoding/json"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -160,4 +162,35 @@ func toolResult(r fakellm.Recorded, id string) string {
 		}
 	}
 	return ""
+}
+
+// The permission request of apply_patch shows the diff the patch would make.
+func TestACPPatchQuestionShowsTheDiff(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a.txt": "one\ntwo\n"})
+	patch := "*** Begin Patch\n*** Update File: a.txt\n@@\n-two\n+TWO\n*** Add File: b.txt\n+new\n*** End Patch"
+	in, _ := json.Marshal(map[string]string{"patch": patch})
+	_, environ := acpFakeModel(t, call("p1", "apply_patch", string(in)), say("patched"))
+	run := acpDrive(t, environ, acpScenario{
+		Agent: acpAgent{Cwd: dir},
+		Steps: []acpStep{{"op": "new"}, {"op": "prompt", "text": "patch it"}},
+	})
+	if len(run.PermissionRequests) != 1 {
+		t.Fatalf("%d permission requests", len(run.PermissionRequests))
+	}
+	tc := run.PermissionRequests[0].Params["toolCall"].(map[string]any)
+	var diffs []string
+	for _, c := range tc["content"].([]any) {
+		if acpDig(c, "type") == "diff" {
+			diffs = append(diffs, acpDig(c, "path").(string)+"="+acpDig(c, "newText").(string))
+		}
+	}
+	want := []string{filepath.Join(dir, "a.txt") + "=one\nTWO\n", filepath.Join(dir, "b.txt") + "=new\n"}
+	if strings.Join(diffs, "|") != strings.Join(want, "|") {
+		t.Errorf("the question's diffs %q, want %q", diffs, want)
+	}
+	if title, _ := tc["title"].(string); title != "Patch a.txt, b.txt" {
+		t.Errorf("title %q", title)
+	}
 }

@@ -566,3 +566,22 @@ func TestToolCommandHelpListAndBinary(t *testing.T) {
 		t.Errorf("grep on a binary file: %d %q", r.code, r.stdout)
 	}
 }
+
+// A rule naming a tool a connected MCP server does not have is said once the server is
+// connected (a server not connected now is left alone).
+func TestMCPRuleOfNoToolIsSaid(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{".gantry/config.yaml": "mcpServers:\n  echo:\n    command: " + echoServer(t) + "\n" +
+		"permissions:\n  allow:\n    - mcp__echo__ecko\n    - mcp__elsewhere__anything\n"})
+	_, e := fakeModel(t, say("ok"))
+	r := gantry(t, dir, e, "-p", "hi")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, `⚠ `+filepath.Join(dir, ".gantry", "config.yaml")+`:6: the rule "mcp__echo__ecko" names no tool of the MCP server echo (it has `) || !strings.Contains(r.stdout, "mcp__echo__echo") {
+		t.Errorf("no notice of the rule:\n%s", r.stdout)
+	}
+	if strings.Contains(r.stdout, "elsewhere") {
+		t.Errorf("a rule of a server not connected is said:\n%s", r.stdout)
+	}
+}

@@ -306,3 +306,22 @@ func TestTUITimerInterruptNoticesCompaction(t *testing.T) {
 		t.Errorf("the compaction is said %d times:\n%s", n, tuiFrame(s))
 	}
 }
+
+// A PreToolUse hook's rewritten input is what the terminal UI's tool line shows, with a
+// note that a hook changed it.
+func TestTUIHookRewriteIsShown(t *testing.T) {
+	dir := tuiProjectDir(t)
+	writeFiles(t, dir, map[string]string{
+		"rewrite.sh":          "#!/bin/sh\necho '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"updatedInput\":{\"command\":\"echo rewritten\"}}}'\n",
+		".gantry/config.yaml": "permissionMode: yolo\nhooks:\n  PreToolUse:\n    - matcher: bash\n      hooks:\n        - type: command\n          command: sh rewrite.sh\n",
+	})
+	srv := fakellm.New(call("b1", "bash", `{"command":"echo original"}`), say("Hooked."))
+	defer srv.Close()
+	tt := startTUI(t, 100, 30, dir, tuiEnv(t, srv))
+	tt.waitFor("Ask gantry, or /help")
+	tt.typeLine("echo")
+	s := tt.settled("Hooked.")
+	if !strings.Contains(s, "🛠️ bash: echo rewritten\n  (a PreToolUse hook rewrote the input)\n  rewritten") || strings.Contains(s, "echo original") {
+		t.Errorf("the screen shows:\n%s", tuiFrame(s))
+	}
+}

@@ -208,6 +208,7 @@ func (a *App) Start(ctx context.Context, sink face.Sink, asker face.Asker) error
 	a.asker.set(asker)
 
 	notices := a.connectMCP(ctx, mcpServers(a.cfg, a.opts.MCPServers))
+	notices = append(notices, mcpRuleNotices(a.gate, a.reg)...)
 	context, warnings := a.sessionStart(ctx)
 	a.agent.Config.System += context
 	notices = append(notices, warnings...)

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/gantry-dev/gantry/internal/agent"
@@ -108,6 +109,36 @@ func checkRuleTools(gate *permission.Engine, reg *tool.Registry) error {
 		return &UsageError{err}
 	}
 	return permission.CheckTools(fromFiles, reg.Known, names)
+}
+
+// mcpRuleNotices says, once the MCP servers are connected, which rules name a tool that
+// a connected server does not have (a rule for a server not connected now is left
+// alone: servers come and go).
+func mcpRuleNotices(gate *permission.Engine, reg *tool.Registry) []string {
+	allow, deny := gate.Rules()
+	var out []string
+	for _, r := range append(allow, deny...) {
+		server, _, ok := strings.Cut(strings.TrimPrefix(r.Tool, "mcp__"), "__")
+		if !strings.HasPrefix(r.Tool, "mcp__") || !ok || strings.HasSuffix(r.Tool, "*") || reg.Known(r.Tool) {
+			continue
+		}
+		prefix := "mcp__" + server + "__"
+		var theirs []string
+		for _, t := range reg.All() {
+			if strings.HasPrefix(t.Name(), prefix) {
+				theirs = append(theirs, t.Name())
+			}
+		}
+		if len(theirs) == 0 {
+			continue // the server is not connected
+		}
+		msg := fmt.Sprintf("the rule %q names no tool of the MCP server %s (it has %s)", r.String(), server, strings.Join(theirs, ", "))
+		if r.Source != "" {
+			msg = r.Source + ": " + msg
+		}
+		out = append(out, msg)
+	}
+	return out
 }
 
 // planModes is the session's permission mode as the plan-mode tools change it: the
