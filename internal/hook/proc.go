@@ -4,6 +4,7 @@ import (
 	"os/exec"
 	"time"
 
+	"github.com/gantry-dev/gantry/internal/contain"
 	"github.com/gantry-dev/gantry/internal/procgroup"
 )
 
@@ -16,8 +17,15 @@ const (
 	drainGrace = 250 * time.Millisecond
 )
 
-// newCommand prepares `bash -c script` in dir, in a process group of its own (see
-// procgroup.Command), with env added.
-func newCommand(script, dir string, env []string) *exec.Cmd {
+// newCommand prepares `bash -c script` in dir for a hook from source, with env added.
+// A hook the model registered (register_hook) is contained like a bash call: the init of
+// a PID namespace of its own, so nothing it starts outlives it (see package contain). A
+// hook from a settings file is the user's own program and runs as Claude Code runs it,
+// in a process group of its own (see procgroup.Command); the group is still killed when
+// the hook ends.
+func newCommand(source, script, dir string, env []string) *exec.Cmd {
+	if source == SourceSession {
+		return contain.Command(script, dir, env)
+	}
 	return procgroup.Command(script, dir, env)
 }

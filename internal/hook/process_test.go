@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -9,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gantry-dev/gantry/internal/contain"
 )
 
 // A hook that sleeps past its timeout is killed with its whole process group (even
@@ -129,4 +132,46 @@ func TestEscapedGrandchildDoesNotHang(t *testing.T) {
 	if !o.Block || o.Reason != "r" {
 		t.Errorf("got %+v", o)
 	}
+}
+
+// A hook the model registered is contained like a bash call: what it started in the
+// background, setsid included, dies when the hook ends. (A settings file's hook keeps
+// Claude Code's behaviour; see TestEscapedGrandchildDoesNotHang.)
+func TestSessionHookLeavesNothing(t *testing.T) {
+	t.Parallel()
+	if m, why := contain.Status(); m == contain.ModeGroup {
+		t.Skipf("no PID namespaces here (%s)", why)
+	}
+	dir := t.TempDir()
+	r := NewRunner(nil, base(dir))
+	// The host pid of the escaped sleep: cut's parent is the sh that then execs sleep.
+	if _, err := r.Register(PreToolUse, `setsid sh -c 'cut -d" " -f4 /proc/self/stat > gpid; exec sleep 331' & while [ ! -s gpid ]; do :; done; echo ok`, 20*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	o := r.Run(t.Context(), PreToolUse, "bash", nil)
+	if o.Block {
+		t.Fatalf("got %+v", o)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(readFile(t, filepath.Join(dir, "gpid"))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(time.Second)
+	for syscall.Kill(pid, 0) == nil && !zombie(pid) {
+		if time.Now().After(deadline) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("the hook's setsid sleep (pid %d) outlived it", pid)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// zombie tells whether pid has exited and waits only to be reaped.
+func zombie(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	i := bytes.LastIndexByte(b, ')')
+	return i > 0 && i+2 < len(b) && (b[i+2] == 'Z' || b[i+2] == 'X')
 }

@@ -104,7 +104,7 @@ func (r *Runner) Run(ctx context.Context, event, toolName string, fields map[str
 		case s.reErr != nil:
 			v = s.failed(fmt.Sprintf("The %s did not run: %v.", s.label(), s.reErr))
 		default:
-			v = judge(event, s, execute(ctx, newCommand(s.command, r.base.Cwd, env), input, s.timeout))
+			v = judge(event, s, execute(ctx, newCommand(s.source, s.command, r.base.Cwd, env), input, s.timeout))
 		}
 		o.add(v)
 		if o.Block {

@@ -157,11 +157,11 @@ func TestTaskOutputUnknownID(t *testing.T) {
 func TestTaskKillStopsProcessGroup(t *testing.T) {
 	t.Parallel()
 	s := newSession(t)
-	id := s.start("echo pgid=$$; echo started; sleep 100 & sleep 100")
+	id := s.start("echo pgid=$(cut -d' ' -f5 /proc/self/stat); echo started; sleep 100 & sleep 100")
 	pgid := s.pgid(id)
 	res := s.run("task_kill", map[string]any{"task_id": id})
-	if !strings.HasPrefix(res.Text, "Stopped bg_1 (echo pgid=$$; echo started; sleep 100 & sleep 100) and every process it started.\n") ||
-		!strings.Contains(res.Text, "\nstarted\n[bg_1 was stopped after ") || !strings.HasSuffix(res.Text, "[exit code: signal: terminated]") {
+	if !strings.HasPrefix(res.Text, "Stopped bg_1 (echo pgid=$(cut -d' ' -f5 /proc/self/stat); echo started; sleep 100 & sleep 100) and every process it started.\n") ||
+		!strings.Contains(res.Text, "\nstarted\n[bg_1 was stopped after ") || !strings.HasSuffix(res.Text, "[exit code: exit status 143 (signal: terminated)]") {
 		t.Fatalf("got %q", res.Text)
 	}
 	assertGroupGone(t, pgid)
@@ -182,7 +182,7 @@ func TestTaskKillStopsProcessGroup(t *testing.T) {
 func TestTaskEndKillsLeftovers(t *testing.T) {
 	t.Parallel()
 	s := newSession(t)
-	id := s.start("echo pgid=$$; sleep 100 &")
+	id := s.start("echo pgid=$(cut -d' ' -f5 /proc/self/stat); sleep 100 &")
 	res := s.run("task_output", map[string]any{"task_id": id, "timeout": 5000})
 	if !strings.Contains(res.Text, "[bg_1 finished after") {
 		t.Fatalf("got %q", res.Text)
@@ -193,7 +193,7 @@ func TestTaskEndKillsLeftovers(t *testing.T) {
 func TestTasksCloseKillsAndCleansUp(t *testing.T) {
 	t.Parallel()
 	s := newSession(t)
-	a, b := s.start("echo pgid=$$; sleep 100 & sleep 100"), s.start("echo pgid=$$; trap '' TERM; sleep 100")
+	a, b := s.start("echo pgid=$(cut -d' ' -f5 /proc/self/stat); sleep 100 & sleep 100"), s.start("echo pgid=$(cut -d' ' -f5 /proc/self/stat); trap '' TERM; sleep 100")
 	done := s.start("echo finished")
 	pa, pb := s.pgid(a), s.pgid(b)
 	s.run("task_output", map[string]any{"task_id": done})

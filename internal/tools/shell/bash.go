@@ -3,10 +3,13 @@ package shell
 import (
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/tool"
@@ -112,8 +115,17 @@ func render(o outcome, timeout time.Duration) tool.Result {
 }
 
 // exitLine is the line that reports how a command ended, as Go's exec prints it:
-// `[exit code: exit status 2]`, `[exit code: signal: killed]`.
+// `[exit code: exit status 2]`, `[exit code: signal: killed]`. A contained command's
+// status comes through its namespace's init, which reports a signal as a shell does
+// (128+N): the signal is named beside it, `[exit code: exit status 137 (signal:
+// killed)]`.
 func exitLine(err error) string {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		if code := ee.ExitCode(); code > 128 && code <= 128+64 {
+			return fmt.Sprintf("[exit code: %v (signal: %v)]", err, syscall.Signal(code-128))
+		}
+	}
 	return "[exit code: " + err.Error() + "]"
 }
 

@@ -145,7 +145,7 @@ func TestBashNonZeroExitText(t *testing.T) {
 		t.Fatalf("got %q (error %v), want %q", res.Text, res.IsError, want)
 	}
 	res = bash(t, t.TempDir(), map[string]any{"command": "kill -KILL $$"})
-	if want := "(no output)\n[exit code: signal: killed]"; res.Text != want {
+	if want := "(no output)\n[exit code: exit status 137 (signal: killed)]"; res.Text != want {
 		t.Fatalf("got %q, want %q", res.Text, want)
 	}
 }

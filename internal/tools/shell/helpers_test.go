@@ -47,7 +47,7 @@ func bash(t *testing.T, dir string, args map[string]any) tool.Result {
 
 var pgidLine = regexp.MustCompile(`(?m)^pgid=(\d+)$`)
 
-// pgidOf reads the "pgid=N" line a test command printed with `echo pgid=$$`.
+// pgidOf reads the "pgid=N" line a test command printed with `echo pgid=$(cut -d' ' -f5 /proc/self/stat)`.
 func pgidOf(t *testing.T, out string) int {
 	t.Helper()
 	m := pgidLine.FindStringSubmatch(out)

@@ -16,10 +16,10 @@ import (
 func TestBashBackgroundGrandchildDoesNotHang(t *testing.T) {
 	t.Parallel()
 	for _, cmd := range []string{
-		"echo pgid=$$; sleep 100 &",
-		"echo pgid=$$; (sleep 100 &)",
-		"echo pgid=$$; sleep 100 >/dev/null 2>&1 &",
-		"echo pgid=$$; nohup sleep 100 &",
+		"echo pgid=$(cut -d' ' -f5 /proc/self/stat); sleep 100 &",
+		"echo pgid=$(cut -d' ' -f5 /proc/self/stat); (sleep 100 &)",
+		"echo pgid=$(cut -d' ' -f5 /proc/self/stat); sleep 100 >/dev/null 2>&1 &",
+		"echo pgid=$(cut -d' ' -f5 /proc/self/stat); nohup sleep 100 &",
 	} {
 		start := time.Now()
 		res := bash(t, t.TempDir(), map[string]any{"command": cmd, "timeout": 20})
@@ -46,8 +46,8 @@ func TestBashCapturesLateGrandchildOutput(t *testing.T) {
 func TestBashTimeoutKillsProcessGroup(t *testing.T) {
 	t.Parallel()
 	for _, cmd := range []string{
-		"echo pgid=$$; sleep 100 & sleep 100 & wait",
-		"trap '' TERM; echo pgid=$$; sleep 100 & sleep 100", // SIGKILL after the grace
+		"echo pgid=$(cut -d' ' -f5 /proc/self/stat); sleep 100 & sleep 100 & wait",
+		"trap '' TERM; echo pgid=$(cut -d' ' -f5 /proc/self/stat); sleep 100 & sleep 100", // SIGKILL after the grace
 	} {
 		res := bash(t, t.TempDir(), map[string]any{"command": cmd, "timeout": 1})
 		if !strings.HasSuffix(res.Text, "[error: 1s timeout exceeded]") {
@@ -64,7 +64,7 @@ func TestBashCancelKillsProcessGroup(t *testing.T) {
 	defer cancel()
 	dir := t.TempDir()
 	inv, msg := toolNamed(t, Options{}, "bash").Decode(tool.Env{Cwd: dir},
-		json.RawMessage(`{"command":"echo pgid=$$; sleep 100 & touch started; sleep 100"}`))
+		json.RawMessage(`{"command":"echo pgid=$(cut -d' ' -f5 /proc/self/stat); sleep 100 & touch started; sleep 100"}`))
 	if msg != "" {
 		t.Fatal(msg)
 	}

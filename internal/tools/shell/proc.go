@@ -4,6 +4,7 @@ import (
 	"os/exec"
 	"time"
 
+	"github.com/gantry-dev/gantry/internal/contain"
 	"github.com/gantry-dev/gantry/internal/procgroup"
 )
 
@@ -27,9 +28,10 @@ var extraEnv = []string{
 	"GIT_TERMINAL_PROMPT=0",
 }
 
-// newCommand prepares `bash -c script` in dir, in a process group of its own (see
-// procgroup.Command), with extraEnv added.
-func newCommand(script, dir string) *exec.Cmd { return procgroup.Command(script, dir, extraEnv) }
+// newCommand prepares `bash -c script` in dir with extraEnv added, contained: the
+// first process of a PID namespace of its own, so that nothing it starts outlives it,
+// in a process group of its own either way (see package contain).
+func newCommand(script, dir string) *exec.Cmd { return contain.Command(script, dir, extraEnv) }
 
 // killGroup stops the whole group pgid (SIGTERM, then SIGKILL after termGrace).
 func killGroup(pgid int) { procgroup.Kill(pgid, termGrace) }
