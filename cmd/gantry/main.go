@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+
+	"github.com/gantry-dev/gantry/internal/contain"
 )
 
 func main() {
@@ -16,7 +18,9 @@ func main() {
 		debug.SetGCPercent(75)
 	}
 	releaseInitPages()
-	os.Exit(run(os.Args[1:]))
+	code := run(os.Args[1:])
+	contain.Cleanup() // the folder of the commands' cgroups, where there are no namespaces
+	os.Exit(code)
 }
 
 func run(args []string) int {

@@ -271,6 +271,9 @@ func (a *Agent) settle(p *pending, r tool.Result, refused bool) {
 	if p.unsettled.Add(-1) > 0 {
 		a.record("tool_finished", map[string]any{"id": p.block.ToolCallID, "name": p.block.ToolName, "is_error": r.IsError, "refused": refused, "text": r.Text})
 	}
+	for _, b := range r.Blocked {
+		a.emit(face.ExecBlocked{CallID: p.block.ToolCallID, Rule: b.Rule, Command: b.Command})
+	}
 	a.emit(face.ToolFinished{CallID: p.block.ToolCallID, Call: p.call, Result: r, Refused: refused, Cancelled: p.cancelled, Duration: p.took})
 }
 

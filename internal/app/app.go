@@ -21,6 +21,7 @@ import (
 
 	"github.com/gantry-dev/gantry/internal/agent"
 	"github.com/gantry-dev/gantry/internal/config"
+	"github.com/gantry-dev/gantry/internal/contain"
 	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/hook"
 	"github.com/gantry-dev/gantry/internal/llm"
@@ -75,6 +76,7 @@ type App struct {
 	cfg      *config.Config
 	agent    *agent.Agent
 	gate     *permission.Engine
+	judge    contain.Judge // the exec supervisor's, nil when no deny rule names bash
 	hooks    *hook.Runner
 	sess     *session.Session
 	store    *session.Store
@@ -152,8 +154,9 @@ func New(opts Options) (_ *App, err error) {
 		maxTurns = cfg.MaxTurns
 	}
 	a.records = session.NewPipeline(a.sess)
+	a.judge = execJudge(a.gate)
 	a.hooks = hook.NewRunner(cfg.Hooks, hook.Base{SessionID: a.sess.ID(), Cwd: opts.Cwd,
-		PermissionMode: func() string { return string(a.gate.Mode()) }})
+		PermissionMode: func() string { return string(a.gate.Mode()) }, Judge: a.judge})
 	a.todos, a.board = todo.NewList(a.records, a.emit), task.NewBoard(a.records)
 	a.agent = &agent.Agent{
 		Provider: provider, Gate: a.gate, Asker: &a.asker, Sink: a.emit, Store: a.records,

@@ -6,8 +6,10 @@ import (
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/config"
+	"github.com/gantry-dev/gantry/internal/contain"
 	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/hook"
+	"github.com/gantry-dev/gantry/internal/permission"
 	"github.com/gantry-dev/gantry/internal/tool"
 	"github.com/gantry-dev/gantry/internal/tools/ask"
 	"github.com/gantry-dev/gantry/internal/tools/compacttool"
@@ -30,6 +32,9 @@ type deps struct {
 	cfg      *config.Config
 	getenv   func(string) string
 	tasksDir string // background task output ("": no background tasks)
+	// judge checks every program a bash command really runs (nil: no deny rule names
+	// bash, nothing to check).
+	judge contain.Judge
 
 	// A session's parts; session is false for a standalone registry.
 	session   bool
@@ -50,7 +55,8 @@ type deps struct {
 func buildTools(d deps) (*tool.Registry, *shell.Set, []skill.Skill) {
 	cfg := d.cfg
 	reg := tool.NewRegistry()
-	sh := shell.NewSet(shell.Options{Tasks: tasks(d.tasksDir), DefaultTimeout: time.Duration(cfg.Bash.Timeout) * time.Second})
+	sh := shell.NewSet(shell.Options{Tasks: tasks(d.tasksDir), DefaultTimeout: time.Duration(cfg.Bash.Timeout) * time.Second,
+		Judge: d.judge})
 	reg.AddSet(sh)
 	each(fs.Tools(fs.Options{MaxOutput: cfg.MaxOutput}), func(t tool.Tool) { reg.AddIf(cfg.EditTools, t) })
 	each(search.Tools(search.Options{MaxOutput: cfg.MaxOutput}), reg.Add)
@@ -98,6 +104,7 @@ func (a *App) sessionDeps() deps {
 	return deps{
 		cfg: a.cfg, getenv: os.Getenv,
 		tasksDir:  filepath.Join(filepath.Dir(StorePath(a.opts)), "tasks", a.sess.ID()),
+		judge:     a.judge,
 		session:   true,
 		asker:     &a.asker,
 		modes:     planModes{a},
@@ -107,4 +114,13 @@ func (a *App) sessionDeps() deps {
 		todos:     a.todos,
 		board:     a.board,
 	}
+}
+
+// execJudge is the exec supervisor's judge of the gate's deny rules on bash, or nil
+// when none names bash.
+func execJudge(gate *permission.Engine) contain.Judge {
+	if g := gate.ExecGuard(); g != nil {
+		return g.Judge
+	}
+	return nil
 }

@@ -1,47 +1,44 @@
-// Package contain runs a shell command so that nothing it starts outlives it: the
-// command runs under a small init of gantry's own — gantry's binary started again in a
-// helper mode — as the first process of a PID namespace of its own (in a user
-// namespace of its own when gantry is not root). When the command ends, times out or
-// is cancelled, or gantry dies (even by kill -9: the helper watches a pipe only gantry
-// holds open), the init exits and the kernel kills every process of the namespace:
-// setsid, nohup and double forks included.
+// Package contain runs a shell command so that nothing it starts outlives it, and so
+// that it runs no program it was told not to run: the command runs under a small init
+// of gantry's own — gantry's binary started again in a helper mode — as the first
+// process of a PID namespace of its own (in a user namespace of its own when gantry is
+// not root). When the command ends, times out or is cancelled, or gantry dies (even by
+// kill -9: the helper watches a pipe only gantry holds open), the init exits and the
+// kernel kills every process of the namespace: setsid, nohup and double forks
+// included.
 //
-// Where namespaces cannot be made (a kernel or a container that forbids them), Command
-// falls back to a process group of its own (package procgroup), and Status says so.
+// With a Judge, the helper also installs a seccomp filter on itself before it starts
+// the command, which stops every execve and execveat of the command and of everything
+// it starts, and hands the filter's listener to gantry: gantry reads the program and
+// its arguments from the process and answers EPERM or lets the exec go on (see
+// supervise_linux.go). A program hidden from the shell parser still cannot run.
+//
+// Where namespaces cannot be made (a kernel or a container that forbids them), a
+// command falls back to a session and process group of its own, in a cgroup of its own
+// when one is writable, and Status says so.
 package contain
 
 import (
-	"fmt"
+	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"sync"
-	"syscall"
+	"time"
 
 	"github.com/gantry-dev/gantry/internal/procgroup"
 )
 
-// helperArg, as the first argument, runs the binary as the namespace's init instead
-// of as itself (see init).
-const helperArg = "__gantry_contain"
-
-// The file descriptors the helper gets, after stdin, stdout and stderr.
-const (
-	lifelineFD = 3 // read end of a pipe whose write end only gantry holds
-)
-
-func init() {
-	// Any binary that links this package can be the helper: gantry, and the test
-	// binaries of the packages that run commands through it.
-	if len(os.Args) > 1 && os.Args[1] == helperArg {
-		os.Exit(helperMain(os.Args[2:]))
-	}
-}
+// waitDelay bounds how long Wait keeps reading a pipe a leftover process holds, for
+// a standard stream that is not a file (see exec.Cmd.WaitDelay).
+const waitDelay = time.Second
 
 // Mode says how commands are contained here.
 type Mode int
 
 const (
-	// ModeGroup: a process group of its own (no namespaces here).
+	// ModeGroup: a session and process group of its own (no namespaces here), in a
+	// cgroup of its own when one is writable.
 	ModeGroup Mode = iota
 	// ModePIDNamespace: the first process of a PID namespace (gantry is root).
 	ModePIDNamespace
@@ -56,18 +53,18 @@ func (m Mode) String() string {
 	case ModeUserPIDNamespace:
 		return "a user and PID namespace per command"
 	}
-	return "a process group per command (no namespaces)"
+	if cgroupRoot() != "" {
+		return "a process group and a cgroup per command (no namespaces)"
+	}
+	return "a process group per command (no namespaces, no writable cgroup)"
 }
 
 var (
 	probeOnce sync.Once
+	superOnce sync.Once
 	mode      Mode
 	why       string // why there are no namespaces, for ModeGroup
-	lifeline  *os.File
-	// lineW is the lifeline's write end: never written, only kept open (and reachable,
-	// so no finalizer closes it) for the process's lifetime.
-	//lint:ignore U1000 held, not used: its closing at exit is the signal
-	lineW *os.File
+	superWhy  string // why there is no exec supervisor; "" when there is one
 )
 
 // Status says how commands are contained here and, when it is by process group only,
@@ -77,57 +74,162 @@ func Status() (Mode, string) {
 	return mode, why
 }
 
-// probe decides the mode: it starts the helper in namespaces once.
-func probe() {
-	r, w, err := os.Pipe()
-	if err != nil {
-		why = "no pipe for the lifeline: " + err.Error()
+// Supervisor says whether the exec supervisor can run here, and if not, why.
+func Supervisor() (ok bool, reason string) {
+	probeOnce.Do(probe)
+	superOnce.Do(func() { superWhy = probeSupervisor() })
+	return superWhy == "", superWhy
+}
+
+// Options say how to run one command.
+type Options struct {
+	// Dir is the working directory; Env is added to the inherited environment (later
+	// duplicates win).
+	Dir string
+	Env []string
+	// Loose runs the command in a session and process group of its own only — no
+	// namespace, no supervisor: a hook from a settings file, which Claude Code runs so.
+	Loose bool
+	// Judge, when set, is asked about every program the command and its descendants
+	// execute, before it runs; a refusal makes the exec fail with EPERM and is kept
+	// (see Process.Blocked).
+	Judge Judge
+}
+
+// Judge decides whether a program may run; the zero Refusal lets it.
+type Judge func(Exec) Refusal
+
+// Refusal says why an exec was refused: the rule, and the command as the rule saw it.
+type Refusal struct {
+	Rule    string
+	Command string
+}
+
+// Refused tells whether r refuses.
+func (r Refusal) Refused() bool { return r.Rule != "" }
+
+// Exec is one program a supervised command is about to run, as the kernel sees it.
+type Exec struct {
+	// Pid is the process, as gantry sees it.
+	Pid int
+	// Path is the program as the process named it (absolute, or relative to its
+	// working directory); Argv its arguments, Argv[0] included.
+	Path string
+	Argv []string
+	// File is the program's file, opened from the process's view of the filesystem
+	// (read-only, or O_PATH when it cannot be read); nil when it cannot be opened.
+	File *os.File
+	// Truncated: the arguments were too long to read whole.
+	Truncated bool
+	open      func(name string) (*os.File, error)
+}
+
+// Open opens name (absolute, or relative to the process's working directory) as the
+// process would see it: in its root, its mount namespace. The caller closes it.
+func (x Exec) Open(name string) (*os.File, error) {
+	if x.open == nil {
+		return nil, errors.ErrUnsupported
+	}
+	return x.open(name)
+}
+
+// Process is one contained command. Set Cmd's standard streams, then Start it.
+type Process struct {
+	Cmd  *exec.Cmd
+	opts Options
+	plat platform // what the OS needs of a process: sockets, a cgroup, a supervisor
+
+	mu      sync.Mutex
+	blocked []Refusal
+	fault   string // why supervision failed for this command
+}
+
+// New prepares `bash -c script` as Options say, contained as Status says. It leads a
+// session and process group of its own either way, with stdin from /dev/null unless
+// the caller sets one.
+func New(script string, o Options) *Process {
+	p := &Process{opts: o}
+	p.Cmd = p.command(script)
+	// A writer that is not a file is fed by a goroutine of exec's, which a leftover
+	// process holding the pipe would keep alive: Wait lets go of it after a while.
+	p.Cmd.WaitDelay = waitDelay
+	return p
+}
+
+// Command prepares a contained `bash -c script` with no supervisor (see New).
+func Command(script, dir string, env []string) *exec.Cmd {
+	return New(script, Options{Dir: dir, Env: env}).Cmd
+}
+
+// Start starts the command (and its supervisor, with a Judge).
+func (p *Process) Start() error {
+	if err := p.start(); err != nil {
+		p.finish()
+		return err
+	}
+	return nil
+}
+
+// Pid is the command's process id as gantry sees it, which is also its group's.
+func (p *Process) Pid() int { return p.Cmd.Process.Pid }
+
+// Wait waits for the started command to exit; at timeout (none when 0) or when ctx
+// ends first it stops everything it started. After a normal exit, settle runs (to let
+// output drain) and what the command left running is stopped. grace is the time
+// between SIGTERM and SIGKILL.
+func (p *Process) Wait(ctx context.Context, timeout, grace time.Duration, settle func()) procgroup.Ending {
+	if timeout <= 0 {
+		timeout = 1<<63 - 1
+	}
+	end := procgroup.Wait(ctx, p.Cmd, timeout, grace, func() {
+		if settle != nil {
+			settle()
+		}
+	})
+	p.Stop(grace)
+	p.finish()
+	return end
+}
+
+// Stop stops everything the command started: SIGTERM, then SIGKILL after grace.
+func (p *Process) Stop(grace time.Duration) {
+	if p.Cmd.Process == nil {
 		return
 	}
-	lifeline, lineW = r, w
-	for _, m := range []Mode{ModePIDNamespace, ModeUserPIDNamespace} {
-		if m == ModePIDNamespace && os.Geteuid() != 0 {
-			continue
-		}
-		cmd := helper(m, "probe")
-		out, err := cmd.CombinedOutput()
-		if err == nil {
-			mode = m
-			return
-		}
-		why = fmt.Sprintf("%v", err)
-		if len(out) > 0 {
-			why += ": " + string(out)
-		}
-	}
-	mode = ModeGroup
+	procgroup.Kill(p.Cmd.Process.Pid, grace)
+	p.killRest()
 }
 
-// helper is the command that starts the helper in mode m with args.
-func helper(m Mode, args ...string) *exec.Cmd {
-	cmd := exec.Command("/proc/self/exe", append([]string{helperArg}, args...)...)
-	attr := &syscall.SysProcAttr{Setsid: true, Cloneflags: syscall.CLONE_NEWPID}
-	if m == ModeUserPIDNamespace {
-		attr.Cloneflags |= syscall.CLONE_NEWUSER
-		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: os.Geteuid(), HostID: os.Geteuid(), Size: 1}}
-		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getegid(), HostID: os.Getegid(), Size: 1}}
-	}
-	cmd.SysProcAttr = attr
-	cmd.ExtraFiles = []*os.File{lifeline}
-	return cmd
+// Blocked lists the execs the Judge refused, in order.
+func (p *Process) Blocked() []Refusal {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]Refusal(nil), p.blocked...)
 }
 
-// Command prepares `bash -c script` in dir with env added to the inherited
-// environment (later duplicates win), contained as Status says: it leads a session and
-// process group of its own either way, with stdin from /dev/null unless the caller
-// sets one, so procgroup's Wait and Kill apply to it.
-func Command(script, dir string, env []string) *exec.Cmd {
-	m, _ := Status()
-	if m == ModeGroup {
-		return procgroup.Command(script, dir, env)
+// Fault says why the supervisor could not watch this command ("" when it did, or when
+// there was no Judge): the command then ran checked by the parser only.
+func (p *Process) Fault() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.fault
+}
+
+func (p *Process) refused(r Refusal) {
+	p.mu.Lock()
+	p.blocked = append(p.blocked, r)
+	p.mu.Unlock()
+}
+
+func (p *Process) faulted(s string) {
+	p.mu.Lock()
+	if p.fault == "" {
+		p.fault = s
 	}
-	cmd := helper(m, "--", "bash", "-c", script)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	return cmd
+	p.mu.Unlock()
+}
+
+// loose is the command of a process group only.
+func (p *Process) loose(script string) *exec.Cmd {
+	return procgroup.Command(script, p.opts.Dir, p.opts.Env)
 }

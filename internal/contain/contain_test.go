@@ -193,7 +193,7 @@ func TestBothModes(t *testing.T) {
 		if m == ModePIDNamespace && os.Geteuid() != 0 {
 			continue
 		}
-		cmd := helper(m, "--", "bash", "-c", "echo $PPID $(id -u)")
+		cmd := helper(m, nil, "--", "bash", "-c", "echo $PPID $(id -u)")
 		out, err := cmd.Output()
 		if err != nil {
 			if m == ModeUserPIDNamespace && mode == ModePIDNamespace {
@@ -204,6 +204,72 @@ func TestBothModes(t *testing.T) {
 		}
 		if want := fmt.Sprintf("1 %d", os.Geteuid()); strings.TrimSpace(string(out)) != want {
 			t.Errorf("%s: %q, want %q", m, out, want)
+		}
+	}
+}
+
+// groupEnv makes a test binary fall back to process groups, as where namespaces
+// cannot be made (see TestGroupFallback).
+const groupEnv = "GANTRY_CONTAIN_TEST_GROUP"
+
+func init() {
+	if os.Getenv(groupEnv) != "" {
+		probeOnce.Do(func() {
+			probe()
+			mode, why = ModeGroup, "forced by the test"
+		})
+	}
+}
+
+// Without namespaces a command runs in a cgroup of its own when one can be made: what
+// it started with setsid dies with it all the same, and the supervisor still checks
+// every exec. The test runs itself again with the fallback forced.
+func TestGroupFallback(t *testing.T) {
+	if os.Getenv(groupEnv) == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestGroupFallback$", "-test.v")
+		cmd.Env = append(os.Environ(), groupEnv+"=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		if s := string(out); strings.Contains(s, "--- SKIP") {
+			t.Skip(s[strings.Index(s, "--- SKIP"):])
+		}
+		return
+	}
+	if m, _ := Status(); m != ModeGroup {
+		t.Fatalf("mode %s", m)
+	}
+	if cgroupRoot() == "" {
+		t.Skip("no writable cgroup v2 here: the fallback is a process group alone")
+	}
+	defer Cleanup()
+	p := New(`setsid sleep 352 & echo started`, Options{Dir: t.TempDir()})
+	var b bytes.Buffer
+	p.Cmd.Stdout = &b
+	if err := p.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p.Wait(t.Context(), 10*time.Second, time.Second, nil)
+	if b.String() != "started\n" {
+		t.Errorf("output %q", b.String())
+	}
+	gone(t, "sleep 352", time.Second)
+	if ok, _ := Supervisor(); ok {
+		q := New(`mv a b 2>/dev/null; echo "st=$?"`, Options{Dir: t.TempDir(), Judge: func(x Exec) Refusal {
+			if strings.HasSuffix(x.Path, "mv") {
+				return Refusal{Rule: "no mv", Command: "mv"}
+			}
+			return Refusal{}
+		}})
+		var c bytes.Buffer
+		q.Cmd.Stdout = &c
+		if err := q.Start(); err != nil {
+			t.Fatal(err)
+		}
+		q.Wait(t.Context(), 10*time.Second, time.Second, nil)
+		if c.String() != "st=126\n" || len(q.Blocked()) != 1 {
+			t.Errorf("supervised without namespaces: %q %+v", c.String(), q.Blocked())
 		}
 	}
 }

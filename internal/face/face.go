@@ -166,6 +166,20 @@ type FromSubagent struct {
 	Event     Event
 }
 
+// ExecBlocked is sent, before the call's ToolFinished, for each program the exec
+// supervisor refused to run during a call: the deny rule, and the command as the
+// rule saw it (the program's name and its real arguments).
+type ExecBlocked struct {
+	CallID  string
+	Rule    string
+	Command string
+}
+
+// Text is the line faces show for it.
+func (e ExecBlocked) Text() string {
+	return "blocked by deny rule " + e.Rule + ": " + tool.OneLine(e.Command, 200)
+}
+
 // Notice is a line for the person about the session itself: a hook that failed or
 // blocked, a setting that was ignored, a store that could not write. Info marks a
 // line that reports something done (a rule saved), not a problem.
@@ -178,6 +192,7 @@ func (SessionStarted) event() {}
 func (ModeChanged) event()    {}
 func (ModelChanged) event()   {}
 func (Notice) event()         {}
+func (ExecBlocked) event()    {}
 func (TodoList) event()       {}
 func (FromSubagent) event()   {}
 func (TextDelta) event()      {}

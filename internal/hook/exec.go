@@ -4,10 +4,9 @@ import (
 	"context"
 	"io"
 	"os"
-	"os/exec"
 	"time"
 
-	"github.com/gantry-dev/gantry/internal/procgroup"
+	"github.com/gantry-dev/gantry/internal/contain"
 )
 
 // execution is what one run of a hook command did.
@@ -20,20 +19,22 @@ type execution struct {
 	startErr  error
 	timedOut  bool
 	cancelled bool
+	// blocked are the programs the exec supervisor refused it.
+	blocked []contain.Refusal
 }
 
 // execute runs cmd with input on its stdin until it exits, timeout passes or ctx is
 // done, and makes sure no process of its group is left either way: once the main process
 // has exited, its group is given drainGrace to close the output pipes and is then killed,
 // so a background grandchild neither hangs the call nor outlives it.
-func execute(ctx context.Context, cmd *exec.Cmd, input []byte, timeout time.Duration) execution {
+func execute(ctx context.Context, proc *contain.Process, input []byte, timeout time.Duration) execution {
 	p, err := newPipes()
 	if err != nil {
 		return execution{startErr: err}
 	}
 	defer p.close()
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = p.inR, p.outW, p.errW
-	err = cmd.Start()
+	proc.Cmd.Stdin, proc.Cmd.Stdout, proc.Cmd.Stderr = p.inR, p.outW, p.errW
+	err = proc.Start()
 	p.closeChildEnds() // the children hold them now
 	if err != nil {
 		return execution{startErr: err}
@@ -46,8 +47,8 @@ func execute(ctx context.Context, cmd *exec.Cmd, input []byte, timeout time.Dura
 	}()
 	var stdout, stderr = &capture{max: maxCapture}, &capture{max: maxCapture}
 	outDone, errDone := drain(stdout, p.outR), drain(stderr, p.errR)
-	end := procgroup.Wait(ctx, cmd, timeout, termGrace, func() { waitAll(drainGrace, outDone, errDone) })
-	x := execution{err: end.Err, timedOut: end.TimedOut, cancelled: end.Cancelled}
+	end := proc.Wait(ctx, timeout, termGrace, func() { waitAll(drainGrace, outDone, errDone) })
+	x := execution{err: end.Err, timedOut: end.TimedOut, cancelled: end.Cancelled, blocked: proc.Blocked()}
 	// The group is gone; only a process that left it (setsid) could still hold a pipe.
 	deadline := time.Now().Add(drainGrace)
 	_ = p.outR.SetReadDeadline(deadline)

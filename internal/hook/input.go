@@ -2,6 +2,7 @@ package hook
 
 import (
 	"encoding/json"
+	"github.com/gantry-dev/gantry/internal/contain"
 	"maps"
 )
 
@@ -15,6 +16,10 @@ type Base struct {
 	PermissionMode func() string
 	// TranscriptPath is a file holding the conversation, if there is one.
 	TranscriptPath string
+	// Judge, when set, checks every program a hook the model registered runs (the
+	// deny rules of bash, see package contain); a settings file's hooks are the
+	// user's own and are not checked.
+	Judge contain.Judge
 }
 
 // stdin builds the JSON object a hook of event reads: the session's fields, then the

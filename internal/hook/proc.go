@@ -1,11 +1,9 @@
 package hook
 
 import (
-	"os/exec"
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/contain"
-	"github.com/gantry-dev/gantry/internal/procgroup"
 )
 
 // Timings of process handling.
@@ -21,11 +19,12 @@ const (
 // A hook the model registered (register_hook) is contained like a bash call: the init of
 // a PID namespace of its own, so nothing it starts outlives it (see package contain). A
 // hook from a settings file is the user's own program and runs as Claude Code runs it,
-// in a process group of its own (see procgroup.Command); the group is still killed when
-// the hook ends.
-func newCommand(source, script, dir string, env []string) *exec.Cmd {
+// in a session and process group of its own; the group is still killed when the hook
+// ends.
+// The model's hook is also held to the deny rules of bash by judge, when there is one.
+func newCommand(source, script, dir string, env []string, judge contain.Judge) *contain.Process {
 	if source == SourceSession {
-		return contain.Command(script, dir, env)
+		return contain.New(script, contain.Options{Dir: dir, Env: env, Judge: judge})
 	}
-	return procgroup.Command(script, dir, env)
+	return contain.New(script, contain.Options{Dir: dir, Env: env, Loose: true})
 }

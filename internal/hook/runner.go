@@ -104,7 +104,11 @@ func (r *Runner) Run(ctx context.Context, event, toolName string, fields map[str
 		case s.reErr != nil:
 			v = s.failed(fmt.Sprintf("The %s did not run: %v.", s.label(), s.reErr))
 		default:
-			v = judge(event, s, execute(ctx, newCommand(s.source, s.command, r.base.Cwd, env), input, s.timeout))
+			x := execute(ctx, newCommand(s.source, s.command, r.base.Cwd, env, r.base.Judge), input, s.timeout)
+			v = judge(event, s, x)
+			for _, b := range x.blocked {
+				o.Warnings = append(o.Warnings, fmt.Sprintf("The %s tried to run %q, which the deny rule %s forbids; it was refused.", s.label(), b.Command, b.Rule))
+			}
 		}
 		o.add(v)
 		if o.Block {

@@ -43,7 +43,9 @@ func ParseRule(s string) (Rule, error) {
 		if _, err := regexp.Compile(pat); err != nil {
 			return Rule{}, fmt.Errorf("permission rule %q has a bad regular expression: %s", s, regexpProblem(err))
 		}
-		re, err := regexp.Compile(`^(?:` + pat + `)$`)
+		// (?s): a newline inside an argument ("mv a\nb") is matched by . like any
+		// other character, so that `mv .*` still covers it.
+		re, err := regexp.Compile(`^(?s:` + pat + `)$`)
 		if err != nil {
 			return Rule{}, fmt.Errorf("permission rule %q has a bad regular expression: %s", s, regexpProblem(err))
 		}

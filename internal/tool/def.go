@@ -26,6 +26,9 @@ type Def[T any] struct {
 	Principal func(args T) string
 	// Paths returns the absolute paths the call touches (may be nil).
 	Paths func(env Env, args T) []string
+	// Files says how the call uses its Paths (reads or writes them), so that path
+	// rules of one file tool cover all of them.
+	Files Files
 	// Title returns the line a face shows for a call: a verb and what it acts on (may
 	// be nil: the name and the principal). paths are the call's Paths.
 	Title func(env Env, args T, paths []string) string
@@ -54,7 +57,7 @@ func (t *defTool[T]) Level() Level { return t.def.Level }
 func (t *defTool[T]) Kind() Kind   { return t.def.Kind }
 
 func (t *defTool[T]) Info() Info {
-	return Info{Level: t.def.Level, Kind: t.def.Kind, Icon: t.def.Icon, Counter: t.def.Counter}
+	return Info{Level: t.def.Level, Kind: t.def.Kind, Icon: t.def.Icon, Counter: t.def.Counter, Files: t.def.Files}
 }
 
 func (t *defTool[T]) init() {

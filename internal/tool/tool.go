@@ -66,6 +66,28 @@ const (
 	KindOther      Kind = "other"
 )
 
+// Files says how a tool uses the paths of its calls, for path rules: a path rule of
+// one file-writing tool covers every tool that writes files, and one of a file-reading
+// tool every tool that reads files by path.
+type Files int
+
+// How a tool uses its paths.
+const (
+	FilesNone  Files = iota // no paths, or paths the rules do not look at
+	FilesRead               // reads the files (or searches the folders) it names
+	FilesWrite              // writes, moves or deletes the files it names
+)
+
+func (f Files) String() string {
+	switch f {
+	case FilesRead:
+		return "reads files"
+	case FilesWrite:
+		return "writes files"
+	}
+	return "no files"
+}
+
 // Env is what a call knows of the session it runs in.
 type Env struct {
 	// Cwd is the session's working directory, absolute.
@@ -140,6 +162,15 @@ type Result struct {
 	Images []llm.Image
 	// Display is for faces only.
 	Display Display
+	// Blocked are the programs the exec supervisor refused to run during the call.
+	Blocked []Blocked
+}
+
+// Blocked is one program a deny rule kept from running: the rule, and the command as
+// the rule saw it.
+type Blocked struct {
+	Rule    string
+	Command string
 }
 
 // Fail returns an error result with the sentence s.
@@ -185,6 +216,8 @@ type Info struct {
 	Icon string
 	// Counter is the per-turn counter its responses add to.
 	Counter Counter
+	// Files says how its calls use their paths, for path rules.
+	Files Files
 }
 
 // Tool is one tool gantry can declare to the model.

@@ -33,6 +33,7 @@ func ApplyPatch(o Options) tool.Tool {
 			ops, _ := parsePatch(a.Patch)
 			return strings.Join(patchPaths(ops), " ")
 		},
+		Files: tool.FilesWrite,
 		Paths: func(env tool.Env, a patchArgs) []string {
 			ops, _ := parsePatch(a.Patch)
 			var abs []string

@@ -35,6 +35,7 @@ func EditFile(o Options) tool.Tool {
 		Icon:        "✏️",
 		Counter:     tool.CountFileOp,
 		Principal:   func(a editArgs) string { return a.Path },
+		Files:       tool.FilesWrite,
 		Paths:       func(env tool.Env, a editArgs) []string { return []string{env.Abs(a.Path)} },
 		Title: func(env tool.Env, a editArgs, paths []string) string {
 			return tool.PathsTitle("Edit", env, paths, a.Path)

@@ -35,6 +35,7 @@ func ReadFile(o Options) tool.Tool {
 		Icon:        "📄",
 		Counter:     tool.CountFileOp,
 		Principal:   func(a readArgs) string { return a.Path },
+		Files:       tool.FilesRead,
 		Paths:       func(env tool.Env, a readArgs) []string { return []string{env.Abs(a.Path)} },
 		Title: func(env tool.Env, a readArgs, paths []string) string {
 			return tool.PathsTitle("Read", env, paths, a.Path)

@@ -33,6 +33,7 @@ func WriteFile(o Options) tool.Tool {
 		Icon:        "✏️",
 		Counter:     tool.CountFileOp,
 		Principal:   func(a writeArgs) string { return a.Path },
+		Files:       tool.FilesWrite,
 		Paths:       func(env tool.Env, a writeArgs) []string { return []string{env.Abs(a.Path)} },
 		Title: func(env tool.Env, a writeArgs, paths []string) string {
 			return tool.PathsTitle("Write", env, paths, a.Path)

@@ -38,6 +38,7 @@ func Glob(o Options) tool.Tool {
 		Icon:        "🔍",
 		Principal:   func(a globArgs) string { return a.Pattern },
 		Title:       func(_ tool.Env, a globArgs, _ []string) string { return "Find " + a.Pattern },
+		Files:       tool.FilesRead,
 		Paths:       func(env tool.Env, a globArgs) []string { return []string{env.Abs(a.Path)} },
 		Check:       checkGlob,
 		Run: func(ctx context.Context, env tool.Env, a globArgs) tool.Result {

@@ -37,6 +37,7 @@ func Grep(o Options) tool.Tool {
 		Icon:        "🔍",
 		Principal:   func(a grepArgs) string { return a.Pattern },
 		Title:       func(_ tool.Env, a grepArgs, _ []string) string { return "Search for " + a.Pattern },
+		Files:       tool.FilesRead,
 		Paths:       func(env tool.Env, a grepArgs) []string { return []string{env.Abs(a.Path)} },
 		Check:       checkGrep,
 		Run: func(ctx context.Context, env tool.Env, a grepArgs) tool.Result {

@@ -4,15 +4,16 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gantry-dev/gantry/internal/contain"
 	"github.com/gantry-dev/gantry/internal/tool"
 )
 
 // startBackground starts a bash call with run_in_background and says how to follow it.
-func startBackground(ts *Tasks, script, dir string) tool.Result {
+func startBackground(ts *Tasks, script, dir string, judge contain.Judge) tool.Result {
 	if ts == nil {
 		return tool.Fail("Background commands are not available in this session; run the command without run_in_background.")
 	}
-	t, err := ts.start(script, dir)
+	t, err := ts.start(script, dir, judge)
 	if err != nil {
 		return tool.Fail(fmt.Sprintf("bash could not start the background command: %v.", err))
 	}
@@ -42,6 +43,9 @@ func (t *task) status(fin bool, waitNote string) []string {
 	}
 	if t.err != nil {
 		lines = append(lines, exitLine(t.err))
+	}
+	if t.proc != nil {
+		lines = append(lines, blockedLines(t.proc)...)
 	}
 	return lines
 }

@@ -60,7 +60,7 @@ func runBash(ctx context.Context, env tool.Env, o Options, a bashArgs) tool.Resu
 		return tool.Fail(msg)
 	}
 	if a.RunInBackground {
-		return startBackground(o.Tasks, a.Command, dir)
+		return startBackground(o.Tasks, a.Command, dir, o.Judge)
 	}
 	if ctx.Err() != nil {
 		return tool.Fail("The command was not run: the call was cancelled before it started.")
@@ -71,10 +71,12 @@ func runBash(ctx context.Context, env tool.Env, o Options, a bashArgs) tool.Resu
 	}
 	var out outcome
 	var err error
-	if env.Terminals != nil {
+	if env.Terminals != nil && o.Judge == nil {
+		// The editor's terminal is out of the supervisor's reach: with deny rules on
+		// bash, the command runs here, where every program it starts is checked.
 		out, err = runInTerminal(ctx, env.Terminals, a.Command, dir, timeout)
 	} else {
-		out, err = runForeground(ctx, newCommand(a.Command, dir), timeout)
+		out, err = runForeground(ctx, newProcess(a.Command, dir, o.Judge), timeout)
 	}
 	if err != nil {
 		return tool.Fail(fmt.Sprintf("bash could not start the command: %v.", err))
@@ -111,7 +113,8 @@ func render(o outcome, timeout time.Duration) tool.Result {
 	case o.err != nil:
 		status = exitLine(o.err)
 	}
-	return tool.Result{Text: withStatus(o.output, "(no output)", status), IsError: status != ""}
+	return tool.Result{Text: withStatus(o.output, "(no output)", append([]string{status}, o.blocked...)...), IsError: status != "",
+		Blocked: o.blocks}
 }
 
 // exitLine is the line that reports how a command ended, as Go's exec prints it:

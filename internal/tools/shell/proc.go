@@ -1,11 +1,11 @@
 package shell
 
 import (
-	"os/exec"
+	"fmt"
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/contain"
-	"github.com/gantry-dev/gantry/internal/procgroup"
+	"github.com/gantry-dev/gantry/internal/tool"
 )
 
 // Timings of process handling.
@@ -28,10 +28,32 @@ var extraEnv = []string{
 	"GIT_TERMINAL_PROMPT=0",
 }
 
-// newCommand prepares `bash -c script` in dir with extraEnv added, contained: the
+// newProcess prepares `bash -c script` in dir with extraEnv added, contained: the
 // first process of a PID namespace of its own, so that nothing it starts outlives it,
-// in a process group of its own either way (see package contain).
-func newCommand(script, dir string) *exec.Cmd { return contain.Command(script, dir, extraEnv) }
+// in a process group of its own either way, every program it runs checked by judge
+// when there is one (see package contain).
+func newProcess(script, dir string, judge contain.Judge) *contain.Process {
+	return contain.New(script, contain.Options{Dir: dir, Env: extraEnv, Judge: judge})
+}
 
-// killGroup stops the whole group pgid (SIGTERM, then SIGKILL after termGrace).
-func killGroup(pgid int) { procgroup.Kill(pgid, termGrace) }
+// blockedLines are the lines a result ends with for what the supervisor refused, and
+// for a supervisor that could not watch the command.
+func blockedLines(p *contain.Process) []string {
+	var lines []string
+	for _, r := range p.Blocked() {
+		lines = append(lines, fmt.Sprintf("[blocked by deny rule %s: %s]", r.Rule, tool.OneLine(r.Command, 200)))
+	}
+	if f := p.Fault(); f != "" {
+		lines = append(lines, "[deny rules were checked by the parser only: "+f+"]")
+	}
+	return lines
+}
+
+// blocks are the refusals of p for the result, so that faces can show them.
+func blocks(p *contain.Process) []tool.Blocked {
+	var out []tool.Blocked
+	for _, r := range p.Blocked() {
+		out = append(out, tool.Blocked{Rule: r.Rule, Command: r.Command})
+	}
+	return out
+}

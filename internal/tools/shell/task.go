@@ -1,9 +1,12 @@
 package shell
 
 import (
+	"context"
 	"os"
 	"sync"
 	"time"
+
+	"github.com/gantry-dev/gantry/internal/contain"
 )
 
 // task is one background command. Its stdout and stderr share one file (one offset, so
@@ -11,7 +14,7 @@ import (
 type task struct {
 	id, command string
 	path        string
-	pgid        int
+	proc        *contain.Process // nil for a task that runs a function
 	started     time.Time
 
 	done chan struct{} // closed once the main process exited and its group is gone
@@ -26,25 +29,27 @@ type task struct {
 	stopped bool  // task_kill or Close stopped it
 }
 
-// startTask starts script in cwd with its output in a new file of dir.
-func startTask(id, script, cwd, dir string) (*task, error) {
+// startTask starts script in cwd with its output in a new file of dir, every program
+// it runs checked by judge when there is one.
+func startTask(id, script, cwd, dir string, judge contain.Judge) (*task, error) {
 	f, err := os.CreateTemp(dir, id+"-*.log")
 	if err != nil {
 		return nil, err
 	}
-	cmd := newCommand(script, cwd)
-	cmd.Stdout, cmd.Stderr = f, f
-	err = cmd.Start()
+	p := newProcess(script, cwd, judge)
+	p.Cmd.Stdout, p.Cmd.Stderr = f, f
+	err = p.Start()
 	f.Close() // the children hold it now
 	if err != nil {
 		os.Remove(f.Name())
 		return nil, err
 	}
-	t := &task{id: id, command: script, path: f.Name(), pgid: cmd.Process.Pid, started: time.Now(), done: make(chan struct{})}
+	t := &task{id: id, command: script, path: f.Name(), proc: p, started: time.Now(), done: make(chan struct{})}
 	go func() {
-		err := cmd.Wait()
-		killGroup(t.pgid) // what the command left behind goes with it
-		t.err, t.end = err, time.Now()
+		// No timeout: the task runs until it ends, task_kill or the session's end;
+		// what it left behind goes with it.
+		end := p.Wait(context.Background(), 0, termGrace, nil)
+		t.err, t.end = end.Err, time.Now()
 		close(t.done)
 	}()
 	return t, nil
@@ -69,7 +74,7 @@ func (t *task) stop() {
 		if t.cancel != nil {
 			t.cancel()
 		} else {
-			killGroup(t.pgid)
+			t.proc.Stop(termGrace)
 		}
 	}
 	<-t.done

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/gantry-dev/gantry/internal/contain"
 )
 
 // Tasks is a session's manager of background commands: it starts them with their
@@ -29,8 +31,9 @@ func NewTasks(dir string) *Tasks {
 	return &Tasks{dir: dir, tasks: map[string]*task{}}
 }
 
-// start runs script in cwd in the background and registers it under a new id.
-func (ts *Tasks) start(script, cwd string) (*task, error) {
+// start runs script in cwd in the background, checked by judge when there is one, and
+// registers it under a new id.
+func (ts *Tasks) start(script, cwd string, judge contain.Judge) (*task, error) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	if ts.closed {
@@ -40,7 +43,7 @@ func (ts *Tasks) start(script, cwd string) (*task, error) {
 		return nil, err
 	}
 	id := "bg_" + strconv.Itoa(ts.next+1)
-	t, err := startTask(id, script, cwd, ts.dir)
+	t, err := startTask(id, script, cwd, ts.dir, judge)
 	if err != nil {
 		return nil, err
 	}

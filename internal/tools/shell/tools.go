@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gantry-dev/gantry/internal/contain"
 	"github.com/gantry-dev/gantry/internal/tool"
 )
 
@@ -24,6 +25,10 @@ type Options struct {
 	DefaultTimeout time.Duration
 	// MaxTimeout is the largest timeout a call may ask for; 0 means MaxTimeout (600 s).
 	MaxTimeout time.Duration
+	// Judge, when set, checks every program a command really executes (the exec
+	// supervisor, see package contain); commands then run here, never in an editor's
+	// terminal.
+	Judge contain.Judge
 }
 
 // withDefaults fills in the zero fields and keeps the default within the maximum.

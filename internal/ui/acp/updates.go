@@ -25,6 +25,8 @@ func (s *session) handle(e face.Event) {
 		s.send(sdk.UpdateAgentMessageText(fmt.Sprintf("\n\n_(the model request failed: %s; retrying, attempt %d)_\n\n", e.Reason, e.Attempt)))
 	case face.Notice:
 		s.send(sdk.UpdateAgentMessageText("\n\n_gantry: " + e.Text + "_\n\n"))
+	case face.ExecBlocked:
+		s.send(sdk.UpdateAgentMessageText("\n\n_gantry: " + e.Text() + "_\n\n"))
 	case face.ToolStarted:
 		s.toolStarted("", "", e)
 	case face.ToolRunning:

@@ -45,6 +45,8 @@ func eventObject(e face.Event) map[string]any {
 			m["info"] = true
 		}
 		return m
+	case face.ExecBlocked:
+		return map[string]any{"type": "exec_blocked", "tool_use_id": e.CallID, "rule": e.Rule, "command": e.Command}
 	case face.TodoList:
 		items := e.Items
 		if items == nil {

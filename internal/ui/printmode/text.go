@@ -37,6 +37,9 @@ func (p *Printer) text(e face.Event) {
 		} else {
 			fmt.Fprintln(p.out, p.dim("⚠ "+e.Text))
 		}
+	case face.ExecBlocked:
+		p.endLine()
+		fmt.Fprintln(p.out, p.dim("⛔ "+e.Text()))
 	case face.ModeChanged:
 		p.endLine()
 		fmt.Fprintln(p.out, p.dim(fmt.Sprintf("mode: %s (%s)", e.Mode, e.Mode.About())))

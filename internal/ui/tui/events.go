@@ -31,6 +31,9 @@ func (m *Model) event(e face.Event) {
 		} else {
 			m.print(m.st.r(m.st.warn, "⚠ "+e.Text))
 		}
+	case face.ExecBlocked:
+		m.settleStream()
+		m.print(m.st.r(m.st.warn, "⛔ "+e.Text()))
 	case face.ModeChanged:
 		m.mode = e.Mode // the status line shows it
 	case face.ModelChanged:

@@ -6,8 +6,11 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"runtime"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // drainGrace is how long, after the command's main process ended, the init waits for
@@ -19,37 +22,82 @@ const drainGrace = 250 * time.Millisecond
 // every process that ends in the namespace, forwards the signals gantry sends, and
 // exits with the command's status once it ended — or at once when gantry dies. Its
 // exit kills every process left in the namespace.
+//
+// Flags, before "--": -r makes it a subreaper (no namespace: orphans come to it
+// instead of init); -s installs the exec filter and sends its listener to gantry on
+// superFD before the command starts.
 func helperMain(args []string) int {
-	syscall.CloseOnExec(lifelineFD) // the command has no business with it
+	runtime.LockOSThread() // the filter is the thread's, and the command forks from it
+	syscall.CloseOnExec(lifelineFD)
 	go watchLifeline()
 	if len(args) == 1 && args[0] == "probe" {
 		return 0
 	}
-	if len(args) < 2 || args[0] != "--" {
+	subreaper, supervised := false, false
+	for len(args) > 0 && args[0] != "--" {
+		switch args[0] {
+		case "-r":
+			subreaper = true
+		case "-s":
+			supervised = true
+		default:
+			fmt.Fprintf(os.Stderr, "gantry: the contain helper got an unknown flag %q\n", args[0])
+			return 127
+		}
+		args = args[1:]
+	}
+	if len(args) < 2 {
 		fmt.Fprintln(os.Stderr, "gantry: the contain helper was started without a command")
 		return 127
 	}
-	path, err := exec.LookPath(args[1])
+	args = args[1:]
+	if subreaper {
+		_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+	}
+	if supervised {
+		superviseSelf()
+	}
+	path, err := exec.LookPath(args[0])
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "gantry: %v\n", err)
 		return 127
 	}
 	sigs := make(chan os.Signal, 8)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT)
-	proc, err := os.StartProcess(path, args[1:], &os.ProcAttr{Env: os.Environ(), Files: []*os.File{os.Stdin, os.Stdout, os.Stderr}})
+	proc, err := os.StartProcess(path, args, &os.ProcAttr{Env: os.Environ(), Files: []*os.File{os.Stdin, os.Stdout, os.Stderr}})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "gantry: %v\n", err)
-		return 127
+		return 126
 	}
 	go func() {
 		for s := range sigs {
+			if subreaper {
+				_ = syscall.Kill(-proc.Pid, s.(syscall.Signal)) // no namespace: the command's group
+				continue
+			}
 			// As init, pass gantry's signal to every other process of the namespace.
 			_ = syscall.Kill(-1, s.(syscall.Signal))
 		}
 	}()
 	status := reap(proc.Pid)
-	drain()
+	if !subreaper {
+		drain()
+	}
 	return status
+}
+
+// superviseSelf installs the exec filter and sends its listener to gantry: a byte 'L'
+// with the descriptor, or 'E' and the reason it could not be installed (the command
+// then runs unsupervised and gantry says so).
+func superviseSelf() {
+	defer syscall.Close(superFD)
+	fd, err := installFilter()
+	if err != nil {
+		_ = unix.Sendmsg(superFD, append([]byte{'E'}, err.Error()...), nil, nil, 0)
+		return
+	}
+	_ = unix.Sendmsg(superFD, []byte{'L'}, unix.UnixRights(fd), nil, 0)
+	syscall.Close(fd) // gantry holds it now; with it gone, every exec fails
 }
 
 // watchLifeline exits the helper once gantry is gone: the pipe's only write end was
