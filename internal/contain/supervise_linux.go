@@ -97,10 +97,13 @@ func (p *Process) answer(fd int, n seccompNotif) {
 	}
 	x, done, err := readExec(fd, n, at, ptr)
 	defer done()
-	if err != nil {
-		if errors.Is(err, errGone) {
-			return // the process is gone: nothing to answer
-		}
+	switch {
+	case errors.Is(err, errGone):
+		return // the process is gone: nothing to answer
+	case errors.Is(err, errFault):
+		_ = respond(fd, n.ID, unix.EFAULT) // what the kernel would have said
+		return
+	case err != nil:
 		p.refused(Refusal{Rule: "exec supervisor", Command: fmt.Sprintf("%s (%v)", x.Path, err)})
 		_ = respond(fd, n.ID, unix.EPERM)
 		return
@@ -116,94 +119,62 @@ func (p *Process) answer(fd int, n seccompNotif) {
 // errGone: the notifying process died or left the system call.
 var errGone = errors.New("the process is gone")
 
-// readExec reads what the process asks to execute: the path, the arguments, and
-// opens the file from its view of the filesystem. done lets go of what x holds.
+// errFault: the process passed a pointer to memory it does not have.
+var errFault = errors.New("a bad address")
+
+// readExec reads what the process asks to execute — the path and the arguments, from
+// its memory — and opens the file from its view of the filesystem. done lets go of
+// what x holds.
 func readExec(fd int, n seccompNotif, at bool, ptr int) (x Exec, done func(), err error) {
 	pid := int(n.Pid)
 	x = Exec{Pid: pid}
-	root, rerr := -1, error(nil)
 	done = func() {
 		if x.File != nil {
 			x.File.Close()
 		}
-		if root >= 0 {
-			unix.Close(root)
-		}
-	}
-	proc := "/proc/" + strconv.Itoa(pid)
-	mem, err := os.Open(proc + "/mem")
-	if err != nil {
-		if !valid(fd, n.ID) {
-			return x, done, errGone
-		}
-		return x, done, fmt.Errorf("its memory cannot be read: %w", err)
-	}
-	defer mem.Close()
-	if root, rerr = unix.Open(proc+"/root", unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); rerr != nil {
-		root = -1
-	}
-	// The process may have died and its pid been reused since the notification: the
-	// id still being valid now proves the memory opened above is its own.
-	if !valid(fd, n.ID) {
-		return x, done, errGone
 	}
 	args := n.Data.Args
 	dirfd, pathAddr, argvAddr, flags := int32(unix.AT_FDCWD), args[0], args[1], uint64(0)
 	if at {
 		dirfd, pathAddr, argvAddr, flags = int32(args[0]), args[1], args[2], args[4]
 	}
-	if x.Path, err = readString(mem, pathAddr, maxPath); err != nil {
-		return x, done, fmt.Errorf("its path cannot be read: %w", err)
+	mem := remote(pid)
+	if x.Path, err = mem.strings1(pathAddr, maxPath); err != nil {
+		return x, done, err
 	}
-	x.Argv, x.Truncated, err = readArgv(mem, argvAddr, ptr)
-	if err != nil {
-		return x, done, fmt.Errorf("its arguments cannot be read: %w", err)
+	if x.Argv, x.Truncated, err = mem.argv(argvAddr, ptr); err != nil {
+		return x, done, err
 	}
-	x.open = func(name string) (*os.File, error) { return openIn(proc, root, rerr, unix.AT_FDCWD, name, 0) }
-	x.File, _ = openIn(proc, root, rerr, dirfd, x.Path, flags)
+	// The pid may have been reused if the process died since the notification: the
+	// notification still being valid now proves that what was read is its own.
 	if !valid(fd, n.ID) {
 		return x, done, errGone
 	}
+	proc := "/proc/" + strconv.Itoa(pid)
+	x.open = func(name string) (*os.File, error) { return openIn(proc, unix.AT_FDCWD, name, 0) }
+	x.File, _ = openIn(proc, dirfd, x.Path, flags)
 	return x, done, nil
 }
 
 // openIn opens name as the process proc would resolve it for an exec: relative to
 // dirfd (its working directory for AT_FDCWD), an absolute name in its root, the file
 // of dirfd itself for AT_EMPTY_PATH. It opens for reading, else O_PATH.
-func openIn(proc string, root int, rootErr error, dirfd int32, name string, flags uint64) (*os.File, error) {
-	var base string
+func openIn(proc string, dirfd int32, name string, flags uint64) (*os.File, error) {
+	var path string
 	switch {
 	case name == "" && flags&unix.AT_EMPTY_PATH != 0:
-		return openFirst(proc+"/fd/"+strconv.Itoa(int(dirfd)), -1, "")
+		path = proc + "/fd/" + strconv.Itoa(int(dirfd))
 	case filepath.IsAbs(name):
-		if rootErr != nil {
-			return nil, rootErr
-		}
-		return openFirst("", root, name)
+		path = proc + "/root" + name
 	case dirfd == unix.AT_FDCWD:
-		base = proc + "/cwd"
+		path = proc + "/cwd/" + name
 	default:
-		base = proc + "/fd/" + strconv.Itoa(int(dirfd))
+		path = proc + "/fd/" + strconv.Itoa(int(dirfd)) + "/" + name
 	}
-	return openFirst(filepath.Join(base, name), -1, "")
-}
-
-// openFirst opens path (or, with root ≥ 0, name inside root) for reading, or failing
-// that as O_PATH (a program one may run but not read).
-func openFirst(path string, root int, name string) (*os.File, error) {
 	var lastErr error
 	for _, mode := range []int{unix.O_RDONLY, unix.O_PATH} {
-		var fd int
-		var err error
-		if root >= 0 {
-			fd, err = unix.Openat2(root, name, &unix.OpenHow{Flags: uint64(mode | unix.O_CLOEXEC), Resolve: unix.RESOLVE_IN_ROOT})
-		} else {
-			fd, err = unix.Open(path, mode|unix.O_CLOEXEC, 0)
-		}
+		fd, err := unix.Open(path, mode|unix.O_CLOEXEC, 0)
 		if err == nil {
-			if path == "" {
-				path = name
-			}
 			return os.NewFile(uintptr(fd), path), nil
 		}
 		lastErr = err
@@ -211,66 +182,130 @@ func openFirst(path string, root int, name string) (*os.File, error) {
 	return nil, lastErr
 }
 
-// readString reads a NUL-terminated string of at most max bytes at addr, a page at a
-// time (a string may end just before an unmapped page).
-func readString(mem *os.File, addr uint64, max int) (string, error) {
-	if addr == 0 {
-		return "", nil
+// remote reads another process's memory (process_vm_readv), a page at a time at
+// most, so that a read never crosses into an unmapped page.
+type remote int
+
+const page = 4096
+
+// read reads, for each address, up to the end of its page (and at most max[i]) into
+// bufs[i], in one system call; it returns the lengths read.
+func (r remote) read(addrs []uint64, max []int, bufs [][]byte) error {
+	local := make([]unix.Iovec, len(addrs))
+	remote := make([]unix.RemoteIovec, len(addrs))
+	want := 0
+	for i, a := range addrs {
+		n := min(page-int(a%page), max[i])
+		bufs[i] = bufs[i][:n]
+		local[i].Base = &bufs[i][0]
+		local[i].SetLen(n)
+		remote[i] = unix.RemoteIovec{Base: uintptr(a), Len: n}
+		want += n
 	}
-	var out []byte
-	buf := make([]byte, 4096)
-	for len(out) < max {
-		chunk := 4096 - int(addr%4096)
-		k, err := mem.ReadAt(buf[:chunk], int64(addr))
-		if k == 0 && err != nil {
-			return "", err
-		}
-		if i := bytes.IndexByte(buf[:k], 0); i >= 0 {
-			return string(append(out, buf[:i]...)), nil
-		}
-		out = append(out, buf[:k]...)
-		addr += uint64(k)
+	got, err := unix.ProcessVMReadv(int(r), local, remote, 0)
+	switch {
+	case errors.Is(err, unix.ESRCH):
+		return errGone
+	case errors.Is(err, unix.EFAULT):
+		return errFault
+	case err != nil:
+		return fmt.Errorf("its memory cannot be read: %w", err)
+	case got < want:
+		return errFault // a page that is not mapped
 	}
-	return string(out[:max]), nil
+	return nil
 }
 
-// readArgv reads the NULL-terminated array of string pointers at addr.
-func readArgv(mem *os.File, addr uint64, ptr int) (argv []string, truncated bool, err error) {
+// strings1 reads one NUL-terminated string of at most max bytes.
+func (r remote) strings1(addr uint64, max int) (string, error) {
+	ss, _, err := r.cstrings([]uint64{addr}, max)
+	if err != nil {
+		return "", err
+	}
+	return ss[0], nil
+}
+
+// cstrings reads NUL-terminated strings at addrs, all together at most budget bytes
+// (truncated says the budget ran out).
+func (r remote) cstrings(addrs []uint64, budget int) (out []string, truncated bool, err error) {
+	out = make([]string, len(addrs))
+	parts := make([][]byte, len(addrs))
+	next := append([]uint64(nil), addrs...)
+	open := make([]int, 0, len(addrs)) // the strings not ended yet
+	for i, a := range addrs {
+		if a == 0 {
+			if len(addrs) == 1 {
+				return out, false, nil // a NULL path: the kernel says EFAULT
+			}
+			return nil, false, errFault
+		}
+		open = append(open, i)
+	}
+	bufs := make([][]byte, 0, len(addrs))
+	for len(open) > 0 {
+		if budget <= 0 {
+			return out, true, nil
+		}
+		batch := open[:min(len(open), 1024)] // IOV_MAX
+		as, maxes := make([]uint64, len(batch)), make([]int, len(batch))
+		bufs = bufs[:0]
+		for k, i := range batch {
+			as[k], maxes[k] = next[i], min(page, budget)
+			bufs = append(bufs, make([]byte, page))
+		}
+		if err := r.read(as, maxes, bufs); err != nil {
+			return nil, false, err
+		}
+		var still []int
+		for k, i := range batch {
+			b := bufs[k]
+			if j := bytes.IndexByte(b, 0); j >= 0 {
+				parts[i] = append(parts[i], b[:j]...)
+				out[i] = string(parts[i])
+				budget -= j + 1
+				continue
+			}
+			parts[i] = append(parts[i], b...)
+			budget -= len(b)
+			next[i] += uint64(len(b))
+			still = append(still, i)
+		}
+		open = append(still, open[len(batch):]...)
+	}
+	return out, false, nil
+}
+
+// argv reads the NULL-terminated array of string pointers at addr and the strings.
+func (r remote) argv(addr uint64, ptr int) (argv []string, truncated bool, err error) {
 	if addr == 0 {
 		return nil, false, nil
 	}
-	total := 0
-	buf := make([]byte, 64*ptr)
+	var ptrs []uint64
+	buf := [][]byte{make([]byte, page)}
 	for {
-		k, err := mem.ReadAt(buf, int64(addr))
-		if k < ptr {
-			if err == nil {
-				err = errors.New("short read")
-			}
+		if err := r.read([]uint64{addr}, []int{page}, buf); err != nil {
 			return nil, false, err
 		}
-		for i := 0; i+ptr <= k; i += ptr {
+		b := buf[0]
+		for i := 0; i+ptr <= len(b); i += ptr {
 			var a uint64
 			if ptr == 8 {
-				a = binary.LittleEndian.Uint64(buf[i:])
+				a = binary.LittleEndian.Uint64(b[i:])
 			} else {
-				a = uint64(binary.LittleEndian.Uint32(buf[i:]))
+				a = uint64(binary.LittleEndian.Uint32(b[i:]))
 			}
 			if a == 0 {
-				return argv, false, nil
+				return r.cstrings(ptrs, maxArgsBytes)
 			}
-			if len(argv) >= maxArgs || total >= maxArgsBytes {
-				return argv, true, nil
+			if len(ptrs) >= maxArgs {
+				ss, _, err := r.cstrings(ptrs, maxArgsBytes)
+				return ss, true, err
 			}
-			s, err := readString(mem, a, maxArgsBytes-total)
-			if err != nil {
-				return nil, false, err
-			}
-			argv = append(argv, s)
-			if total += len(s) + 1; total > maxArgsBytes {
-				return argv, true, nil // s was cut
-			}
+			ptrs = append(ptrs, a)
 		}
-		addr += uint64(k - k%ptr)
+		addr += uint64(len(b) - len(b)%ptr)
+		if len(b)%ptr != 0 {
+			return nil, false, errFault // a pointer across pages: not aligned
+		}
 	}
 }
