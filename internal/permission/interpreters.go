@@ -27,7 +27,8 @@ scan:
 			break scan
 		case strings.HasPrefix(v, "--"):
 			if v == "--rcfile" || v == "--init-file" {
-				k++
+				w.opaque(i, fmt.Sprintf("%s runs the commands of the file given to %s", args[0].val, v))
+				return
 			}
 		case len(v) > 1 && (v[0] == '-' || v[0] == '+'):
 			if strings.ContainsAny(v[1:], "oO") {
@@ -46,9 +47,7 @@ scan:
 		return
 	}
 	if k < len(args) && !stdin {
-		if !args[k].lit {
-			w.opaque(i, fmt.Sprintf("the script it runs is computed (%s)", clip(args[k].src)))
-		}
+		w.scriptFile(i, args[0].val, args[k])
 		return
 	}
 	for _, r := range redirs {
@@ -59,9 +58,7 @@ scan:
 		case syntax.WordHdoc:
 			body = r.Word
 		case syntax.RdrIn:
-			if x := w.word(r.Word); !x.lit {
-				w.opaque(i, fmt.Sprintf("the script it reads is computed (%s)", clip(x.src)))
-			}
+			w.scriptFile(i, args[0].val, w.word(r.Word))
 			return
 		default:
 			continue

@@ -98,10 +98,27 @@ func (w *walker) script(src string, depth int) error {
 			w.assigns(c.Assigns, depth)
 			if len(c.Args) > 0 {
 				w.run(w.words(c.Args), st.Redirs, depth)
+				for _, a := range c.Args {
+					if promptExpansion(a) {
+						w.add(SimpleCommand{Text: w.source(c), Opaque: true, Why: "${…@P} expands a value as a prompt, running its command substitutions"})
+						break
+					}
+				}
 			}
 		case *syntax.DeclClause:
 			w.assigns(c.Args, depth)
-			w.add(SimpleCommand{Text: w.source(c), Name: c.Variant.Value})
+			i := w.add(SimpleCommand{Text: w.source(c), Name: c.Variant.Value})
+			for _, a := range c.Args {
+				if a.Value != nil && a.Name == nil && holdsCodeSubscript(w.word(a.Value)) {
+					w.opaque(i, fmt.Sprintf("%s evaluates a name whose subscript runs a command", c.Variant.Value))
+				}
+			}
+		case *syntax.LetClause:
+			src := w.source(c)
+			i := w.add(SimpleCommand{Text: src, Name: "let"})
+			if strings.ContainsAny(src, "'\"") && (strings.Contains(src, "$(") || strings.Contains(src, "`")) {
+				w.opaque(i, "let evaluates a string whose subscript runs a command")
+			}
 		case *syntax.TimeClause:
 			if c.Stmt != nil {
 				w.add(SimpleCommand{Text: w.source(c), Name: "time"})
@@ -179,7 +196,10 @@ func (w *walker) run(args []word, redirs []*syntax.Redirect, depth int) {
 		name = path.Base(name)
 	}
 	i := w.add(SimpleCommand{Text: text, Name: name})
-	if unwrap, ok := wrappers[name]; ok {
+	w.checkNames(i, args)
+	if unwrap, ok := builtinRunners[name]; ok {
+		unwrap(w, i, args, redirs, depth)
+	} else if unwrap, ok := wrappers[name]; ok {
 		unwrap(w, i, args, redirs, depth)
 	} else if isInterpreter(name) {
 		interpreter(w, i, args)
@@ -190,10 +210,34 @@ func (w *walker) run(args []word, redirs []*syntax.Redirect, depth int) {
 // (GIT_PAGER='rm -rf ~' git log).
 func (w *walker) assigns(as []*syntax.Assign, depth int) {
 	for _, a := range as {
-		if a.Name == nil || a.Value == nil || !commandVars[a.Name.Value] {
+		if a.Name == nil {
 			continue
 		}
-		w.commandVar(a.Name.Value, w.word(a.Value), depth)
+		var v word
+		switch {
+		case a.Value != nil:
+			v = w.word(a.Value)
+		case a.Array != nil:
+			src := w.source(a.Array)
+			v = word{val: src, src: src}
+		default:
+			v = litWord("")
+		}
+		if a.Index != nil || a.Array != nil {
+			if _, ok := stringVars[a.Name.Value]; ok {
+				w.add(SimpleCommand{Text: a.Name.Value + "[…]=" + v.text(), Opaque: true, Why: stringVars[a.Name.Value]})
+				continue
+			}
+		}
+		w.stringVar(a.Name.Value, v, depth)
+		if holdsCodeSubscript(v) {
+			w.add(SimpleCommand{Text: a.Name.Value + "=" + v.text(), Opaque: true,
+				Why: fmt.Sprintf("%s is given %s, whose subscript runs a command when bash evaluates it as a number", a.Name.Value, clip(v.val))})
+		}
+		if a.Value == nil || !commandVars[a.Name.Value] {
+			continue
+		}
+		w.commandVar(a.Name.Value, v, depth)
 	}
 }
 

@@ -51,6 +51,7 @@ func init() {
 	for _, sh := range []string{"bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish"} {
 		wrappers[sh] = unwrapShell
 	}
+	registerRunners()
 }
 
 // optSpec says which options of a command take a value.
@@ -168,10 +169,15 @@ func unwrapEnv(w *walker, i int, args []word, redirs []*syntax.Redirect, depth i
 		return
 	}
 	for ; k < len(args); k++ {
+		if a := args[k]; a.lit && strings.HasPrefix(a.val, "BASH_FUNC_") && strings.Contains(a.val, "=") {
+			w.opaque(i, "a BASH_FUNC_ variable defines a function in the bash it starts")
+			return
+		}
 		name, value, ok := assignWord(args[k])
 		if !ok {
 			break
 		}
+		w.stringVar(name, value, depth)
 		if commandVars[name] {
 			w.commandVar(name, value, depth)
 		}
@@ -284,6 +290,10 @@ func unwrapWatch(w *walker, i int, args []word, redirs []*syntax.Redirect, depth
 func unwrapSu(w *walker, i int, args []word, _ []*syntax.Redirect, depth int) {
 	spec := optSpec{short: "cgGsuw", long: []string{"command", "group", "supp-group", "shell", "session-command", "user", "whitelist-environment"}}
 	opts, k := options(args, 1, spec)
+	if k < len(args) && args[k].lit && args[k].val == "-" { // su - [user]: a login shell
+		more, n := options(args, k+1, spec)
+		opts, k = append(opts, more...), n
+	}
 	if k < len(args) && args[k].lit { // su [options] user [options]
 		more, _ := options(args, k+1, spec)
 		opts = append(opts, more...)
@@ -301,7 +311,16 @@ func unwrapFind(w *walker, _ int, args []word, _ []*syntax.Redirect, depth int) 
 			for j < len(args) && !(args[j].lit && (args[j].val == ";" || args[j].val == "+")) {
 				j++
 			}
-			w.run(args[k+1:j], nil, depth)
+			cmd := append([]word(nil), args[k+1:j]...)
+			if j < len(args) && args[j].val == "+" {
+				// {} + is replaced by as many file names as fit: the operands.
+				for n := range cmd {
+					if cmd[n].lit && cmd[n].val == "{}" {
+						cmd[n] = word{val: operands, src: operands}
+					}
+				}
+			}
+			w.run(cmd, nil, depth)
 			k = j
 		}
 	}
@@ -315,9 +334,27 @@ func unwrapEval(w *walker, i int, args []word, _ []*syntax.Redirect, depth int) 
 }
 
 func unwrapSource(w *walker, i int, args []word, _ []*syntax.Redirect, _ int) {
-	if len(args) > 1 && !args[1].lit {
-		w.opaque(i, fmt.Sprintf("the script it reads is computed (%s)", clip(args[1].src)))
+	if len(args) > 1 {
+		w.scriptFile(i, args[0].val, args[1])
 	}
+}
+
+// scriptFile judges a shell running the script file f: a computed name or one that
+// is a descriptor (/dev/stdin, /dev/fd/N, a process substitution) is opaque; a file
+// of the project is the person's own, and the command is judged as written (the exec
+// supervisor checks what it runs).
+func (w *walker) scriptFile(i int, _ string, f word) {
+	switch {
+	case !f.lit:
+		w.opaque(i, fmt.Sprintf("the script it reads is computed (%s)", clip(f.src)))
+	case descriptorPath(f.val):
+		w.opaque(i, fmt.Sprintf("it runs the script it reads from %s", f.val))
+	}
+}
+
+// descriptorPath: a path that reads an open descriptor, not a file.
+func descriptorPath(p string) bool {
+	return p == "/dev/stdin" || p == "-" || strings.HasPrefix(p, "/dev/fd/") || strings.HasPrefix(p, "/proc/") && strings.Contains(p, "/fd/")
 }
 
 func unwrapAlias(w *walker, i int, args []word, _ []*syntax.Redirect, depth int) {

@@ -93,10 +93,13 @@ func (d *driver) run(cmd tea.Cmd) {
 func (d *driver) until(what string, cond func() bool) {
 	d.t.Helper()
 	deadline := time.After(15 * time.Second)
+	tick := time.NewTicker(10 * time.Millisecond) // cond may turn on its own (a process appears)
+	defer tick.Stop()
 	for !cond() {
 		select {
 		case msg := <-d.msgs:
 			d.update(msg)
+		case <-tick.C:
 		case <-deadline:
 			d.t.Fatalf("waited in vain for %s; screen:\n%s", what, d.screen())
 		}
