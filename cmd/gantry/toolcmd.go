@@ -11,23 +11,29 @@ import (
 	"syscall"
 
 	"github.com/gantry-dev/gantry/internal/app"
+	"github.com/gantry-dev/gantry/internal/permission"
 	"github.com/gantry-dev/gantry/internal/tool"
 )
 
-const toolUsage = "usage: gantry tool NAME ['{\"arg\": …}']   (arguments may also come on stdin; `gantry tool list` lists the tools, `gantry tool NAME --help` shows one)"
+const toolUsage = "usage: gantry tool [--no-rules] NAME ['{\"arg\": …}']   (arguments may also come on stdin; `gantry tool list` lists the tools, `gantry tool NAME --help` shows one; the deny rules hold unless --no-rules)"
 
 // runTool runs one tool without a model: `gantry tool NAME [JSON]` (the arguments may
 // come on stdin). It prints what the model would read; the exit status is 1 when the
 // tool reports a failure. The person at the command line is the authority here: no
-// permission is asked.
+// permission is asked, but the deny rules of the rules files and config hold (bash
+// under the exec supervisor too), unless --no-rules says plainly to bypass them.
 func runTool(args []string) int {
+	rules := true
+	if len(args) > 0 && args[0] == "--no-rules" {
+		rules, args = false, args[1:]
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
 		fmt.Fprintln(os.Stderr, toolUsage)
 		return 2
 	}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
-	reg, env, failures, stop, err := app.Standalone(ctx, "")
+	reg, env, gate, failures, stop, err := app.Standalone(ctx, "", rules)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gantry:", sentence(err))
 		return 1
@@ -74,7 +80,17 @@ func runTool(args []string) int {
 		fmt.Fprintln(os.Stderr, msg)
 		return 2
 	}
+	if gate != nil {
+		c := permission.Call{Tool: t.Name(), Level: t.Level(), Principal: inv.Principal, Paths: inv.Paths, Files: t.Info().Files}
+		if v := gate.Check(c); v.Decision == permission.Deny {
+			fmt.Fprintf(os.Stderr, "gantry: %s was refused: %s (gantry tool --no-rules %s … runs it anyway).\n", t.Name(), v.Reason, t.Name())
+			return 1
+		}
+	}
 	r := inv.Run(ctx)
+	for _, b := range r.Blocked {
+		fmt.Fprintf(os.Stderr, "gantry: ⛔ blocked by deny rule %s: %s\n", b.Rule, b.Command)
+	}
 	fmt.Print(r.Text)
 	if !strings.HasSuffix(r.Text, "\n") {
 		fmt.Println()

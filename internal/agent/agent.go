@@ -46,7 +46,7 @@ type Config struct {
 	Price func(model string, u llm.Usage) float64
 	// RefusalHint completes the sentence given to the model when a call is refused
 	// because nobody can be asked (print mode names the flag that would allow it).
-	RefusalHint func(c permission.Call) string
+	RefusalHint func(c permission.Call, v permission.Verdict) string
 	// ContextWindow is the model's context window in tokens (0: unknown, never
 	// compacted by itself); CompactThreshold the share of it at which the
 	// conversation is compacted (0: compact.DefaultThreshold).

@@ -162,7 +162,7 @@ func TestReadCallsRunInParallelWritesInOrder(t *testing.T) {
 func TestNoHumanRefusalNamesTheFlag(t *testing.T) {
 	p := scripted.New(scripted.Step{Calls: []scripted.Call{{Name: "run", Input: `{"text":"ls"}`}}})
 	a, ev, _ := newAgent(t, p, permission.ModeDefault)
-	a.Config.RefusalHint = func(c permission.Call) string { return "Rerun with --allow '" + c.Tool + "'." }
+	a.Config.RefusalHint = func(c permission.Call, _ permission.Verdict) string { return "Rerun with --allow '" + c.Tool + "'." }
 	a.Run(context.Background(), "go")
 	r := results(t, p, 1)[0]
 	if !r.IsError || !strings.Contains(r.Text, "nobody is here") || !strings.Contains(r.Text, "--allow 'run'") {

@@ -143,7 +143,8 @@ func (a *Agent) declaredNames() []string {
 
 // gateCall is what the gate knows of a prepared call.
 func gateCall(p *pending) permission.Call {
-	return permission.Call{Tool: p.tool.Name(), Level: p.tool.Level(), Principal: p.inv.Principal, Paths: p.inv.Paths}
+	return permission.Call{Tool: p.tool.Name(), Level: p.tool.Level(), Principal: p.inv.Principal, Paths: p.inv.Paths,
+		Files: p.tool.Info().Files}
 }
 
 // permit runs the PreToolUse hooks, announces the call, asks the gate, and the person
@@ -188,7 +189,7 @@ func (a *Agent) permit(ctx context.Context, p *pending) bool {
 	case errors.Is(err, face.ErrNoHuman):
 		hint := ""
 		if a.Config.RefusalHint != nil {
-			hint = " " + a.Config.RefusalHint(call)
+			hint = " " + a.Config.RefusalHint(call, v)
 		}
 		a.settle(p, tool.Fail(fmt.Sprintf("%s was not run: it needs permission (%s) and nobody is here to give it.%s", call.Tool, v.Reason, hint)), true)
 		return false

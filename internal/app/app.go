@@ -182,6 +182,7 @@ func New(opts Options) (_ *App, err error) {
 	}
 	a.reg, a.shell, a.skills = buildTools(a.sessionDeps())
 	a.agent.Tools = a.reg
+	a.gate.SetFileTools(fileTools(a.reg))
 	if err := checkRuleTools(a.gate, a.reg); err != nil {
 		return nil, err
 	}
@@ -399,7 +400,10 @@ func (a *App) Close() error {
 }
 
 // refusalHint names the flag that would have allowed a call print mode could not ask for.
-func refusalHint(c permission.Call) string {
+func refusalHint(c permission.Call, v permission.Verdict) string {
+	if v.AllowRule != "" {
+		return fmt.Sprintf("The user can allow it with --allow '%s' or --permission-mode yolo.", v.AllowRule)
+	}
 	switch c.Level {
 	case tool.LevelWrite:
 		return fmt.Sprintf("The user can allow it with --permission-mode accept-edits or --allow '%s'.", c.Tool)

@@ -86,6 +86,7 @@ func newGate(cfg *config.Config, opts Options) (*permission.Engine, error) {
 		return nil, err
 	}
 	e.SetProject(cfg.Root())
+	e.SetProtected(config.UserDir())
 	return e, nil
 }
 
@@ -219,4 +220,16 @@ func (a *App) sessionStart(ctx context.Context) (context string, warnings []stri
 		return "", warnings
 	}
 	return "\n<session-start-hooks>\n" + o.AdditionalContext + "\n</session-start-hooks>\n", warnings
+}
+
+// fileTools names the tools of reg that read or write the files of their paths, for
+// path rules that cover every tool of a family.
+func fileTools(reg *tool.Registry) map[string]tool.Files {
+	out := map[string]tool.Files{}
+	for _, t := range reg.All() {
+		if f := t.Info().Files; f != tool.FilesNone {
+			out[t.Name()] = f
+		}
+	}
+	return out
 }

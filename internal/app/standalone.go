@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/gantry-dev/gantry/internal/config"
+	"github.com/gantry-dev/gantry/internal/permission"
 	"github.com/gantry-dev/gantry/internal/resource"
 	"github.com/gantry-dev/gantry/internal/tool"
 )
@@ -15,24 +16,37 @@ import (
 // skills and the configured MCP servers' — for running one tool from the command line
 // (`gantry tool`), with the environment they run in, the sentences of the MCP servers
 // that failed, and a function that stops what they started and says what failed.
-func Standalone(ctx context.Context, cwd string) (reg *tool.Registry, env tool.Env, failures []string, stop func() error, err error) {
+// With rules, the project's and the user's deny rules hold (the gate is in yolo mode:
+// nothing is asked, the person at the command line is the authority, but what a rule
+// denies is refused — and bash runs under the exec supervisor); without, gate is nil.
+func Standalone(ctx context.Context, cwd string, rules bool) (reg *tool.Registry, env tool.Env, gate *permission.Engine, failures []string, stop func() error, err error) {
 	if cwd == "" {
 		if cwd, err = os.Getwd(); err != nil {
-			return nil, tool.Env{}, nil, nil, err
+			return nil, tool.Env{}, nil, nil, nil, err
 		}
 	}
 	if cwd, err = filepath.Abs(tool.ExpandHome(cwd)); err != nil {
-		return nil, tool.Env{}, nil, nil, err
+		return nil, tool.Env{}, nil, nil, nil, err
 	}
 	cfg, err := config.Load(cwd)
 	if err != nil {
-		return nil, tool.Env{}, nil, nil, err
+		return nil, tool.Env{}, nil, nil, nil, err
 	}
-	reg, _, _ = buildTools(deps{cfg: cfg, getenv: os.Getenv})
+	d := deps{cfg: cfg, getenv: os.Getenv}
+	if rules {
+		if gate, err = newGate(cfg, Options{PermissionMode: string(permission.ModeYolo)}); err != nil {
+			return nil, tool.Env{}, nil, nil, nil, err
+		}
+		d.judge = execJudge(gate)
+	}
+	reg, _, _ = buildTools(d)
+	if gate != nil {
+		gate.SetFileTools(fileTools(reg))
+	}
 	pool := resource.NewPool(nil)
 	failures = connectMCP(ctx, pool, reg, mcpServers(cfg, nil), cwd)
 	stop = func() error {
 		return errors.Join(reg.Close(context.Background()), pool.Close(context.Background()))
 	}
-	return reg, tool.Env{Cwd: cwd}, failures, stop, nil
+	return reg, tool.Env{Cwd: cwd}, gate, failures, stop, nil
 }

@@ -18,18 +18,18 @@ func (e *Engine) checkBash(c Call) Verdict {
 		}
 		guarded = true
 		if r.Match(c.Tool, whole) {
-			return Verdict{Deny, fmt.Sprintf("a deny rule (%s) forbids this command", r.describe())}
+			return Verdict{Decision: Deny, Reason: fmt.Sprintf("a deny rule (%s) forbids this command", r.describe())}
 		}
 		for _, sc := range cmds {
 			if r.Match(c.Tool, sc.Text) {
-				return Verdict{Deny, fmt.Sprintf("a deny rule (%s) forbids %q", r.describe(), clip(sc.Text))}
+				return Verdict{Decision: Deny, Reason: fmt.Sprintf("a deny rule (%s) forbids %q", r.describe(), clip(sc.Text))}
 			}
 		}
 	}
 	if guarded {
 		for _, sc := range cmds {
 			if sc.Opaque {
-				return Verdict{Deny, fmt.Sprintf("%q cannot be checked against the deny rules because %s; write the command with each program named plainly", clip(sc.Text), sc.Why)}
+				return Verdict{Decision: Deny, Reason: fmt.Sprintf("%q cannot be checked against the deny rules because %s; write the command with each program named plainly", clip(sc.Text), sc.Why)}
 			}
 		}
 	}
@@ -43,10 +43,10 @@ func (e *Engine) checkBash(c Call) Verdict {
 		if (e.mode == ModeYolo || e.allowAll) && !guarded {
 			return e.byMode(c) // nothing to check it against
 		}
-		return Verdict{Ask, fmt.Sprintf("the command cannot be parsed (%s), so no rule can allow it", strings.TrimSuffix(perr.Error(), "."))}
+		return Verdict{Decision: Ask, Reason: fmt.Sprintf("the command cannot be parsed (%s), so no rule can allow it", strings.TrimSuffix(perr.Error(), "."))}
 	}
 	if e.allowsAll(cmds) {
-		return Verdict{Allow, "allow rules permit every command in it"}
+		return Verdict{Decision: Allow, Reason: "allow rules permit every command in it"}
 	}
 	return e.byMode(c)
 }

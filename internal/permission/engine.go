@@ -17,6 +17,11 @@ type Engine struct {
 	deny     []Rule
 	remember []remembered
 	project  string // the project root, for grants (SetProject)
+	root     string // the project root, symlinks resolved, for path rules
+	// families names the tools that read or write files (SetFileTools);
+	// protectedDirs the folders outside the project protected like .gantry.
+	families      map[string]tool.Files
+	protectedDirs []string
 }
 
 type remembered struct {
@@ -111,10 +116,13 @@ func (e *Engine) Check(c Call) Verdict {
 	if c.Tool == "bash" {
 		return e.checkBash(c)
 	}
+	if c.Files != tool.FilesNone && len(c.Paths) > 0 {
+		return e.checkFiles(c)
+	}
 	p := strings.TrimSpace(c.Principal)
 	for _, r := range e.deny {
 		if r.denies(c, p) {
-			return Verdict{Deny, fmt.Sprintf("a deny rule (%s) forbids it", r.describe())}
+			return Verdict{Decision: Deny, Reason: fmt.Sprintf("a deny rule (%s) forbids it", r.describe())}
 		}
 	}
 	if e.mode == ModePlan && c.Level != tool.LevelRead {
@@ -125,7 +133,7 @@ func (e *Engine) Check(c Call) Verdict {
 	}
 	for _, r := range e.allow {
 		if r.allows(c, p) {
-			return Verdict{Allow, fmt.Sprintf("an allow rule (%s) permits it", r.describe())}
+			return Verdict{Decision: Allow, Reason: fmt.Sprintf("an allow rule (%s) permits it", r.describe())}
 		}
 	}
 	return e.byMode(c)
@@ -136,9 +144,9 @@ func (e *Engine) remembered(c Call) (Verdict, bool) {
 		m := e.remember[i]
 		if m.tool == c.Tool && m.principal == c.Principal {
 			if m.allow {
-				return Verdict{Allow, "the user allowed it for this session"}, true
+				return Verdict{Decision: Allow, Reason: "the user allowed it for this session"}, true
 			}
-			return Verdict{Deny, "the user refused it for this session"}, true
+			return Verdict{Decision: Deny, Reason: "the user refused it for this session"}, true
 		}
 	}
 	return Verdict{}, false
@@ -149,22 +157,22 @@ func (e *Engine) byMode(c Call) Verdict {
 	switch {
 	case e.mode == ModePlan:
 		if c.Level == tool.LevelRead {
-			return Verdict{Allow, "read tools run in plan mode"}
+			return Verdict{Decision: Allow, Reason: "read tools run in plan mode"}
 		}
-		return Verdict{Deny, "plan mode allows only read tools"}
+		return Verdict{Decision: Deny, Reason: "plan mode allows only read tools"}
 	case e.mode == ModeYolo:
-		return Verdict{Allow, "yolo mode"}
+		return Verdict{Decision: Allow, Reason: "yolo mode"}
 	case e.allowAll:
-		return Verdict{Allow, "allow_all is set in the rules file"}
+		return Verdict{Decision: Allow, Reason: "allow_all is set in the rules file"}
 	case e.mode == ModeAcceptEdits:
 		if c.Level <= tool.LevelWrite {
-			return Verdict{Allow, "accept-edits mode"}
+			return Verdict{Decision: Allow, Reason: "accept-edits mode"}
 		}
-		return Verdict{Ask, "accept-edits mode asks before running commands"}
+		return Verdict{Decision: Ask, Reason: "accept-edits mode asks before running commands"}
 	default:
 		if c.Level == tool.LevelRead {
-			return Verdict{Allow, "read tools need no permission"}
+			return Verdict{Decision: Allow, Reason: "read tools need no permission"}
 		}
-		return Verdict{Ask, fmt.Sprintf("default mode asks before %s tools", c.Level)}
+		return Verdict{Decision: Ask, Reason: fmt.Sprintf("default mode asks before %s tools", c.Level)}
 	}
 }

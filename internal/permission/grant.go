@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/gantry-dev/gantry/internal/tool"
 )
 
 // Grant is what an "always" answer to a call remembers: allow rules, and the words
@@ -35,6 +37,7 @@ func (g Grant) String() string {
 func (e *Engine) SetProject(root string) {
 	e.mu.Lock()
 	e.project = filepath.Clean(root)
+	e.root = resolvePath(root)
 	e.mu.Unlock()
 }
 
@@ -56,6 +59,20 @@ func (e *Engine) Suggest(c Call) Grant {
 		return suggestBash(c.Principal)
 	}
 	p := strings.TrimSpace(c.Principal)
+	if c.Files == tool.FilesWrite {
+		// A protected path is granted by itself, never with the project.
+		var rules []string
+		e.mu.Lock()
+		for _, x := range c.Paths {
+			if cp := e.canon(x); e.protected(cp) != "" {
+				rules = append(rules, c.Tool+":"+regexp.QuoteMeta(cp.rel))
+			}
+		}
+		e.mu.Unlock()
+		if len(rules) > 0 {
+			return Grant{Rules: rules, Label: c.Tool + " of " + strings.Join(stripQuote(rules), ", "), ShowRules: false}
+		}
+	}
 	if len(c.Paths) > 0 && project != "" && allInside(c.Paths, project) {
 		return Grant{Rules: []string{c.Tool + ":" + regexp.QuoteMeta(project) + "/.*"}, Label: c.Tool + " in this project"}
 	}
@@ -67,6 +84,16 @@ func (e *Engine) Suggest(c Call) Grant {
 		return Grant{Rules: []string{c.Tool}, Label: "every " + c.Tool + " call"}
 	}
 	return Grant{Rules: []string{c.Tool + ":" + regexp.QuoteMeta(p)}, Label: "this " + c.Tool + " call"}
+}
+
+// stripQuote names the paths of path rules, for a label.
+func stripQuote(rules []string) []string {
+	out := make([]string, len(rules))
+	for i, r := range rules {
+		_, pat, _ := strings.Cut(r, ":")
+		out[i] = strings.ReplaceAll(pat, `\`, "")
+	}
+	return out
 }
 
 // allInside reports whether every path is the root or below it.

@@ -91,6 +91,9 @@ func (d Decision) String() string {
 type Verdict struct {
 	Decision Decision
 	Reason   string
+	// AllowRule, for a question about a protected path, is the rule that would allow
+	// it (for the sentence of a face that cannot ask).
+	AllowRule string
 }
 
 // Call is what the gate knows of a tool call.
@@ -98,9 +101,12 @@ type Call struct {
 	Tool      string
 	Level     tool.Level
 	Principal string
-	// Paths are the absolute paths the call touches (empty for calls of no path). A
-	// rule whose pattern is an absolute path is matched against them.
+	// Paths are the absolute paths the call touches (empty for calls of no path).
+	// Path rules are matched against their canonical forms.
 	Paths []string
+	// Files says how the tool uses them: a path rule covers every tool of the same
+	// family (see SetFileTools).
+	Files tool.Files
 }
 
 // Gate decides whether a call runs. Engine implements it.

@@ -19,6 +19,7 @@ type Rule struct {
 	Source string
 	src    string
 	pat    string // the pattern as written
+	prefix string // the literal text every match of the pattern begins with
 }
 
 // ParseRule parses a rule.
@@ -40,9 +41,11 @@ func ParseRule(s string) (Rule, error) {
 			return Rule{}, fmt.Errorf("permission rule %q has an empty regular expression (write just %q for every call)", s, name)
 		}
 		// The pattern alone first, so that an error quotes it as written.
-		if _, err := regexp.Compile(pat); err != nil {
+		alone, err := regexp.Compile(pat)
+		if err != nil {
 			return Rule{}, fmt.Errorf("permission rule %q has a bad regular expression: %s", s, regexpProblem(err))
 		}
+		r.prefix, _ = alone.LiteralPrefix()
 		// (?s): a newline inside an argument ("mv a\nb") is matched by . like any
 		// other character, so that `mv .*` still covers it.
 		re, err := regexp.Compile(`^(?s:` + pat + `)$`)

@@ -1,0 +1,159 @@
+package permission
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gantry-dev/gantry/internal/tool"
+)
+
+// families is what a registry says of the file tools.
+var families = map[string]tool.Files{
+	"read_file": tool.FilesRead, "grep": tool.FilesRead, "glob": tool.FilesRead,
+	"write_file": tool.FilesWrite, "edit_file": tool.FilesWrite, "apply_patch": tool.FilesWrite,
+}
+
+// project makes a project folder with secret/, src/ and a symlink link → secret, and
+// an engine over it.
+func project(t *testing.T, mode Mode, allow, deny []string) (*Engine, string) {
+	t.Helper()
+	root := t.TempDir()
+	for _, d := range []string{"secret", "src", ".gantry", ".git"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("secret", filepath.Join(root, "link")); err != nil {
+		t.Fatal(err)
+	}
+	e, err := NewEngine(mode, allow, deny)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.SetProject(root)
+	e.SetFileTools(families)
+	e.SetProtected(filepath.Join(t.TempDir(), "userconfig"))
+	return e, root
+}
+
+func fileCall(name, root string, rel ...string) Call {
+	c := Call{Tool: name, Level: tool.LevelWrite, Files: families[name], Principal: strings.Join(rel, " ")}
+	if c.Files == tool.FilesRead {
+		c.Level = tool.LevelRead
+	}
+	for _, r := range rel {
+		if filepath.IsAbs(r) {
+			c.Paths = append(c.Paths, filepath.Clean(r))
+		} else {
+			c.Paths = append(c.Paths, filepath.Join(root, r))
+		}
+	}
+	return c
+}
+
+// Every spelling of a path is the same path to the rules, and a rule of one writing
+// tool is a rule of all of them.
+func TestPathRulesHold(t *testing.T) {
+	e, root := project(t, ModeYolo, nil, []string{`write_file:secret/.*`, `read_file:secret/.*`})
+	spellings := []string{"secret/x", "./secret/x", root + "/secret/x", "link/x", "src/../secret/x", "link/../secret/x", "secret//x", "src/./../link/x"}
+	for _, tool := range []string{"write_file", "edit_file", "apply_patch", "read_file", "grep", "glob"} {
+		for _, p := range spellings {
+			if v := e.Check(fileCall(tool, root, p)); v.Decision != Deny {
+				t.Errorf("%s %s: %v (%s)", tool, p, v.Decision, v.Reason)
+			}
+		}
+	}
+	if v := e.Check(fileCall("write_file", root, "src/x")); v.Decision != Allow {
+		t.Errorf("src/x: %v (%s)", v.Decision, v.Reason)
+	}
+	// A patch touching an allowed file first, and a move into the denied folder.
+	if v := e.Check(fileCall("apply_patch", root, "src/a.go", "secret/b.go")); v.Decision != Deny {
+		t.Errorf("patch with an allowed file first: %v", v.Decision)
+	}
+	if v := e.Check(fileCall("apply_patch", root, "src/a.go", "link/a.go")); v.Decision != Deny {
+		t.Errorf("*** Move to: into the denied folder: %v", v.Decision)
+	}
+	// A symlink out of the project is outside it: an absolute rule covers it.
+	out := t.TempDir()
+	if err := os.Symlink(out, filepath.Join(root, "out")); err != nil {
+		t.Fatal(err)
+	}
+	e2, root2 := project(t, ModeYolo, nil, []string{`write_file:` + out + `/.*`})
+	if err := os.Symlink(out, filepath.Join(root2, "out")); err != nil {
+		t.Fatal(err)
+	}
+	if v := e2.Check(fileCall("edit_file", root2, "out/f")); v.Decision != Deny {
+		t.Errorf("a link out of the project to a denied folder: %v (%s)", v.Decision, v.Reason)
+	}
+}
+
+// An allow rule allows a multi-path call only when it covers every path.
+func TestPathAllowNeedsEveryPath(t *testing.T) {
+	e, root := project(t, ModeDefault, []string{`edit_file:src/.*`}, nil)
+	if v := e.Check(fileCall("apply_patch", root, "src/a", "./src/b")); v.Decision != Allow {
+		t.Errorf("all in src: %v (%s)", v.Decision, v.Reason)
+	}
+	if v := e.Check(fileCall("apply_patch", root, "src/a", "docs/b")); v.Decision != Ask {
+		t.Errorf("one outside src: %v (%s)", v.Decision, v.Reason)
+	}
+}
+
+// In accept-edits, gantry's settings, git's internals, Claude Code's settings, the MCP
+// file and anything outside the project are asked; the rest of the project is not.
+func TestProtectedPaths(t *testing.T) {
+	e, root := project(t, ModeAcceptEdits, nil, nil)
+	home, _ := os.UserHomeDir()
+	for _, p := range []string{".gantry/permissions.yaml", ".gantry/config.yaml", ".git/config", ".git/hooks/pre-commit",
+		".claude/settings.json", ".claude/settings.local.json", ".mcp.json", "../outside", filepath.Join(home, ".bashrc"), "src/.git/x"} {
+		v := e.Check(fileCall("write_file", root, p))
+		if v.Decision != Ask || v.AllowRule == "" || !strings.Contains(v.Reason, "protected") {
+			t.Errorf("%s: %v (%s) rule %q", p, v.Decision, v.Reason, v.AllowRule)
+		}
+	}
+	for _, p := range []string{"src/x", ".gitignore", ".claude/agents/a.md", "README.md"} {
+		if v := e.Check(fileCall("write_file", root, p)); v.Decision != Allow {
+			t.Errorf("%s: %v (%s)", p, v.Decision, v.Reason)
+		}
+	}
+	// A broad rule does not open them; a rule naming one does.
+	e, root = project(t, ModeAcceptEdits, []string{`write_file:.*`, `write_file:\.gantry/config\.yaml`}, nil)
+	if v := e.Check(fileCall("edit_file", root, ".gantry/permissions.yaml")); v.Decision != Ask {
+		t.Errorf("write_file:.* opened .gantry: %v", v.Decision)
+	}
+	if v := e.Check(fileCall("edit_file", root, ".gantry/config.yaml")); v.Decision != Allow {
+		t.Errorf("a rule naming .gantry/config.yaml: %v (%s)", v.Decision, v.Reason)
+	}
+	// The question's "always" is the file alone.
+	if g := e.Suggest(fileCall("write_file", root, ".gantry/permissions.yaml")); len(g.Rules) != 1 || g.Rules[0] != `write_file:\.gantry/permissions\.yaml` {
+		t.Errorf("grant %+v", g)
+	}
+	// yolo writes them.
+	e, root = project(t, ModeYolo, nil, nil)
+	if v := e.Check(fileCall("write_file", root, ".gantry/permissions.yaml")); v.Decision != Allow {
+		t.Errorf("yolo: %v", v.Decision)
+	}
+}
+
+func TestResolvePath(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real")
+	if err := os.MkdirAll(filepath.Join(real, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_ = os.Symlink(filepath.Join(real, "sub"), filepath.Join(dir, "abs"))
+	_ = os.Symlink("real/sub", filepath.Join(dir, "rel"))
+	_ = os.Symlink("loop", filepath.Join(dir, "loop"))
+	rd, _ := filepath.EvalSymlinks(dir)
+	for in, want := range map[string]string{
+		dir + "/abs/x":       rd + "/real/sub/x",
+		dir + "/rel/../y":    rd + "/real/y",
+		dir + "/missing/a/b": rd + "/missing/a/b",
+		dir + "/loop/x":      rd + "/loop/x",
+	} {
+		if got := resolvePath(in); got != want && resolvePath(got) != resolvePath(want) {
+			t.Errorf("%s: %s, want %s", in, got, want)
+		}
+	}
+}
