@@ -1,0 +1,74 @@
+// Command supervise measures what the exec supervisor costs a command: it runs the
+// command given (with bash -c) alternately without and with the supervisor — a deny
+// rule on bash, as gantry's bash tool runs it — and prints the wall times and their
+// ratio. Usage: go run ./bench/supervise [-n 3] [-rule 'bash:mv .*'] 'go test ./...'
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/gantry-dev/gantry/internal/contain"
+	"github.com/gantry-dev/gantry/internal/permission"
+)
+
+func main() {
+	n := flag.Int("n", 3, "runs of each")
+	rule := flag.String("rule", "bash:mv .*", "the deny rule")
+	flag.Parse()
+	if flag.NArg() != 1 {
+		fmt.Fprintln(os.Stderr, "usage: supervise [-n N] [-rule RULE] COMMAND")
+		os.Exit(2)
+	}
+	if ok, why := contain.Supervisor(); !ok {
+		fmt.Fprintln(os.Stderr, "no exec supervisor here:", why)
+		os.Exit(1)
+	}
+	e, err := permission.NewEngine(permission.ModeYolo, nil, []string{*rule})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	judge := e.ExecGuard().Judge
+	var plain, supervised []time.Duration
+	for i := 0; i < *n; i++ {
+		plain = append(plain, run(flag.Arg(0), nil))
+		supervised = append(supervised, run(flag.Arg(0), judge))
+	}
+	p, s := median(plain), median(supervised)
+	fmt.Printf("command     %s\nplain       %v (median of %d: %v)\nsupervised  %v (median of %d: %v)\noverhead    %+.1f%%\n",
+		flag.Arg(0), p, *n, plain, s, *n, supervised, 100*(s.Seconds()/p.Seconds()-1))
+}
+
+// run runs script once, its output thrown away, and returns its wall time.
+func run(script string, judge contain.Judge) time.Duration {
+	p := contain.New(script, contain.Options{Judge: judge})
+	start := time.Now()
+	if err := p.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	end := p.Wait(context.Background(), time.Hour, time.Second, nil)
+	took := time.Since(start)
+	if end.Err != nil {
+		fmt.Fprintln(os.Stderr, "the command failed:", end.Err)
+	}
+	if f := p.Fault(); f != "" {
+		fmt.Fprintln(os.Stderr, "supervisor:", f)
+		os.Exit(1)
+	}
+	if b := p.Blocked(); len(b) > 0 {
+		fmt.Fprintf(os.Stderr, "blocked %d execs, first: %+v\n", len(b), b[0])
+	}
+	return took
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
