@@ -3,9 +3,12 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/gantry-dev/gantry/internal/llm/fakellm"
 )
@@ -77,5 +80,68 @@ func TestToolCommandAppliesDenyRules(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "x")); err == nil {
 		t.Error("--no-rules did not run it")
+	}
+}
+
+// kill -9 of gantry in the middle of a command kills everything the command started,
+// setsid, nohup and double forks included: nothing writes after the session ended,
+// and no process is left (checked in /proc) within a second.
+func TestKill9LeavesNoProcess(t *testing.T) {
+	marker := "318.5"
+	script := `setsid sleep ` + marker + ` & nohup sleep ` + marker + ` >/dev/null 2>&1 & ( ( sleep ` + marker + ` & ) & ); (sleep 2; echo late > after) & sleep ` + marker
+	in, _ := json.Marshal(map[string]string{"command": script})
+	srv, environ := fakeModel(t, call("k1", "bash", string(in)), say("never"))
+	dir := t.TempDir()
+	cmd := exec.Command(binary, "-p", "run it", "--permission-mode", "yolo")
+	cmd.Dir, cmd.Env = dir, environ
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for len(processesWith("sleep "+marker)) < 4 {
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			t.Fatalf("the command did not start its sleeps (%d requests)", len(srv.Requests()))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	_ = cmd.Process.Signal(syscall.SIGKILL)
+	_ = cmd.Wait()
+	deadline = time.Now().Add(time.Second)
+	for {
+		left := processesWith("sleep " + marker)
+		if len(left) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			for _, p := range left {
+				_ = syscall.Kill(p, syscall.SIGKILL)
+			}
+			t.Fatalf("processes %v outlived gantry's kill -9 by a second", left)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(2500 * time.Millisecond)
+	if _, err := os.Stat(filepath.Join(dir, "after")); err == nil {
+		t.Error("the command wrote after gantry was killed")
+	}
+}
+
+// In a normal run, a background process that left the command's group is gone when
+// the call ends.
+func TestSetsidDoesNotOutliveTheCall(t *testing.T) {
+	marker := "319.5"
+	in, _ := json.Marshal(map[string]string{"command": "setsid sleep " + marker + " & echo started"})
+	_, environ := fakeModel(t, call("s1", "bash", string(in)), say("done"))
+	r := gantry(t, t.TempDir(), environ, "-p", "run it", "--permission-mode", "yolo")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if left := processesWith("sleep " + marker); len(left) > 0 {
+		for _, p := range left {
+			_ = syscall.Kill(p, syscall.SIGKILL)
+		}
+		t.Fatalf("setsid sleep outlived the call: %v", left)
 	}
 }
