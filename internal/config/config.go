@@ -23,6 +23,8 @@ type Config struct {
 	Bash Bash `yaml:"bash"`
 	// Compact configures automatic compaction.
 	Compact Compact `yaml:"compact"`
+	// Sandbox configures the sandbox bash commands run in.
+	Sandbox Sandbox `yaml:"sandbox"`
 	// MCPServers are the MCP servers to connect to, by name.
 	MCPServers map[string]MCPServer `yaml:"mcpServers,omitempty"`
 	// Hooks maps a hook event (PreToolUse, …) to its matchers, in Claude Code's shape.
@@ -52,6 +54,23 @@ type Models struct {
 type Bash struct {
 	// Timeout is the default timeout of one command, in seconds (1–600).
 	Timeout int `yaml:"timeout"`
+}
+
+// Sandbox configures the sandbox of bash commands: the filesystem read-only but for
+// the writable folders, the network on or loopback only.
+type Sandbox struct {
+	// Enabled turns it on or off; unset, it is on in yolo mode where a sandbox can be
+	// made, and off in the other modes.
+	Enabled *bool `yaml:"enabled,omitempty"`
+	// Writable are folders commands may write besides the project, /tmp, $TMPDIR and
+	// the toolchains' caches (~/.cache, Go's module and build caches, npm's cache).
+	Writable []string `yaml:"writable,omitempty"`
+	// Network is false for a network namespace with loopback only (default true).
+	Network bool `yaml:"network"`
+	// Ignored says what a project's file asked of the sandbox that only the user's
+	// file may ask (turning it off, the network on, a writable folder outside the
+	// project): one sentence each, for a notice.
+	Ignored []string `yaml:"-"`
 }
 
 // Compact configures automatic compaction.
@@ -134,6 +153,7 @@ func Default() *Config {
 		EditTools:      true,
 		Bash:           Bash{Timeout: 120},
 		Compact:        Compact{Threshold: 0.8},
+		Sandbox:        Sandbox{Network: true},
 		PermissionMode: "default",
 	}
 }

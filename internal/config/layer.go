@@ -1,6 +1,10 @@
 package config
 
-import "slices"
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+)
 
 // layer is what one file says. A nil pointer is a key the file does not set, so that
 // merging a layer changes only what the file mentions.
@@ -14,6 +18,7 @@ type layer struct {
 	EditTools          *bool                    `yaml:"editTools"`
 	Bash               *bashLayer               `yaml:"bash"`
 	Compact            *compactLayer            `yaml:"compact"`
+	Sandbox            *sandboxLayer            `yaml:"sandbox"`
 	MCPServers         map[string]MCPServer     `yaml:"mcpServers"`
 	Hooks              map[string][]HookMatcher `yaml:"hooks"`
 	Permissions        *permissionsLayer        `yaml:"permissions"`
@@ -30,6 +35,48 @@ type modelsLayer struct {
 
 type bashLayer struct {
 	Timeout *int `yaml:"timeout"`
+}
+
+type sandboxLayer struct {
+	Enabled  *bool       `yaml:"enabled"`
+	Writable *stringList `yaml:"writable"`
+	Network  *bool       `yaml:"network"`
+}
+
+// applySandbox merges a file's sandbox keys. A project's file may only make the
+// sandbox stricter (turn it on, the network off, add writable folders inside the
+// project): a repository cannot open what the person closed. What it asked beyond
+// that is kept in Ignored.
+func (s *sandboxLayer) applySandbox(c *Config, path string, project bool) {
+	if s.Enabled != nil {
+		if project && !*s.Enabled {
+			c.Sandbox.Ignored = append(c.Sandbox.Ignored, path+": sandbox.enabled: false is honoured only in the user's config")
+		} else {
+			b := *s.Enabled
+			c.Sandbox.Enabled = &b
+		}
+	}
+	if s.Network != nil {
+		if project && *s.Network {
+			c.Sandbox.Ignored = append(c.Sandbox.Ignored, path+": sandbox.network: true is honoured only in the user's config")
+		} else {
+			c.Sandbox.Network = *s.Network
+		}
+	}
+	if s.Writable != nil {
+		for _, w := range *s.Writable {
+			w = expandHome(w)
+			if !filepath.IsAbs(w) {
+				w = filepath.Join(c.root, w)
+			}
+			w = filepath.Clean(w)
+			if project && w != c.root && !strings.HasPrefix(w, c.root+string(filepath.Separator)) {
+				c.Sandbox.Ignored = append(c.Sandbox.Ignored, path+": sandbox.writable "+w+" is outside the project, honoured only in the user's config")
+				continue
+			}
+			c.Sandbox.Writable = append(c.Sandbox.Writable, w)
+		}
+	}
 }
 
 type compactLayer struct {

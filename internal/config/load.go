@@ -21,7 +21,7 @@ const maxFileSize = 1 << 20
 func Load(cwd string) (*Config, error) {
 	c := Default()
 	c.root = ProjectRoot(cwd)
-	for _, path := range []string{
+	for i, path := range []string{
 		filepath.Join(UserDir(), "config.yaml"),
 		filepath.Join(c.root, ".gantry", "config.yaml"),
 	} {
@@ -36,6 +36,9 @@ func Load(cwd string) (*Config, error) {
 			return nil, err
 		}
 		l.apply(c)
+		if l.Sandbox != nil {
+			l.Sandbox.applySandbox(c, path, i == 1)
+		}
 		c.files = append(c.files, path)
 	}
 	return c, nil

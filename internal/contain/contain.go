@@ -94,6 +94,9 @@ type Options struct {
 	// execute, before it runs; a refusal makes the exec fail with EPERM and is kept
 	// (see Process.Blocked).
 	Judge Judge
+	// Sandbox, when set, runs the command in a sandbox (see SandboxStatus); where none
+	// can be made the command runs without and Fault says so.
+	Sandbox *Sandbox
 }
 
 // Judge decides whether a program may run; the zero Refusal lets it.
@@ -142,6 +145,16 @@ type Process struct {
 	mu      sync.Mutex
 	blocked []Refusal
 	fault   string // why supervision failed for this command
+	// sandboxFault says why the command runs without the sandbox it was given.
+	sandboxFault string
+}
+
+// SandboxFault says why the command ran without the sandbox it was given ("" when it
+// ran in it, or was given none).
+func (p *Process) SandboxFault() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.sandboxFault
 }
 
 // New prepares `bash -c script` as Options say, contained as Status says. It leads a

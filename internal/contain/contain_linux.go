@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -116,7 +117,7 @@ type platform struct {
 // bash itself).
 func (p *Process) command(script string) *exec.Cmd {
 	m, _ := Status()
-	if p.opts.Loose || m == ModeGroup && p.opts.Judge == nil {
+	if p.opts.Loose || m == ModeGroup && p.opts.Judge == nil && p.opts.Sandbox == nil {
 		cmd := p.loose(script)
 		if !p.opts.Loose {
 			p.plat.cg = newCgroup(cmd)
@@ -130,7 +131,24 @@ func (p *Process) command(script string) *exec.Cmd {
 	if p.opts.Judge != nil {
 		flags = append(flags, "-s")
 	}
-	cmd := helper(m, flags, "--", "bash", "-c", script)
+	argv := []string{"bash", "-c", script}
+	if sb := p.opts.Sandbox; sb != nil {
+		switch b, _ := SandboxStatus(); b {
+		case BackendBubblewrap:
+			argv = bwrapArgs(sb, p.opts.Dir, argv)
+			if m != ModeGroup {
+				flags = append(flags, "-p") // bwrap reads /proc by its own pid: a /proc of the namespace
+			}
+		case BackendLandlock:
+			flags = append(flags, landlockFlag(sb))
+		default:
+			p.sandboxFault = "no sandbox can be made here: " + backendWhy
+		}
+	}
+	cmd := helper(m, flags, append([]string{"--"}, argv...)...)
+	if slices.Contains(flags, "-p") {
+		cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWNS
+	}
 	cmd.Dir = p.opts.Dir
 	cmd.Env = append(os.Environ(), p.opts.Env...)
 	if m == ModeGroup {

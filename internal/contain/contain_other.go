@@ -24,6 +24,9 @@ func (p *Process) start() error {
 	if p.opts.Judge != nil && !p.opts.Loose {
 		p.faulted("the exec supervisor needs Linux's seccomp")
 	}
+	if p.opts.Sandbox != nil && !p.opts.Loose {
+		p.sandboxFault = "sandboxes need Linux"
+	}
 	return p.Cmd.Start()
 }
 

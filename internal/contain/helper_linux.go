@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime"
+	"strings"
 	"syscall"
 	"time"
 
@@ -24,8 +25,9 @@ const drainGrace = 250 * time.Millisecond
 // exit kills every process left in the namespace.
 //
 // Flags, before "--": -r makes it a subreaper (no namespace: orphans come to it
-// instead of init); -s installs the exec filter and sends its listener to gantry on
-// superFD before the command starts.
+// instead of init); -l=JSON restricts it (and so the command) with Landlock to a
+// Sandbox; -s installs the exec filter and sends its listener to gantry on superFD
+// before the command starts.
 func helperMain(args []string) int {
 	runtime.LockOSThread() // the filter is the thread's, and the command forks from it
 	syscall.CloseOnExec(lifelineFD)
@@ -33,13 +35,20 @@ func helperMain(args []string) int {
 	if len(args) == 1 && args[0] == "probe" {
 		return 0
 	}
-	subreaper, supervised := false, false
+	subreaper, supervised, sandbox := false, false, ""
 	for len(args) > 0 && args[0] != "--" {
-		switch args[0] {
-		case "-r":
+		switch {
+		case args[0] == "-r":
 			subreaper = true
-		case "-s":
+		case args[0] == "-s":
 			supervised = true
+		case args[0] == "-p":
+			if err := ownProc(); err != nil {
+				fmt.Fprintf(os.Stderr, "gantry: the sandbox's /proc could not be mounted: %v\n", err)
+				return 126
+			}
+		case strings.HasPrefix(args[0], "-l="):
+			sandbox = strings.TrimPrefix(args[0], "-l=")
 		default:
 			fmt.Fprintf(os.Stderr, "gantry: the contain helper got an unknown flag %q\n", args[0])
 			return 127
@@ -53,6 +62,12 @@ func helperMain(args []string) int {
 	args = args[1:]
 	if subreaper {
 		_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+	}
+	if sandbox != "" {
+		if err := landlockSelf(sandbox); err != nil {
+			fmt.Fprintf(os.Stderr, "gantry: the sandbox (Landlock) could not be made: %v\n", err)
+			return 126
+		}
 	}
 	if supervised {
 		superviseSelf()
@@ -158,4 +173,13 @@ func drain() {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// ownProc mounts a /proc of the helper's PID namespace over the host's, in the mount
+// namespace the helper was started in, so that pids and /proc agree inside.
+func ownProc() error {
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return err
+	}
+	return unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "")
 }

@@ -1,0 +1,13 @@
+//go:build !linux
+
+package contain
+
+import "sync"
+
+var (
+	sandboxOnce sync.Once
+	backend     Backend
+	backendWhy  string
+)
+
+func probeSandbox() (Backend, string) { return BackendNone, "sandboxes need Linux" }
