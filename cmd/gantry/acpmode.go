@@ -38,7 +38,7 @@ func runACP(args []string) int {
 	defer stop()
 	err = acp.Serve(ctx, os.Stdin, os.Stdout, acp.Options{
 		App: app.Options{
-			Cwd: f.cwd, Provider: f.provider, Model: f.model, PermissionMode: f.permissionMode,
+			Cwd: f.cwd, Provider: f.provider, Model: f.model, PermissionMode: f.permissionMode, Sandbox: f.sandbox.ptr(),
 			Allow: f.allow, Deny: f.deny, MaxTurns: f.maxTurns, SystemPrompt: f.systemPrompt,
 			AppendSystemPrompt: f.appendSystemPrompt,
 		},

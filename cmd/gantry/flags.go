@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/gantry-dev/gantry/internal/permission"
@@ -19,6 +20,7 @@ type flags struct {
 	provider, model    string
 	permissionMode     string
 	allow, deny        multi
+	sandbox            optBool
 	maxTurns           int
 	systemPrompt       string
 	appendSystemPrompt string
@@ -45,8 +47,11 @@ Usage:
   gantry acp [flags]              serve the Agent Client Protocol on stdin/stdout (for editors)
   gantry sessions [--limit N] [--json]
                                   list stored sessions, newest first (--json for scripts)
-  gantry tool NAME ['JSON']       run one tool without a model (gantry tool list;
-                                  gantry tool NAME --help shows its arguments)
+  gantry tool [--no-rules] NAME ['JSON']
+                                  run one tool without a model (gantry tool list;
+                                  gantry tool NAME --help shows its arguments); deny rules
+                                  hold unless --no-rules
+  gantry doctor                   what is in force here: sandbox, supervisor, namespaces, …
   gantry version                  print the version
 
 Flags:
@@ -57,6 +62,8 @@ Flags:
       --permission-mode MODE      default, accept-edits, plan or yolo
       --allow RULE                allow without asking: "tool" or "tool:regex" (repeatable)
       --deny RULE                 refuse at once: "tool" or "tool:regex" (repeatable)
+      --sandbox                   run commands in the sandbox (on by default in yolo where one
+                                  can be made; --sandbox=false turns it off)
       --max-turns N               stop after N model responses (default 100)
       --system-prompt TEXT        replace gantry's base system prompt
       --append-system-prompt TEXT append to the system prompt
@@ -87,6 +94,7 @@ func parseFlags(args []string) (*flags, error) {
 	fs.StringVar(&f.permissionMode, "permission-mode", "", "")
 	fs.Var(&f.allow, "allow", "")
 	fs.Var(&f.deny, "deny", "")
+	fs.Var(&f.sandbox, "sandbox", "")
 	fs.IntVar(&f.maxTurns, "max-turns", 0, "")
 	fs.StringVar(&f.systemPrompt, "system-prompt", "", "")
 	fs.StringVar(&f.appendSystemPrompt, "append-system-prompt", "", "")
@@ -210,4 +218,29 @@ func looksLikeID(s string) bool {
 		}
 	}
 	return true
+}
+
+// optBool is a boolean flag that may be left unset (--sandbox, --sandbox=false).
+type optBool struct {
+	set, val bool
+}
+
+func (b *optBool) String() string   { return strconv.FormatBool(b.val) }
+func (b *optBool) IsBoolFlag() bool { return true }
+func (b *optBool) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return fmt.Errorf("want true or false, not %q", s)
+	}
+	b.set, b.val = true, v
+	return nil
+}
+
+// ptr is the flag's value, or nil when it was not given.
+func (b optBool) ptr() *bool {
+	if !b.set {
+		return nil
+	}
+	v := b.val
+	return &v
 }

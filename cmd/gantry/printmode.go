@@ -168,7 +168,7 @@ const maxPipedPrompt = 10 << 20
 // appOptions are the session options the flags give.
 func appOptions(f *flags) app.Options {
 	return app.Options{
-		Cwd: f.cwd, Provider: f.provider, Model: f.model, PermissionMode: f.permissionMode,
+		Cwd: f.cwd, Provider: f.provider, Model: f.model, PermissionMode: f.permissionMode, Sandbox: f.sandbox.ptr(),
 		Allow: f.allow, Deny: f.deny, MaxTurns: f.maxTurns, SystemPrompt: f.systemPrompt,
 		AppendSystemPrompt: f.appendSystemPrompt, Continue: f.cont, Resume: f.resume,
 	}

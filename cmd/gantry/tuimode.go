@@ -20,7 +20,7 @@ func runTUI(f *flags) int {
 	defer stop()
 	color := os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
 	opts := app.Options{
-		Cwd: f.cwd, Provider: f.provider, Model: f.model, PermissionMode: f.permissionMode,
+		Cwd: f.cwd, Provider: f.provider, Model: f.model, PermissionMode: f.permissionMode, Sandbox: f.sandbox.ptr(),
 		Allow: f.allow, Deny: f.deny, MaxTurns: f.maxTurns, SystemPrompt: f.systemPrompt,
 		AppendSystemPrompt: f.appendSystemPrompt, Continue: f.cont, Resume: f.resume,
 	}

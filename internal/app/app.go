@@ -38,10 +38,12 @@ import (
 
 // Options are what the command line says; they win over the config files.
 type Options struct {
-	Cwd                string
-	Provider, Model    string
-	PermissionMode     string
-	Allow, Deny        []string
+	Cwd             string
+	Provider, Model string
+	PermissionMode  string
+	Allow, Deny     []string
+	// Sandbox is --sandbox: nil leaves it to the config (and then to the mode).
+	Sandbox            *bool
 	MaxTurns           int
 	SystemPrompt       string
 	AppendSystemPrompt string
@@ -77,6 +79,7 @@ type App struct {
 	agent    *agent.Agent
 	gate     *permission.Engine
 	judge    contain.Judge // the exec supervisor's, nil when no deny rule names bash
+	sandbox  *sandboxer    // the sandbox of bash commands, as the mode and config say
 	hooks    *hook.Runner
 	sess     *session.Session
 	store    *session.Store
@@ -155,6 +158,7 @@ func New(opts Options) (_ *App, err error) {
 	}
 	a.records = session.NewPipeline(a.sess)
 	a.judge = execJudge(a.gate)
+	a.sandbox = newSandboxer(cfg, opts.Sandbox, a.gate)
 	a.hooks = hook.NewRunner(cfg.Hooks, hook.Base{SessionID: a.sess.ID(), Cwd: opts.Cwd,
 		PermissionMode: func() string { return string(a.gate.Mode()) }, Judge: a.judge})
 	a.todos, a.board = todo.NewList(a.records, a.emit), task.NewBoard(a.records)

@@ -35,6 +35,8 @@ type deps struct {
 	// judge checks every program a bash command really runs (nil: no deny rule names
 	// bash, nothing to check).
 	judge contain.Judge
+	// sandbox gives the sandbox of each command (nil: never one).
+	sandbox func() *contain.Sandbox
 
 	// A session's parts; session is false for a standalone registry.
 	session   bool
@@ -56,7 +58,7 @@ func buildTools(d deps) (*tool.Registry, *shell.Set, []skill.Skill) {
 	cfg := d.cfg
 	reg := tool.NewRegistry()
 	sh := shell.NewSet(shell.Options{Tasks: tasks(d.tasksDir), DefaultTimeout: time.Duration(cfg.Bash.Timeout) * time.Second,
-		Judge: d.judge})
+		Judge: d.judge, Sandbox: d.sandbox})
 	reg.AddSet(sh)
 	each(fs.Tools(fs.Options{MaxOutput: cfg.MaxOutput}), func(t tool.Tool) { reg.AddIf(cfg.EditTools, t) })
 	each(search.Tools(search.Options{MaxOutput: cfg.MaxOutput}), reg.Add)
@@ -105,6 +107,7 @@ func (a *App) sessionDeps() deps {
 		cfg: a.cfg, getenv: os.Getenv,
 		tasksDir:  filepath.Join(filepath.Dir(StorePath(a.opts)), "tasks", a.sess.ID()),
 		judge:     a.judge,
+		sandbox:   a.sandbox.current,
 		session:   true,
 		asker:     &a.asker,
 		modes:     planModes{a},

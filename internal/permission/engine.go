@@ -22,6 +22,7 @@ type Engine struct {
 	// protectedDirs the folders outside the project protected like .gantry.
 	families      map[string]tool.Files
 	protectedDirs []string
+	sandboxed     func(Mode) bool // commands run in the sandbox in a mode (SetSandboxed)
 }
 
 type remembered struct {

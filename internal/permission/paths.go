@@ -44,6 +44,44 @@ func (e *Engine) SetProtected(dirs ...string) {
 	e.mu.Unlock()
 }
 
+// SetSandboxed tells the engine how to know whether commands run in the sandbox: then
+// yolo keeps gantry's own settings read-only for the file tools too.
+func (e *Engine) SetSandboxed(on func(Mode) bool) {
+	e.mu.Lock()
+	e.sandboxed = on
+	e.mu.Unlock()
+}
+
+// DeniedWritePaths are the absolute paths that the deny rules of file-writing tools
+// name plainly (the literal beginning of their pattern up to its last /, a file named
+// whole), for the sandbox to keep read-only.
+func (e *Engine) DeniedWritePaths() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []string
+	for _, r := range e.deny {
+		if r.Pattern == nil || e.families[r.Tool] != tool.FilesWrite && !strings.HasSuffix(r.Tool, "*") {
+			continue
+		}
+		p := r.prefix
+		if p != r.pat {
+			i := strings.LastIndex(p, "/")
+			if i <= 0 {
+				continue
+			}
+			p = p[:i]
+		}
+		if !filepath.IsAbs(p) {
+			if e.root == "" {
+				continue
+			}
+			p = filepath.Join(e.root, p)
+		}
+		out = append(out, filepath.Clean(p))
+	}
+	return out
+}
+
 // canon is the canonical form of an absolute path p.
 func (e *Engine) canon(p string) canonical {
 	abs := resolvePath(p)
@@ -154,6 +192,9 @@ func (e *Engine) checkFiles(c Call) Verdict {
 				continue
 			}
 			if e.mode == ModeYolo {
+				if e.sandboxed != nil && e.sandboxed(e.mode) && strings.HasPrefix(why, "gantry") {
+					return Verdict{Decision: Deny, Reason: fmt.Sprintf("%s is %s, which the sandbox keeps read-only", cp.rel, why)}
+				}
 				break // yolo writes them (deny rules aside)
 			}
 			rule := c.Tool + ":" + regexp.QuoteMeta(cp.rel)

@@ -4,16 +4,15 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/gantry-dev/gantry/internal/contain"
 	"github.com/gantry-dev/gantry/internal/tool"
 )
 
 // startBackground starts a bash call with run_in_background and says how to follow it.
-func startBackground(ts *Tasks, script, dir string, judge contain.Judge) tool.Result {
+func startBackground(ts *Tasks, script, dir string, g guard) tool.Result {
 	if ts == nil {
 		return tool.Fail("Background commands are not available in this session; run the command without run_in_background.")
 	}
-	t, err := ts.start(script, dir, judge)
+	t, err := ts.start(script, dir, g)
 	if err != nil {
 		return tool.Fail(fmt.Sprintf("bash could not start the background command: %v.", err))
 	}

@@ -223,7 +223,7 @@ func TestTasksCloseKeepsExistingFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	ts := NewTasks(dir)
-	if _, err := ts.start("echo hi", dir, nil); err != nil {
+	if _, err := ts.start("echo hi", dir, guard{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := ts.Close(); err != nil {

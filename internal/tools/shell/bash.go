@@ -60,7 +60,7 @@ func runBash(ctx context.Context, env tool.Env, o Options, a bashArgs) tool.Resu
 		return tool.Fail(msg)
 	}
 	if a.RunInBackground {
-		return startBackground(o.Tasks, a.Command, dir, o.Judge)
+		return startBackground(o.Tasks, a.Command, dir, o.guardOf())
 	}
 	if ctx.Err() != nil {
 		return tool.Fail("The command was not run: the call was cancelled before it started.")
@@ -71,12 +71,18 @@ func runBash(ctx context.Context, env tool.Env, o Options, a bashArgs) tool.Resu
 	}
 	var out outcome
 	var err error
-	if env.Terminals != nil && o.Judge == nil {
-		// The editor's terminal is out of the supervisor's reach: with deny rules on
-		// bash, the command runs here, where every program it starts is checked.
+	g := o.guardOf()
+	if env.Terminals != nil && g.judge == nil && g.sandbox == nil {
+		// The editor's terminal is out of the supervisor's and the sandbox's reach: with
+		// deny rules on bash or the sandbox on, the command runs here.
 		out, err = runInTerminal(ctx, env.Terminals, a.Command, dir, timeout)
 	} else {
-		out, err = runForeground(ctx, newProcess(a.Command, dir, o.Judge), timeout)
+		out, err = runForeground(ctx, newProcess(a.Command, dir, g), timeout)
+		if g.sandbox != nil {
+			if note := sandboxNote(out.output, g.sandbox); note != "" {
+				out.blocked = append(out.blocked, note)
+			}
+		}
 	}
 	if err != nil {
 		return tool.Fail(fmt.Sprintf("bash could not start the command: %v.", err))

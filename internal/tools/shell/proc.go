@@ -32,8 +32,24 @@ var extraEnv = []string{
 // first process of a PID namespace of its own, so that nothing it starts outlives it,
 // in a process group of its own either way, every program it runs checked by judge
 // when there is one (see package contain).
-func newProcess(script, dir string, judge contain.Judge) *contain.Process {
-	return contain.New(script, contain.Options{Dir: dir, Env: extraEnv, Judge: judge})
+func newProcess(script, dir string, g guard) *contain.Process {
+	return contain.New(script, contain.Options{Dir: dir, Env: extraEnv, Judge: g.judge, Sandbox: g.sandbox})
+}
+
+// guard is what holds a command: the exec supervisor's judge and the sandbox (each
+// may be nil).
+type guard struct {
+	judge   contain.Judge
+	sandbox *contain.Sandbox
+}
+
+// guardOf is the guard of a call under o.
+func (o Options) guardOf() guard {
+	g := guard{judge: o.Judge}
+	if o.Sandbox != nil {
+		g.sandbox = o.Sandbox()
+	}
+	return g
 }
 
 // blockedLines are the lines a result ends with for what the supervisor refused, and
@@ -45,6 +61,9 @@ func blockedLines(p *contain.Process) []string {
 	}
 	if f := p.Fault(); f != "" {
 		lines = append(lines, "[deny rules were checked by the parser only: "+f+"]")
+	}
+	if f := p.SandboxFault(); f != "" {
+		lines = append(lines, "[the command ran without the sandbox: "+f+"]")
 	}
 	return lines
 }

@@ -31,12 +31,12 @@ type task struct {
 
 // startTask starts script in cwd with its output in a new file of dir, every program
 // it runs checked by judge when there is one.
-func startTask(id, script, cwd, dir string, judge contain.Judge) (*task, error) {
+func startTask(id, script, cwd, dir string, g guard) (*task, error) {
 	f, err := os.CreateTemp(dir, id+"-*.log")
 	if err != nil {
 		return nil, err
 	}
-	p := newProcess(script, cwd, judge)
+	p := newProcess(script, cwd, g)
 	p.Cmd.Stdout, p.Cmd.Stderr = f, f
 	err = p.Start()
 	f.Close() // the children hold it now

@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-
-	"github.com/gantry-dev/gantry/internal/contain"
 )
 
 // Tasks is a session's manager of background commands: it starts them with their
@@ -33,7 +31,7 @@ func NewTasks(dir string) *Tasks {
 
 // start runs script in cwd in the background, checked by judge when there is one, and
 // registers it under a new id.
-func (ts *Tasks) start(script, cwd string, judge contain.Judge) (*task, error) {
+func (ts *Tasks) start(script, cwd string, g guard) (*task, error) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	if ts.closed {
@@ -43,7 +41,7 @@ func (ts *Tasks) start(script, cwd string, judge contain.Judge) (*task, error) {
 		return nil, err
 	}
 	id := "bg_" + strconv.Itoa(ts.next+1)
-	t, err := startTask(id, script, cwd, ts.dir, judge)
+	t, err := startTask(id, script, cwd, ts.dir, g)
 	if err != nil {
 		return nil, err
 	}

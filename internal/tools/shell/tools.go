@@ -29,6 +29,9 @@ type Options struct {
 	// supervisor, see package contain); commands then run here, never in an editor's
 	// terminal.
 	Judge contain.Judge
+	// Sandbox, when set, says for each call the sandbox its command runs in (nil:
+	// none); commands then run here, never in an editor's terminal.
+	Sandbox func() *contain.Sandbox
 }
 
 // withDefaults fills in the zero fields and keeps the default within the maximum.

@@ -1,0 +1,101 @@
+package app
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/gantry-dev/gantry/internal/config"
+	"github.com/gantry-dev/gantry/internal/contain"
+	"github.com/gantry-dev/gantry/internal/permission"
+)
+
+// sandboxer decides, call by call, whether a bash command runs in the sandbox (the
+// flag, else sandbox.enabled, else on in yolo where a sandbox can be made) and what it
+// may write.
+type sandboxer struct {
+	flag, cfg *bool
+	gate      *permission.Engine
+	config    *config.Config
+	once      sync.Once
+	spec      contain.Sandbox
+}
+
+// newSandboxer builds the sandbox of a session's commands.
+func newSandboxer(cfg *config.Config, flag *bool, gate *permission.Engine) *sandboxer {
+	s := &sandboxer{flag: flag, cfg: cfg.Sandbox.Enabled, gate: gate, config: cfg}
+	gate.SetSandboxed(s.onIn)
+	return s
+}
+
+// onIn says whether commands run in the sandbox in mode m.
+func (s *sandboxer) onIn(m permission.Mode) bool {
+	if s == nil {
+		return false
+	}
+	switch {
+	case s.flag != nil:
+		return *s.flag
+	case s.cfg != nil:
+		return *s.cfg
+	}
+	b, _ := contain.SandboxStatus()
+	return m == permission.ModeYolo && b != contain.BackendNone
+}
+
+// current is the sandbox of a command started now, or nil. What it may write is
+// worked out on first use, once the tools (whose deny rules it reads) are known.
+func (s *sandboxer) current() *contain.Sandbox {
+	if s == nil || !s.onIn(s.gate.Mode()) {
+		return nil
+	}
+	s.once.Do(func() {
+		s.spec = contain.Sandbox{Writable: writableRoots(s.config), ReadOnly: readOnlyPaths(s.config, s.gate), Network: s.config.Sandbox.Network}
+	})
+	sb := s.spec
+	return &sb
+}
+
+// writableRoots are the folders commands may write: the project, /tmp, $TMPDIR, the
+// toolchains' caches, and sandbox.writable.
+func writableRoots(cfg *config.Config) []string {
+	roots := []string{cfg.Root(), "/tmp", os.TempDir()}
+	if home, err := os.UserHomeDir(); err == nil {
+		roots = append(roots, filepath.Join(home, ".cache"), filepath.Join(home, ".npm"), filepath.Join(home, "go", "pkg", "mod"))
+	}
+	for _, v := range []string{"GOMODCACHE", "GOCACHE"} {
+		if d := goEnv(v); d != "" {
+			roots = append(roots, d)
+		}
+	}
+	return append(roots, cfg.Sandbox.Writable...)
+}
+
+// goEnv is a variable of the go command's environment ("" without go).
+func goEnv(name string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		return ""
+	}
+	out, err := exec.Command("go", "env", name).Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// readOnlyPaths are the paths inside the writable folders that stay read-only:
+// gantry's own settings, Claude Code's, the MCP file, .git, and the folders the deny
+// rules of the file-writing tools name plainly.
+func readOnlyPaths(cfg *config.Config, gate *permission.Engine) []string {
+	root := cfg.Root()
+	out := []string{filepath.Join(root, ".gantry"), filepath.Join(root, ".git"), filepath.Join(root, ".mcp.json"), config.UserDir()}
+	if m, _ := filepath.Glob(filepath.Join(root, ".claude", "settings*.json")); len(m) > 0 {
+		out = append(out, m...)
+	}
+	return append(out, gate.DeniedWritePaths()...)
+}
