@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unsafe"
 
-	"github.com/landlock-lsm/go-landlock/landlock"
 	"golang.org/x/sys/unix"
 )
 
@@ -95,38 +95,91 @@ func landlockFlag(sb *Sandbox) string {
 	return "-l=" + string(b)
 }
 
+// landlockAttr is struct landlock_ruleset_attr as of ABI 6 (the kernel takes a
+// longer struct than it knows when the rest is zero).
+type landlockAttr struct {
+	handledFS, handledNet, scoped uint64
+}
+
+// landlockPath is struct landlock_path_beneath_attr (packed).
+type landlockPath struct {
+	allowed uint64
+	fd      int32
+}
+
+// The write rights of each ABI: Landlock restricts only what a ruleset handles, so
+// reading and running stay free everywhere.
+const (
+	llWriteV1 = unix.LANDLOCK_ACCESS_FS_WRITE_FILE | unix.LANDLOCK_ACCESS_FS_REMOVE_DIR | unix.LANDLOCK_ACCESS_FS_REMOVE_FILE |
+		unix.LANDLOCK_ACCESS_FS_MAKE_CHAR | unix.LANDLOCK_ACCESS_FS_MAKE_DIR | unix.LANDLOCK_ACCESS_FS_MAKE_REG |
+		unix.LANDLOCK_ACCESS_FS_MAKE_SOCK | unix.LANDLOCK_ACCESS_FS_MAKE_FIFO | unix.LANDLOCK_ACCESS_FS_MAKE_BLOCK |
+		unix.LANDLOCK_ACCESS_FS_MAKE_SYM
+	llFileRights = unix.LANDLOCK_ACCESS_FS_WRITE_FILE | unix.LANDLOCK_ACCESS_FS_TRUNCATE
+)
+
 // landlockSelf restricts the calling thread (the helper's locked one, which starts
 // the command) to sb: writes only in the writable folders and the usual devices, and
-// no TCP at all with the network off. The ruleset is go-landlock's; it is applied to
-// this thread alone, so that it works in a binary that links cgo too.
+// no TCP at all with the network off (Landlock has no notion of loopback). It calls
+// the kernel directly, on this thread alone, so that it works in any binary.
 func landlockSelf(spec string) error {
 	var sb Sandbox
 	if err := json.Unmarshal([]byte(spec), &sb); err != nil {
 		return err
 	}
-	rules := []landlock.Rule{
-		landlock.RODirs("/"),
-		landlock.RWDirs(existing(sb.Writable)...),
-		landlock.RWFiles("/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/random", "/dev/urandom").IgnoreIfMissing(),
-		landlock.RWDirs("/dev/shm", "/dev/pts").IgnoreIfMissing(),
+	v, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, 1 /* LANDLOCK_CREATE_RULESET_VERSION */)
+	if errno != 0 {
+		return fmt.Errorf("no Landlock in this kernel: %w", errno)
 	}
-	cfg := landlock.V7.BestEffort()
-	if sb.Network {
-		cfg.HandledAccessNet = 0
+	abi := int(v)
+	attr := landlockAttr{handledFS: llWriteV1}
+	if abi >= 2 {
+		attr.handledFS |= unix.LANDLOCK_ACCESS_FS_REFER
 	}
-	fd, _, err := cfg.NewRulesetFD(rules...)
-	if err != nil {
-		return err
+	fileRights := uint64(unix.LANDLOCK_ACCESS_FS_WRITE_FILE)
+	if abi >= 3 {
+		attr.handledFS |= unix.LANDLOCK_ACCESS_FS_TRUNCATE
+		fileRights = llFileRights
 	}
-	if fd < 0 {
-		return nil // no Landlock: nothing to apply
+	if abi >= 4 && !sb.Network {
+		attr.handledNet = unix.LANDLOCK_ACCESS_NET_BIND_TCP | unix.LANDLOCK_ACCESS_NET_CONNECT_TCP
 	}
-	defer unix.Close(fd)
+	size := unsafe.Sizeof(attr)
+	if abi < 4 {
+		size = 8 // handled_access_fs alone
+	}
+	fd, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), size, 0)
+	if errno != 0 {
+		return fmt.Errorf("creating the ruleset: %w", errno)
+	}
+	defer unix.Close(int(fd))
+	add := func(path string, rights uint64) error {
+		pfd, err := unix.Open(path, unix.O_PATH|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return nil // a path that is not here needs no rule
+		}
+		defer unix.Close(pfd)
+		rule := landlockPath{allowed: rights, fd: int32(pfd)}
+		_, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, fd, unix.LANDLOCK_RULE_PATH_BENEATH, uintptr(unsafe.Pointer(&rule)), 0, 0, 0)
+		if errno != 0 {
+			return fmt.Errorf("a rule for %s: %w", path, errno)
+		}
+		return nil
+	}
+	for _, d := range append(existing(sb.Writable), "/dev/shm", "/dev/pts") {
+		if err := add(d, attr.handledFS); err != nil {
+			return err
+		}
+	}
+	for _, f := range []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/random", "/dev/urandom"} {
+		if err := add(f, fileRights); err != nil {
+			return err
+		}
+	}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return err
 	}
-	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(fd), 0, 0); errno != 0 {
-		return errno
+	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, fd, 0, 0); errno != 0 {
+		return fmt.Errorf("restricting: %w", errno)
 	}
 	return nil
 }
