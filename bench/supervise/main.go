@@ -1,7 +1,8 @@
-// Command supervise measures what the exec supervisor costs a command: it runs the
-// command given (with bash -c) alternately without and with the supervisor — a deny
-// rule on bash, as gantry's bash tool runs it — and prints the wall times and their
-// ratio. Usage: go run ./bench/supervise [-n 3] [-rule 'bash:mv .*'] 'go test ./...'
+// Command supervise measures what the exec supervisor (or, with -sandbox, the
+// sandbox) costs a command: it runs the command given (with bash -c) alternately
+// without and with it — a deny rule on bash, or gantry's sandbox over the current
+// folder — and prints the wall times and their ratio.
+// Usage: go run ./bench/supervise [-n 3] [-rule 'bash:mv .*' | -sandbox] 'go test ./...'
 package main
 
 import (
@@ -19,6 +20,7 @@ import (
 func main() {
 	n := flag.Int("n", 3, "runs of each")
 	rule := flag.String("rule", "bash:mv .*", "the deny rule")
+	sandbox := flag.Bool("sandbox", false, "measure the sandbox instead of the supervisor")
 	flag.Parse()
 	if flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: supervise [-n N] [-rule RULE] COMMAND")
@@ -33,20 +35,29 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	judge := e.ExecGuard().Judge
+	with := contain.Options{Judge: e.ExecGuard().Judge}
+	if *sandbox {
+		if b, why := contain.SandboxStatus(); b == contain.BackendNone {
+			fmt.Fprintln(os.Stderr, "no sandbox here:", why)
+			os.Exit(1)
+		}
+		wd, _ := os.Getwd()
+		home, _ := os.UserHomeDir()
+		with = contain.Options{Sandbox: &contain.Sandbox{Writable: []string{wd, "/tmp", os.TempDir(), home + "/.cache", home + "/go/pkg/mod"}, Network: true}}
+	}
 	var plain, supervised []time.Duration
 	for i := 0; i < *n; i++ {
-		plain = append(plain, run(flag.Arg(0), nil))
-		supervised = append(supervised, run(flag.Arg(0), judge))
+		plain = append(plain, run(flag.Arg(0), contain.Options{}))
+		supervised = append(supervised, run(flag.Arg(0), with))
 	}
 	p, s := median(plain), median(supervised)
-	fmt.Printf("command     %s\nplain       %v (median of %d: %v)\nsupervised  %v (median of %d: %v)\noverhead    %+.1f%%\n",
+	fmt.Printf("command     %s\nplain       %v (median of %d: %v)\nwith        %v (median of %d: %v)\noverhead    %+.1f%%\n",
 		flag.Arg(0), p, *n, plain, s, *n, supervised, 100*(s.Seconds()/p.Seconds()-1))
 }
 
 // run runs script once, its output thrown away, and returns its wall time.
-func run(script string, judge contain.Judge) time.Duration {
-	p := contain.New(script, contain.Options{Judge: judge})
+func run(script string, o contain.Options) time.Duration {
+	p := contain.New(script, o)
 	start := time.Now()
 	if err := p.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -57,7 +68,7 @@ func run(script string, judge contain.Judge) time.Duration {
 	if end.Err != nil {
 		fmt.Fprintln(os.Stderr, "the command failed:", end.Err)
 	}
-	if f := p.Fault(); f != "" {
+	if f := p.Fault() + p.SandboxFault(); f != "" {
 		fmt.Fprintln(os.Stderr, "supervisor:", f)
 		os.Exit(1)
 	}

@@ -145,3 +145,25 @@ func TestSetsidDoesNotOutliveTheCall(t *testing.T) {
 		t.Fatalf("setsid sleep outlived the call: %v", left)
 	}
 }
+
+// gantry doctor says what is in force here, and why where it falls back.
+func TestDoctor(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{".gantry/permissions.yaml": "permissions:\n  deny:\n    - \"bash:rm .*\"\n"})
+	r := gantry(t, dir, env(t), "doctor")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, want := range []string{"sandbox ", "exec supervisor ", "in force: 1 deny rule(s) name bash", "PID namespaces ", "session store ", "providers ", "language servers ", "debug adapters "} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("no %q in\n%s", want, r.stdout)
+		}
+	}
+	// With bubblewrap out of PATH, the fallback and its reason.
+	empty := t.TempDir()
+	environ := append(env(t), "PATH="+empty)
+	r = gantry(t, dir, environ, "doctor")
+	if r.code != 0 || !strings.Contains(r.stdout, "bubblewrap (bwrap) is not installed") {
+		t.Errorf("without bwrap: %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}

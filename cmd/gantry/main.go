@@ -32,6 +32,8 @@ func run(args []string) int {
 			return runSessions(args[1:])
 		case "tool":
 			return runTool(args[1:])
+		case "doctor":
+			return runDoctor(args[1:])
 		case "version", "--version", "-v":
 			fmt.Println(versionLine())
 			return 0

@@ -1,0 +1,30 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/gantry-dev/gantry/internal/app"
+)
+
+// runDoctor prints one screen of what is in force here: `gantry doctor`.
+func runDoctor(args []string) int {
+	if len(args) > 0 {
+		fmt.Fprintln(os.Stderr, "usage: gantry doctor")
+		return 2
+	}
+	rows, err := app.Doctor("")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "gantry:", sentence(err))
+		return 1
+	}
+	fmt.Println(versionLine())
+	for _, r := range rows {
+		mark := " "
+		if r.Problem {
+			mark = "!"
+		}
+		fmt.Printf("%s %-17s %s\n", mark, r.Name, r.Value)
+	}
+	return 0
+}

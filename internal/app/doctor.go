@@ -1,0 +1,144 @@
+package app
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/gantry-dev/gantry/internal/config"
+	"github.com/gantry-dev/gantry/internal/contain"
+	"github.com/gantry-dev/gantry/internal/permission"
+	"github.com/gantry-dev/gantry/internal/session"
+)
+
+// DoctorRow is one line of `gantry doctor`: what, and what is in force here.
+type DoctorRow struct {
+	Name, Value string
+	// Problem marks a row that is below what gantry can do (a fallback, nothing found).
+	Problem bool
+}
+
+// Doctor says what is in force for a session in cwd: the sandbox, the exec supervisor,
+// the PID namespaces, where the config and store are, the providers with keys, and
+// the language servers and debug adapters found on PATH.
+func Doctor(cwd string) ([]DoctorRow, error) {
+	if cwd == "" {
+		var err error
+		if cwd, err = os.Getwd(); err != nil {
+			return nil, err
+		}
+	}
+	cfg, err := config.Load(cwd)
+	if err != nil {
+		return nil, err
+	}
+	var rows []DoctorRow
+	add := func(name, value string, problem bool) { rows = append(rows, DoctorRow{name, value, problem}) }
+
+	b, why := contain.SandboxStatus()
+	sb := b.String()
+	if why != "" {
+		sb += " — " + why
+	}
+	switch {
+	case cfg.Sandbox.Enabled != nil && *cfg.Sandbox.Enabled:
+		sb += "; on (sandbox.enabled: true)"
+	case cfg.Sandbox.Enabled != nil:
+		sb += "; off (sandbox.enabled: false)"
+	default:
+		sb += "; on in yolo mode, off in the others (sandbox.enabled unset)"
+	}
+	if !cfg.Sandbox.Network {
+		sb += "; network: loopback only"
+	}
+	add("sandbox", sb, b != contain.BackendBubblewrap)
+	for _, s := range cfg.Sandbox.Ignored {
+		add("", "ignored: "+s, true)
+	}
+
+	gate, err := newGate(cfg, Options{PermissionMode: string(permission.ModeYolo)})
+	if err != nil {
+		return nil, err
+	}
+	ok, swhy := contain.Supervisor()
+	_, deny := gate.Rules()
+	bashRules := 0
+	for _, r := range deny {
+		if r.MatchesTool("bash") {
+			bashRules++
+		}
+	}
+	sup := "available (seccomp user notification)"
+	if !ok {
+		sup = "not available: " + swhy + " — deny rules on bash are checked by the parser only"
+	}
+	if bashRules > 0 {
+		sup += fmt.Sprintf("; in force: %d deny rule(s) name bash", bashRules)
+	} else {
+		sup += "; idle: no deny rule names bash"
+	}
+	add("exec supervisor", sup, !ok)
+
+	m, mwhy := contain.Status()
+	ns := m.String()
+	if mwhy != "" {
+		ns += " — " + mwhy
+	}
+	add("PID namespaces", ns, m == contain.ModeGroup)
+
+	add("user config", describeDir(config.UserDir(), "config.yaml", "permissions.yaml", "credentials.yaml"), false)
+	add("project", cfg.Root()+"  "+describeDir(filepath.Join(cfg.Root(), ".gantry"), "config.yaml", "permissions.yaml"), false)
+	add("session store", session.DefaultPath(), false)
+
+	creds, _ := config.LoadCredentials()
+	var keys []string
+	for _, p := range []struct{ name, env, stored string }{
+		{"anthropic", "ANTHROPIC_API_KEY", creds.AnthropicAPIKey},
+		{"openai", "OPENAI_API_KEY", creds.OpenAIAPIKey},
+	} {
+		switch {
+		case os.Getenv(p.env) != "":
+			keys = append(keys, p.name+" ("+p.env+")")
+		case p.stored != "":
+			keys = append(keys, p.name+" (credentials.yaml)")
+		}
+	}
+	if len(keys) == 0 {
+		add("providers", "no key found (ANTHROPIC_API_KEY, OPENAI_API_KEY, or gantry's setup)", true)
+	} else {
+		add("providers", "keys for "+strings.Join(keys, ", "), false)
+	}
+	add("language servers", found("gopls", "clangd", "clangd-19", "pyright-langserver", "typescript-language-server", "rust-analyzer"), false)
+	add("debug adapters", found("dlv", "lldb-dap", "lldb-dap-19", "debugpy-adapter"), false)
+	return rows, nil
+}
+
+// describeDir names dir and which of files are in it.
+func describeDir(dir string, files ...string) string {
+	var have []string
+	for _, f := range files {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			have = append(have, f)
+		}
+	}
+	if len(have) == 0 {
+		return dir + " (no files)"
+	}
+	return dir + " (" + strings.Join(have, ", ") + ")"
+}
+
+// found lists the programs of names on PATH.
+func found(names ...string) string {
+	var have []string
+	for _, n := range names {
+		if p, err := exec.LookPath(n); err == nil {
+			have = append(have, n+" ("+p+")")
+		}
+	}
+	if len(have) == 0 {
+		return "none found on PATH"
+	}
+	return strings.Join(have, ", ")
+}
