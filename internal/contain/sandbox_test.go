@@ -13,19 +13,24 @@ import (
 	"time"
 )
 
-// landlockEnv makes a test binary use Landlock as where bubblewrap is missing.
+// landlockEnv marks the test binary run again with bubblewrap hidden from PATH.
 const landlockEnv = "GANTRY_CONTAIN_TEST_LANDLOCK"
 
-func init() {
-	if os.Getenv(landlockEnv) != "" {
-		sandboxOnce.Do(func() {
-			b, why := probeSandbox()
-			if b == BackendBubblewrap {
-				b, why = BackendLandlock, "bubblewrap hidden by the test"
+// pathWithout is a PATH of one folder holding links to every program of PATH but
+// name: the program is hidden, the rest still found.
+func pathWithout(t *testing.T, name string) string {
+	t.Helper()
+	shadow := t.TempDir()
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		entries, _ := os.ReadDir(d)
+		for _, e := range entries {
+			if e.Name() == name {
+				continue
 			}
-			backend, backendWhy = b, why
-		})
+			_ = os.Symlink(filepath.Join(d, e.Name()), filepath.Join(shadow, e.Name())) // the first one wins
+		}
 	}
+	return shadow
 }
 
 // sandboxed runs script in a sandbox over project, returning its output.
@@ -150,7 +155,7 @@ func TestSandboxGoToolchain(t *testing.T) {
 func TestSandboxLandlockFallback(t *testing.T) {
 	if os.Getenv(landlockEnv) == "" {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestSandboxLandlockFallback$", "-test.v")
-		cmd.Env = append(os.Environ(), landlockEnv+"=1")
+		cmd.Env = append(os.Environ(), landlockEnv+"=1", "PATH="+pathWithout(t, "bwrap"))
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("%v\n%s", err, out)
@@ -159,6 +164,9 @@ func TestSandboxLandlockFallback(t *testing.T) {
 			t.Skip(s[strings.Index(s, "--- SKIP"):])
 		}
 		return
+	}
+	if _, err := exec.LookPath("bwrap"); err == nil {
+		t.Fatal("bwrap is still on PATH")
 	}
 	needSandbox(t, BackendLandlock)
 	testSandboxFilesystem(t, false) // Landlock cannot take back a part of a writable folder

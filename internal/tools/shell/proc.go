@@ -43,14 +43,22 @@ type guard struct {
 	sandbox *contain.Sandbox
 }
 
-// guardOf is the guard of a call under o.
+// guardOf is the guard of a call under o. A sandboxed command is always supervised:
+// with no deny rule on bash the judge lets everything run, and the supervisor's
+// watch still holds (an exec it cannot read is refused).
 func (o Options) guardOf() guard {
 	g := guard{judge: o.Judge}
 	if o.Sandbox != nil {
 		g.sandbox = o.Sandbox()
 	}
+	if g.sandbox != nil && g.judge == nil {
+		g.judge = allowAll
+	}
 	return g
 }
+
+// allowAll is the judge of a sandbox with no deny rule on bash.
+func allowAll(contain.Exec) contain.Refusal { return contain.Refusal{} }
 
 // blockedLines are the lines a result ends with for what the supervisor refused, and
 // for a supervisor that could not watch the command.

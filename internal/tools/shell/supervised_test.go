@@ -1,10 +1,13 @@
 package shell
 
 import (
+	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gantry-dev/gantry/internal/contain"
 	"github.com/gantry-dev/gantry/internal/permission"
@@ -63,4 +66,65 @@ func TestBackgroundTaskIsSupervised(t *testing.T) {
 	if !strings.Contains(res.Text, "done\n[bg_1 finished after") || !strings.HasSuffix(res.Text, "[blocked by deny rule bash:mv .*: mv a b]") {
 		t.Errorf("got %q", res.Text)
 	}
+}
+
+// A write the sandbox refuses is said in one sentence naming the path; the project
+// is writable.
+func TestSandboxFailureIsSaid(t *testing.T) {
+	t.Parallel()
+	if b, why := contain.SandboxStatus(); b != contain.BackendBubblewrap {
+		t.Skipf("no bubblewrap here (%s)", why)
+	}
+	dir := t.TempDir()
+	outside := t.TempDir()
+	o := Options{Sandbox: func() *contain.Sandbox { return &contain.Sandbox{Writable: []string{dir}, Network: false} }}
+	res := call(t, t.Context(), toolNamed(t, o, "bash"), tool.Env{Cwd: dir},
+		map[string]any{"command": "echo ok > here && cat here && touch " + outside + "/x"})
+	want := "[sandbox: " + outside + "/x is read-only in the sandbox:"
+	if !strings.Contains(res.Text, "ok\n") || !strings.Contains(res.Text, want) {
+		t.Errorf("got %q, want %q in it", res.Text, want)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0") // on the host's loopback: out of the sandbox's
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	res = call(t, t.Context(), toolNamed(t, o, "bash"), tool.Env{Cwd: dir},
+		map[string]any{"command": fmt.Sprintf("exec 3<>/dev/tcp/127.0.0.1/%d", ln.Addr().(*net.TCPAddr).Port)})
+	if !strings.Contains(res.Text, "[sandbox: the network is off") {
+		t.Errorf("network: %q", res.Text)
+	}
+}
+
+// task_kill of a background task leaves nothing it started, setsid included.
+func TestTaskKillLeavesNothing(t *testing.T) {
+	t.Parallel()
+	if m, why := contain.Status(); m == contain.ModeGroup {
+		t.Skipf("no PID namespaces here (%s)", why)
+	}
+	s := newSession(t)
+	id := s.start("setsid sleep 353.5 & nohup sleep 353.5 >/dev/null 2>&1 & echo started; sleep 353.5")
+	s.run("task_output", map[string]any{"task_id": id, "block": false})
+	waitFor(t, 5*time.Second, "the sleeps", func() bool { return len(sleeps("353.5")) >= 3 })
+	s.run("task_kill", map[string]any{"task_id": id})
+	waitFor(t, time.Second, "no sleep left", func() bool { return len(sleeps("353.5")) == 0 })
+}
+
+// sleeps lists the living processes whose command line holds "sleep "+arg.
+func sleeps(arg string) []string {
+	var out []string
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil || !strings.Contains(strings.ReplaceAll(string(b), "\x00", " "), "sleep "+arg) {
+			continue
+		}
+		if st, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat")); err == nil {
+			if i := strings.LastIndexByte(string(st), ')'); i > 0 && i+2 < len(st) && (st[i+2] == 'Z' || st[i+2] == 'X') {
+				continue
+			}
+		}
+		out = append(out, e.Name())
+	}
+	return out
 }
