@@ -64,7 +64,7 @@ func (e *Engine) DeniedWritePaths() []string {
 			continue
 		}
 		p := r.prefix
-		if p != r.pat {
+		if p != r.pat && regexp.QuoteMeta(p) != r.pat { // not a file named whole
 			i := strings.LastIndex(p, "/")
 			if i <= 0 {
 				continue

@@ -157,3 +157,31 @@ func TestResolvePath(t *testing.T) {
 		}
 	}
 }
+
+// In yolo with the sandbox on, the file tools keep gantry's own settings read-only
+// too; the rest of what is protected is written, as in yolo without it.
+func TestYoloSandboxKeepsGantrySettings(t *testing.T) {
+	e, root := project(t, ModeYolo, nil, nil)
+	e.SetSandboxed(func(Mode) bool { return true })
+	if v := e.Check(fileCall("write_file", root, ".gantry/permissions.yaml")); v.Decision != Deny || !strings.Contains(v.Reason, "sandbox") {
+		t.Errorf(".gantry: %v (%s)", v.Decision, v.Reason)
+	}
+	if v := e.Check(fileCall("write_file", root, ".git/config")); v.Decision != Allow {
+		t.Errorf(".git: %v (%s)", v.Decision, v.Reason)
+	}
+	e.SetSandboxed(func(Mode) bool { return false })
+	if v := e.Check(fileCall("write_file", root, ".gantry/permissions.yaml")); v.Decision != Allow {
+		t.Errorf("no sandbox: %v (%s)", v.Decision, v.Reason)
+	}
+}
+
+// The folders the deny rules of writing tools name plainly are kept read-only by the
+// sandbox.
+func TestDeniedWritePaths(t *testing.T) {
+	e, root := project(t, ModeYolo, nil, []string{`write_file:secret/.*`, `edit_file:config/prod\.yaml`, `write_file:.*\.env`, `bash:rm .*`, `write_file:/etc/.*`})
+	got := strings.Join(e.DeniedWritePaths(), " ")
+	want := strings.Join([]string{filepath.Join(root, "secret"), filepath.Join(root, "config/prod.yaml"), "/etc"}, " ")
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
