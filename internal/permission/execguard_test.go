@@ -225,3 +225,24 @@ func TestLoaderOperandAndShebang(t *testing.T) {
 		t.Error("ldd and ld are not loaders")
 	}
 }
+
+// An allowed go test runs under the supervisor as it would anyway: the compiler, the
+// linker, vet and the test binary all pass.
+func TestExecGuardLetsGoTestRun(t *testing.T) {
+	need(t, "go")
+	g := guardOf(t, `bash:mv .*`, `bash:rm -rf /.*`)
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"go.mod":    "module guarded\n\ngo 1.22\n",
+		"a.go":      "package guarded\n\nfunc Three() int { return 3 }\n",
+		"a_test.go": "package guarded\n\nimport \"testing\"\n\nfunc TestThree(t *testing.T) {\n\tif Three() != 3 {\n\t\tt.Fatal()\n\t}\n}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, blocked := supervised(t, g, dir, "go vet ./... && go test -count=1 ./... && echo all-ok")
+	if len(blocked) != 0 || !strings.Contains(out, "all-ok") {
+		t.Errorf("output %q, blocked %+v", out, blocked)
+	}
+}

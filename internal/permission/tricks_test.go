@@ -1,6 +1,7 @@
 package permission
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/gantry-dev/gantry/internal/tool"
@@ -134,4 +135,49 @@ func TestTrickTables(t *testing.T) {
 			t.Errorf("%q: %v (%s)", cmd, v.Decision, v.Reason)
 		}
 	}
+}
+
+// Every row of the wrapper and opaque-program tables, read from the tables
+// themselves: a wrapper's command is checked, an opaque program is refused where a
+// deny rule names bash.
+func TestEveryTableRow(t *testing.T) {
+	e, err := NewEngine(ModeYolo, nil, []string{`bash:mv .*`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(cmd string) {
+		t.Helper()
+		if v := e.Check(Call{Tool: "bash", Level: tool.LevelExec, Principal: cmd}); v.Decision != Deny {
+			t.Errorf("%q: %v (%s)", cmd, v.Decision, v.Reason)
+		}
+	}
+	for name, w := range moreWrappers {
+		check(name + strings.Repeat(" operand", w.skip) + " mv a b")
+	}
+	for name := range opaquePrograms {
+		check(name + " x")
+	}
+	for name := range stringVars {
+		check(name + "='$(mv a b)' true")
+	}
+	for name := range builtinRunners {
+		switch name {
+		case "trap":
+			check(`trap 'mv a b' EXIT`)
+		case "hash":
+			check("hash -p /bin/mv x")
+		case "enable":
+			check("enable -f x.so x")
+		case "mapfile", "readarray":
+			check(name + ` -C 'mv a b' arr`)
+		case "compgen", "complete":
+			check(name + ` -C 'mv a b' x`)
+		default:
+			check(name + " x")
+		}
+	}
+	for name := range nameArgs {
+		check(name + ` 'a[$(mv a b)]'`)
+	}
+	check(`LESSOPEN='|mv a b %s' less x`)
 }
