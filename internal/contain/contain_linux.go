@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"slices"
 	"strings"
 	"syscall"
 
@@ -124,31 +123,32 @@ func (p *Process) command(script string) *exec.Cmd {
 		}
 		return cmd
 	}
-	var flags []string
-	if m == ModeGroup {
-		flags = append(flags, "-r") // no namespace: the helper is a subreaper
-	}
-	if p.opts.Judge != nil {
-		flags = append(flags, "-s")
-	}
+	hm := m // how the helper itself is started
 	argv := []string{"bash", "-c", script}
+	var sbFlags []string
 	if sb := p.opts.Sandbox; sb != nil {
 		switch b, _ := SandboxStatus(); b {
 		case BackendBubblewrap:
+			// bwrap makes the PID namespace itself (and the user one when gantry is
+			// not root), with a /proc that matches — inside gantry's own it cannot,
+			// since it reads /proc by its own pid — and dies with the helper, its
+			// parent, which dies with gantry: the helper stays out of namespaces.
 			argv = bwrapArgs(sb, p.opts.Dir, argv)
-			if m != ModeGroup {
-				flags = append(flags, "-p") // bwrap reads /proc by its own pid: a /proc of the namespace
-			}
+			hm = ModeGroup
 		case BackendLandlock:
-			flags = append(flags, landlockFlag(sb))
+			sbFlags = append(sbFlags, landlockFlag(sb))
 		default:
 			p.sandboxFault = "no sandbox can be made here: " + backendWhy
 		}
 	}
-	cmd := helper(m, flags, append([]string{"--"}, argv...)...)
-	if slices.Contains(flags, "-p") {
-		cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWNS
+	var flags []string
+	if hm == ModeGroup {
+		flags = append(flags, "-r") // no namespace of its own: the helper is a subreaper
 	}
+	if p.opts.Judge != nil {
+		flags = append(flags, "-s")
+	}
+	cmd := helper(hm, append(flags, sbFlags...), append([]string{"--"}, argv...)...)
 	cmd.Dir = p.opts.Dir
 	cmd.Env = append(os.Environ(), p.opts.Env...)
 	if m == ModeGroup {

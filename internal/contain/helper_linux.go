@@ -42,11 +42,6 @@ func helperMain(args []string) int {
 			subreaper = true
 		case args[0] == "-s":
 			supervised = true
-		case args[0] == "-p":
-			if err := ownProc(); err != nil {
-				fmt.Fprintf(os.Stderr, "gantry: the sandbox's /proc could not be mounted: %v\n", err)
-				return 126
-			}
 		case strings.HasPrefix(args[0], "-l="):
 			sandbox = strings.TrimPrefix(args[0], "-l=")
 		default:
@@ -173,13 +168,4 @@ func drain() {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-}
-
-// ownProc mounts a /proc of the helper's PID namespace over the host's, in the mount
-// namespace the helper was started in, so that pids and /proc agree inside.
-func ownProc() error {
-	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		return err
-	}
-	return unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, "")
 }

@@ -26,7 +26,7 @@ func probeSandbox() (Backend, string) {
 	why := ""
 	if p, err := exec.LookPath("bwrap"); err != nil {
 		why = "bubblewrap (bwrap) is not installed"
-	} else if out, err := exec.Command(p, "--ro-bind", "/", "/", "--dev", "/dev", "--", "/bin/true").CombinedOutput(); err != nil {
+	} else if out, err := probeBwrap(p).CombinedOutput(); err != nil {
 		why = fmt.Sprintf("bubblewrap cannot make its namespaces here (%s)", strings.TrimSpace(firstLine(string(out), err.Error())))
 	} else {
 		bwrapPath = p
@@ -39,6 +39,18 @@ func probeSandbox() (Backend, string) {
 	return BackendLandlock, fmt.Sprintf("%s: Landlock ABI %d restricts writes instead (denied and protected paths inside the project stay writable, and with the network off loopback is closed too)", why, abi)
 }
 
+// probeBwrap is bwrap run as a command's would be: under the helper, which stays out
+// of namespaces for bwrap to make its own.
+func probeBwrap(path string) *exec.Cmd {
+	bwrapPath = path
+	argv := bwrapArgs(&Sandbox{Writable: []string{os.TempDir()}}, "", []string{"/bin/true"})
+	bwrapPath = ""
+	if lifeline == nil {
+		return exec.Command(argv[0], argv[1:]...)
+	}
+	return helper(ModeGroup, []string{"-r"}, append([]string{"--"}, argv...)...)
+}
+
 func firstLine(s, fallback string) string {
 	if s = strings.TrimSpace(s); s == "" {
 		return fallback
@@ -49,7 +61,7 @@ func firstLine(s, fallback string) string {
 
 // bwrapArgs is the bubblewrap command line that runs argv in sb, in dir.
 func bwrapArgs(sb *Sandbox, dir string, argv []string) []string {
-	args := []string{bwrapPath, "--die-with-parent", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"}
+	args := []string{bwrapPath, "--die-with-parent", "--unshare-pid", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"}
 	for _, w := range existing(sb.Writable) {
 		args = append(args, "--bind", w, w)
 	}

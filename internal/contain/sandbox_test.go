@@ -171,3 +171,15 @@ func TestSandboxLandlockFallback(t *testing.T) {
 	needSandbox(t, BackendLandlock)
 	testSandboxFilesystem(t, false) // Landlock cannot take back a part of a writable folder
 }
+
+// A sandboxed command leaves nothing behind either: bubblewrap's PID namespace dies
+// with it, and with gantry.
+func TestSandboxLeavesNothing(t *testing.T) {
+	needSandbox(t, BackendBubblewrap)
+	project := t.TempDir()
+	out := sandboxed(t, project, `setsid sleep 354.5 & nohup sleep 354.5 >/dev/null 2>&1 & echo started`, Sandbox{Writable: []string{project}, Network: true})
+	if !strings.Contains(out, "started") {
+		t.Fatalf("%q", out)
+	}
+	gone(t, "sleep 354.5", time.Second)
+}
