@@ -62,6 +62,9 @@ func probe() {
 	}
 }
 
+// procMismatch is why the supervisor cannot run where /proc is not gantry's own.
+const procMismatch = "gantry runs in a PID namespace whose /proc is another's (inside another gantry?), where the supervisor cannot find the processes it stops by their pids"
+
 // probeSupervisor starts a supervised helper that runs /bin/true and says what went
 // wrong, if anything.
 func probeSupervisor() string {
@@ -70,6 +73,9 @@ func probeSupervisor() string {
 	}
 	if lifeline == nil {
 		return why
+	}
+	if !procMatches() {
+		return procMismatch
 	}
 	p := New("true", Options{Judge: func(Exec) Refusal { return Refusal{} }})
 	if err := p.Start(); err != nil {

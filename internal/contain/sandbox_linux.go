@@ -1,13 +1,17 @@
 package contain
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -26,7 +30,11 @@ func probeSandbox() (Backend, string) {
 	why := ""
 	if p, err := exec.LookPath("bwrap"); err != nil {
 		why = "bubblewrap (bwrap) is not installed"
-	} else if out, err := probeBwrap(p).CombinedOutput(); err != nil {
+	} else if !procMatches() {
+		// bwrap finds its processes in /proc by their pids: in a PID namespace whose
+		// /proc is another namespace's (gantry run by a gantry) it waits for ever.
+		why = "gantry runs in a PID namespace whose /proc is another's (inside another gantry?), where bubblewrap hangs"
+	} else if out, err := within(probeBwrap(p), 10*time.Second); err != nil {
 		why = fmt.Sprintf("bubblewrap cannot make its namespaces here (%s)", strings.TrimSpace(firstLine(string(out), err.Error())))
 	} else {
 		bwrapPath = p
@@ -37,6 +45,35 @@ func probeSandbox() (Backend, string) {
 		return BackendNone, why + ", and Landlock is not enabled in this kernel"
 	}
 	return BackendLandlock, fmt.Sprintf("%s: Landlock ABI %d restricts writes instead (denied and protected paths inside the project stay writable, and with the network off loopback is closed too)", why, abi)
+}
+
+// procMatches tells whether /proc is the procfs of gantry's own PID namespace.
+func procMatches() bool {
+	self, err := os.Readlink("/proc/self")
+	return err == nil && self == strconv.Itoa(os.Getpid())
+}
+
+// within runs cmd for d at most (then kills its group) and returns its output.
+func within(cmd *exec.Cmd, d time.Duration) ([]byte, error) {
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.WaitDelay = time.Second
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return out.Bytes(), err
+	case <-time.After(d):
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		<-done
+		return out.Bytes(), fmt.Errorf("it did not finish within %v", d)
+	}
 }
 
 // probeBwrap is bwrap run as a command's would be: under the helper, which stays out

@@ -30,6 +30,13 @@ func (p *Process) supervise() {
 		return
 	}
 	defer unix.Close(fd)
+	if !procMatches() {
+		// The pids of the notifications are this namespace's, /proc another's: refuse
+		// every exec rather than judge the wrong process.
+		p.faulted(procMismatch)
+		p.refuseAll(fd)
+		return
+	}
 	stop := int(p.plat.stopR.Fd())
 	for {
 		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}, {Fd: int32(stop), Events: unix.POLLIN}}
@@ -55,6 +62,23 @@ func (p *Process) supervise() {
 			return
 		}
 		p.answer(fd, n)
+	}
+}
+
+// refuseAll answers every exec with EPERM until no process uses the filter.
+func (p *Process) refuseAll(fd int) {
+	stop := int(p.plat.stopR.Fd())
+	for {
+		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}, {Fd: int32(stop), Events: unix.POLLIN}}
+		if _, err := unix.Poll(fds, -1); err != nil && !errors.Is(err, unix.EINTR) {
+			return
+		}
+		if fds[1].Revents != 0 || fds[0].Revents&unix.POLLIN == 0 {
+			return
+		}
+		if n, err := receive(fd); err == nil {
+			_ = respond(fd, n.ID, unix.EPERM)
+		}
 	}
 }
 

@@ -69,6 +69,9 @@ func Alive(pgid int) bool {
 	if err := syscall.Kill(-pgid, 0); errors.Is(err, syscall.ESRCH) {
 		return false
 	}
+	if !procIsOurs() {
+		return true // /proc is another PID namespace's: its groups are not ours to read
+	}
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return true // cannot tell; signals went out, assume the worst
@@ -83,6 +86,14 @@ func Alive(pgid int) bool {
 		}
 	}
 	return false
+}
+
+// procIsOurs tells whether /proc is the procfs of this process's PID namespace (it
+// is not for a process in a namespace of its own with the host's /proc mounted, as
+// under another gantry).
+func procIsOurs() bool {
+	self, err := os.Readlink("/proc/self")
+	return err == nil && self == strconv.Itoa(os.Getpid())
 }
 
 // procStat reads the state and process group of /proc/<pid>/stat.
