@@ -29,7 +29,7 @@ func (s *Session) AppendEvent(kind string, payload any) error {
 	_, err = st.exec(`INSERT INTO events (session_id, kind, payload, created) VALUES (?, ?, ?, ?)`,
 		s.id, kind, string(body), time.Now().UnixNano())
 	if err != nil {
-		return fmt.Errorf("session: append %s event: %w", kind, notFound(s.id, err))
+		return st.writeError("append "+kind+" event", notFound(s.id, err))
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	sqlite3 "modernc.org/sqlite/lib"
@@ -52,7 +53,7 @@ func (s *Session) appendMessage(m llm.Message, u *llm.Usage, cost float64) error
 	for try := 0; ; try++ {
 		if !known {
 			if seq, err = st.loadNextSeq(s.id); err != nil {
-				return fmt.Errorf("session: append message: %w", err)
+				return st.writeError("append message", err)
 			}
 		}
 		var usage llm.Usage
@@ -66,7 +67,7 @@ func (s *Session) appendMessage(m llm.Message, u *llm.Usage, cost float64) error
 			return nil
 		}
 		if try > 0 || sqliteCode(err) != sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY {
-			return fmt.Errorf("session: append message: %w", notFound(s.id, err))
+			return st.writeError("append message", notFound(s.id, err))
 		}
 		known = false
 	}
@@ -90,67 +91,147 @@ func (s *Session) AddUsage(u llm.Usage, cost float64) error {
 	defer st.wmu.Unlock()
 	_, err := st.exec(insertUsage, s.id, u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens, cost, time.Now().UnixNano())
 	if err != nil {
-		return fmt.Errorf("session: add usage: %w", notFound(s.id, err))
+		return st.writeError("add usage", notFound(s.id, err))
 	}
 	return nil
 }
 
 // Messages returns the model's context as stored — from the last compaction on, when
-// there was one (see MarkCompaction) — repaired for resuming (see Repair):
-// it can be sent to a model as it is. After an interrupted turn it may end with a user
-// message of synthetic tool results; a prompt appended after it is merged into that
-// message by the next Messages.
+// there was one (see MarkCompaction) — repaired for resuming (see Repair and
+// Resume): it can be sent to a model as it is. After an interrupted turn it may end
+// with a user message of synthetic tool results; a prompt appended after it is
+// merged into that message by the next Messages.
 func (s *Session) Messages() ([]llm.Message, error) {
-	msgs, seqs, err := s.rawMessages()
-	if err != nil {
-		return nil, err
-	}
-	if msgs, err = s.compacted(msgs, seqs); err != nil {
-		return nil, err
-	}
-	if msgs, err = s.recoverResults(msgs); err != nil {
-		return nil, err
-	}
-	return Repair(msgs), nil
+	msgs, _, err := s.Resume()
+	return msgs, err
 }
 
-// recoverResults gives the calls of a trailing assistant message the results that
-// were stored as tool_finished events before the process stopped (the agent stores
-// a response's results as one message once all its calls are settled, and each
-// earlier one as an event meanwhile).
-func (s *Session) recoverResults(msgs []llm.Message) ([]llm.Message, error) {
+// Kinds of the events the agent stores of a call: that it is about to run (stored,
+// for a call that may have an effect, before it runs), and its result (stored as
+// soon as it is had, when more calls of its response are still running).
+const (
+	KindToolRunning  = "tool_running"
+	KindToolFinished = "tool_finished"
+)
+
+// The results Resume gives the calls of the last response that have none stored.
+const (
+	// MayHaveRun is the result of a call that had started: it may have done part or
+	// all of its work.
+	MayHaveRun = "[interrupted: gantry stopped while this call ran; it may have taken effect: check before running it again]"
+	// NotRun is the result of a call that never started.
+	NotRun = "[interrupted: gantry stopped before this call ran; it had no effect]"
+)
+
+// Unfinished is a call of the session's last response whose result was never
+// stored: gantry stopped before it finished.
+type Unfinished struct {
+	ID, Name string
+	Input    string // the call's arguments, as JSON
+	// Started says the call had started running, and may have taken effect.
+	Started bool
+}
+
+// Resume is Messages with the calls of the last response that have no result: a
+// call that had started (its start is stored before it runs) gets MayHaveRun, one
+// that had not NotRun, each as an error result, and both come back in unfinished,
+// in order, for the face to show. A session stored before starts were stored gets
+// Interrupted for them (see Repair) and unfinished lists them as started.
+func (s *Session) Resume() (msgs []llm.Message, unfinished []Unfinished, err error) {
+	msgs, seqs, err := s.rawMessages()
+	if err != nil {
+		return nil, nil, err
+	}
+	var lastSeq int64
+	if n := len(seqs); n > 0 {
+		lastSeq = seqs[n-1]
+	}
+	if msgs, err = s.compacted(msgs, seqs); err != nil {
+		return nil, nil, err
+	}
+	if msgs, unfinished, err = s.recoverResults(msgs, lastSeq); err != nil {
+		return nil, nil, err
+	}
+	return Repair(msgs), unfinished, nil
+}
+
+// recoverResults gives the calls of a trailing assistant message (stored as seq
+// lastSeq) their results: those stored as tool_finished events before the process
+// stopped (the agent stores a response's results as one message once all its calls
+// are settled, and each earlier one as an event meanwhile), and for the others the
+// truth of what became of them.
+func (s *Session) recoverResults(msgs []llm.Message, lastSeq int64) ([]llm.Message, []Unfinished, error) {
 	if len(msgs) == 0 || msgs[len(msgs)-1].Role != llm.RoleAssistant {
-		return msgs, nil
+		return msgs, nil, nil
 	}
 	calls := msgs[len(msgs)-1].ToolCalls()
 	if len(calls) == 0 {
-		return msgs, nil
+		return msgs, nil, nil
 	}
-	events, err := s.Events("tool_finished")
+	events, err := s.Events(KindToolFinished, KindToolRunning)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	found := make(map[string]llm.Block)
+	running := make(map[string]bool)
 	for _, e := range events {
 		var r struct {
 			ID      string `json:"id"`
 			Text    string `json:"text"`
 			IsError bool   `json:"is_error"`
 		}
-		if json.Unmarshal(e.Payload, &r) == nil && r.ID != "" {
+		if json.Unmarshal(e.Payload, &r) != nil || r.ID == "" {
+			continue
+		}
+		if e.Kind == KindToolRunning {
+			running[r.ID] = true
+		} else {
 			found[r.ID] = llm.Block{Type: llm.BlockToolResult, ToolCallID: r.ID, Text: r.Text, IsError: r.IsError}
 		}
 	}
-	var results []llm.Block
+	startsKnown, err := s.startsStoredAt(lastSeq)
+	if err != nil {
+		return nil, nil, err
+	}
+	var (
+		results    []llm.Block
+		unfinished []Unfinished
+	)
 	for _, c := range calls {
 		if b, ok := found[c.ToolCallID]; ok {
 			results = append(results, b)
+			continue
+		}
+		u := Unfinished{ID: c.ToolCallID, Name: c.ToolName, Input: string(c.Input), Started: running[c.ToolCallID] || !startsKnown}
+		unfinished = append(unfinished, u)
+		switch {
+		case !startsKnown:
+			// Repair says Interrupted.
+		case u.Started:
+			results = append(results, llm.Block{Type: llm.BlockToolResult, ToolCallID: c.ToolCallID, Text: MayHaveRun, IsError: true})
+		default:
+			results = append(results, llm.Block{Type: llm.BlockToolResult, ToolCallID: c.ToolCallID, Text: NotRun, IsError: true})
 		}
 	}
 	if len(results) == 0 {
-		return msgs, nil
+		return msgs, unfinished, nil
 	}
-	return append(msgs[:len(msgs):len(msgs)], llm.Message{Role: llm.RoleUser, Content: results}), nil
+	return append(msgs[:len(msgs):len(msgs)], llm.Message{Role: llm.RoleUser, Content: results}), unfinished, nil
+}
+
+// startsStoredAt says whether the calls of message seq had their starts stored
+// before they ran: the session was run, from that message on, by a gantry that
+// stores them (see Lease).
+func (s *Session) startsStoredAt(seq int64) (bool, error) {
+	var from int64
+	err := s.store.db.QueryRow(`SELECT starts_from FROM sessions WHERE id = ?`, s.id).Scan(&from)
+	if err != nil {
+		if strings.Contains(err.Error(), "no such column") {
+			return false, nil // a store older than starts (read-only, not migrated)
+		}
+		return false, fmt.Errorf("session: read session: %w", errNoRows(s.id, err))
+	}
+	return from > 0 && seq >= from, nil
 }
 
 // RawMessages returns the conversation exactly as stored, without repair.

@@ -133,7 +133,7 @@ func TestMessagesRepairsStoredHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertMessages(t, got, append(stored, user(interrupted("a"))))
+	assertMessages(t, got, append(stored, user(llm.Block{Type: llm.BlockToolResult, ToolCallID: "a", Text: NotRun, IsError: true})))
 }
 
 // A kill in the middle of a batch of calls: the results stored as events come back,
@@ -141,21 +141,74 @@ func TestMessagesRepairsStoredHistory(t *testing.T) {
 func TestMessagesRecoversResultsFromEvents(t *testing.T) {
 	st := openTemp(t)
 	s := mustCreate(t, st, "/w")
-	for _, m := range []llm.Message{userText("go"), assistant(call("a", "bash"), call("b", "bash"), call("c", "bash"))} {
+	for _, m := range []llm.Message{userText("go"), assistant(call("a", "bash"), call("b", "bash"), call("c", "bash"), call("d", "bash"))} {
 		if err := s.AppendMessage(m); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for _, id := range []string{"a", "b"} {
-		if err := s.AppendEvent("tool_finished", map[string]any{"id": id, "text": "out " + id, "is_error": id == "b"}); err != nil {
+		if err := s.AppendEvent(KindToolRunning, map[string]any{"id": id, "name": "bash"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.AppendEvent(KindToolFinished, map[string]any{"id": id, "text": "out " + id, "is_error": id == "b"}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	got, err := s.Messages()
+	if err := s.AppendEvent(KindToolRunning, map[string]any{"id": "c", "name": "bash"}); err != nil {
+		t.Fatal(err)
+	}
+	got, unfinished, err := s.Resume()
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []llm.Message{userText("go"), assistant(call("a", "bash"), call("b", "bash"), call("c", "bash")),
-		user(result("a", "out a"), llm.Block{Type: llm.BlockToolResult, ToolCallID: "b", Text: "out b", IsError: true}, interrupted("c"))}
+	want := []llm.Message{userText("go"), assistant(call("a", "bash"), call("b", "bash"), call("c", "bash"), call("d", "bash")),
+		user(result("a", "out a"), llm.Block{Type: llm.BlockToolResult, ToolCallID: "b", Text: "out b", IsError: true},
+			llm.Block{Type: llm.BlockToolResult, ToolCallID: "c", Text: MayHaveRun, IsError: true},
+			llm.Block{Type: llm.BlockToolResult, ToolCallID: "d", Text: NotRun, IsError: true})}
 	assertMessages(t, got, want)
+	if len(unfinished) != 2 || unfinished[0].ID != "c" || !unfinished[0].Started || unfinished[1].ID != "d" || unfinished[1].Started {
+		t.Errorf("unfinished calls: %+v", unfinished)
+	}
+}
+
+// A session stored before starts were: its unfinished calls are only "interrupted",
+// and listed as started (they may have been).
+func TestMessagesOfALegacySession(t *testing.T) {
+	st := openTemp(t)
+	s := mustCreate(t, st, "/w")
+	if _, err := st.db.Exec(`UPDATE sessions SET starts_from = 0 WHERE id = ?`, s.ID()); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []llm.Message{userText("go"), assistant(call("a", "bash"))} {
+		if err := s.AppendMessage(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, unfinished, err := s.Resume()
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertMessages(t, got, []llm.Message{userText("go"), assistant(call("a", "bash")), user(interrupted("a"))})
+	if len(unfinished) != 1 || !unfinished[0].Started {
+		t.Errorf("unfinished calls: %+v", unfinished)
+	}
+	// Leased by this gantry, its later messages have their starts stored.
+	l, err := s.Lease()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	if err := s.AppendMessage(user(interrupted("a"))); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AppendMessage(assistant(call("b", "bash"))); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err = s.Resume()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := got[len(got)-1].Content[0]; r.Text != NotRun {
+		t.Errorf("the call after the lease: %q", r.Text)
+	}
 }

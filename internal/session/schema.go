@@ -63,6 +63,17 @@ var migrations = []string{
 		created            INTEGER NOT NULL,
 		PRIMARY KEY (session_id, seq)
 	) WITHOUT ROWID;`,
+	// 2: who runs a session (one writer per session), and from which message on a
+	// call's start is stored before it runs (see Session.Resume).
+	`CREATE TABLE leases (
+		session_id TEXT PRIMARY KEY REFERENCES sessions (id) ON DELETE CASCADE,
+		pid        INTEGER NOT NULL,
+		started    INTEGER NOT NULL, -- the holder's start time, in clock ticks after boot (0: unknown)
+		boot       TEXT NOT NULL,    -- the boot the holder runs in
+		host       TEXT NOT NULL,
+		since      INTEGER NOT NULL
+	) WITHOUT ROWID;
+	ALTER TABLE sessions ADD COLUMN starts_from INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // migrate brings the schema to the newest version. It runs in one immediate

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -43,14 +44,15 @@ func (s *Session) Meta() Meta {
 func (st *Store) Create(meta Meta) (*Session, error) {
 	now := time.Now()
 	meta.Title = Title(meta.Title)
+	meta.Cwd = Canonical(meta.Cwd)
 	id := newID(now)
 	st.wmu.Lock()
 	defer st.wmu.Unlock()
-	_, err := st.exec(`INSERT INTO sessions (id, cwd, provider, model, title, created, updated)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`,
+	_, err := st.exec(`INSERT INTO sessions (id, cwd, provider, model, title, created, updated, starts_from)
+		VALUES (?, ?, ?, ?, ?, ?, ?, 1)`,
 		id, meta.Cwd, meta.Provider, meta.Model, meta.Title, now.UnixNano(), now.UnixNano())
 	if err != nil {
-		return nil, fmt.Errorf("session: create: %w", err)
+		return nil, st.writeError("create session", err)
 	}
 	st.nextSeq[id] = 1
 	return &Session{store: st, id: id, meta: meta}, nil
@@ -93,10 +95,12 @@ func (st *Store) Get(idOrPrefix string) (*Session, error) {
 }
 
 // Last returns the most recently updated session whose working directory is cwd (see
-// Info.Updated). It wraps ErrNotFound when the folder has none.
+// Info.Updated), the folder reached by any path: sessions are stored under the
+// canonical path (see Canonical), and one stored as given by an older gantry is
+// found too. It wraps ErrNotFound when the folder has none.
 func (st *Store) Last(cwd string) (*Session, error) {
 	rows, err := st.db.Query(`SELECT `+sessionColumns+` FROM sessions AS s
-		WHERE cwd = ? ORDER BY `+updatedExpr+` DESC, id DESC LIMIT 1`, cwd)
+		WHERE cwd IN (?, ?) ORDER BY `+updatedExpr+` DESC, id DESC LIMIT 1`, Canonical(cwd), filepath.Clean(cwd))
 	if err != nil {
 		return nil, fmt.Errorf("session: last: %w", err)
 	}
@@ -109,6 +113,75 @@ func (st *Store) Last(cwd string) (*Session, error) {
 	}
 	st.initSeq(found[0])
 	return found[0].Session, nil
+}
+
+// Canonical is the form of a folder the store keeps: absolute, clean, with every
+// symlink resolved, so that the same folder reached two ways is one folder. A path
+// that cannot be resolved (it is gone) is only made absolute and clean.
+func Canonical(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		return real
+	}
+	return filepath.Clean(dir)
+}
+
+// Fork copies the conversation of session id — its messages and events (the todo
+// list, tasks, compactions) — into a new session described by meta (its title is
+// id's when meta has none). The copy's usage is zero: what the messages cost stays
+// counted in the session they were made in.
+func (st *Store) Fork(id string, meta Meta) (*Session, error) {
+	src, err := st.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	if meta.Title == "" {
+		meta.Title = src.Meta().Title
+	}
+	now := time.Now()
+	meta.Title = Title(meta.Title)
+	meta.Cwd = Canonical(meta.Cwd)
+	nid := newID(now)
+	st.wmu.Lock()
+	defer st.wmu.Unlock()
+	if st.readOnly {
+		return nil, st.readOnlyErr("fork session")
+	}
+	tx, err := st.db.Begin()
+	if err != nil {
+		return nil, st.writeError("fork session", err)
+	}
+	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	for _, q := range []struct {
+		sql  string
+		args []any
+	}{
+		{`INSERT INTO sessions (id, cwd, provider, model, title, created, updated, starts_from)
+			SELECT ?, ?, ?, ?, ?, ?, ?, starts_from FROM sessions WHERE id = ?`,
+			[]any{nid, meta.Cwd, meta.Provider, meta.Model, meta.Title, now.UnixNano(), now.UnixNano(), src.id}},
+		{`INSERT INTO messages (session_id, seq, role, created, body)
+			SELECT ?, seq, role, created, body FROM messages WHERE session_id = ? ORDER BY seq`, []any{nid, src.id}},
+		{`INSERT INTO events (session_id, kind, payload, created)
+			SELECT ?, kind, payload, created FROM events WHERE session_id = ? ORDER BY id`, []any{nid, src.id}},
+	} {
+		if _, err := tx.Exec(q.sql, q.args...); err != nil {
+			return nil, st.writeError("fork session", err)
+		}
+	}
+	var maxSeq sql.NullInt64
+	if err := tx.QueryRow(`SELECT max(seq) FROM messages WHERE session_id = ?`, nid).Scan(&maxSeq); err != nil {
+		return nil, st.writeError("fork session", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, st.writeError("fork session", err)
+	}
+	st.nextSeq[nid] = maxSeq.Int64 + 1
+	return &Session{store: st, id: nid, meta: meta}, nil
 }
 
 // sessionColumns are what scanSessions reads, the last being the highest message seq.
@@ -168,7 +241,7 @@ func Title(prompt string) string {
 func (s *Session) SetTitle(title string) error {
 	title = Title(title)
 	if err := s.update(`UPDATE sessions SET title = ?, updated = ? WHERE id = ?`, title); err != nil {
-		return fmt.Errorf("session: set title: %w", err)
+		return s.store.writeError("set title", err)
 	}
 	s.mu.Lock()
 	s.meta.Title = title
@@ -179,7 +252,7 @@ func (s *Session) SetTitle(title string) error {
 // EndTurn counts one more finished turn.
 func (s *Session) EndTurn() error {
 	if err := s.update(`UPDATE sessions SET turns = turns + 1, updated = ? WHERE id = ?`); err != nil {
-		return fmt.Errorf("session: end turn: %w", err)
+		return s.store.writeError("end turn", err)
 	}
 	return nil
 }

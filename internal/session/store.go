@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 
 	"modernc.org/sqlite" // the "sqlite" database/sql driver
 	sqlite3 "modernc.org/sqlite/lib"
@@ -30,6 +31,8 @@ type Store struct {
 	// nextSeq is the next message sequence number of each session this process has
 	// opened, shared by all its Sessions of that id (see AppendMessage).
 	nextSeq map[string]int64
+	// readOnly is a store opened by OpenRead: every write fails.
+	readOnly bool
 }
 
 // pragmas run on every new connection of the pool.
@@ -76,6 +79,60 @@ func Open(path string) (*Store, error) {
 	return s, nil
 }
 
+// ErrNoStore is wrapped by OpenRead's error when there is no database yet.
+var ErrNoStore = errors.New("there is no session database yet")
+
+// OpenRead opens the session database at path for reading only, creating nothing:
+// listing sessions works where the data folder cannot be written (a read-only
+// mount, a full disk) and while another gantry writes. Every write of the store
+// fails with a *WriteError. A database that does not exist wraps ErrNoStore.
+func OpenRead(path string) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("session: empty database path")
+	}
+	if _, err := os.Stat(path); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("session: %s: %w", path, ErrNoStore)
+		}
+		return nil, fmt.Errorf("session: %w", err)
+	}
+	open := func(extra string) (*sql.DB, error) {
+		q := url.Values{}
+		q.Add("_pragma", "busy_timeout(5000)")
+		q.Add("_pragma", "query_only(1)")
+		q.Set("mode", "ro")
+		if extra != "" {
+			q.Set(extra, "1")
+		}
+		db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: path}).EscapedPath()+"?"+q.Encode())
+		if err != nil {
+			return nil, err
+		}
+		db.SetMaxOpenConns(2)
+		var version int
+		if err := db.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
+			db.Close()
+			return nil, err
+		}
+		if version > len(migrations) {
+			db.Close()
+			return nil, fmt.Errorf("session database has schema version %d, newer than this gantry knows (%d): upgrade gantry", version, len(migrations))
+		}
+		return db, nil
+	}
+	db, err := open("")
+	if err != nil {
+		// A WAL database needs its -shm file, which a read-only folder cannot
+		// get when no writer has left one: with no writer there, the file does
+		// not change, and SQLite may read it as immutable.
+		var err2 error
+		if db, err2 = open("immutable"); err2 != nil {
+			return nil, fmt.Errorf("session: open %s for reading: %w", path, err)
+		}
+	}
+	return &Store{db: db, path: path, stmts: map[string]*sql.Stmt{}, nextSeq: map[string]int64{}, readOnly: true}, nil
+}
+
 func (s *Store) init(ctx context.Context) error {
 	// journal_mode=WAL is stored in the database file: it is set once, and is only a
 	// read on every later open.
@@ -107,6 +164,9 @@ func (s *Store) Close() error {
 // and on disk when exec returns). The caller holds wmu, which serialises it with the
 // process's other writes. The statement is prepared once per store.
 func (s *Store) exec(query string, args ...any) (sql.Result, error) {
+	if s.readOnly {
+		return nil, errReadOnlyStore
+	}
 	stmt, err := s.prepared(query)
 	if err != nil {
 		return nil, err
@@ -125,6 +185,67 @@ func (s *Store) prepared(query string) (*sql.Stmt, error) {
 		s.stmts[query] = stmt
 	}
 	return stmt, nil
+}
+
+// WriteError is a write the store could not make: the disk is full, the folder is
+// read-only, the disk failed. It names the database and says the cause in words.
+type WriteError struct {
+	Path string
+	Op   string // what was being written: "append message", …
+	Err  error
+}
+
+func (e *WriteError) Error() string {
+	return fmt.Sprintf("the session store %s could not be written: %s", e.Path, e.Cause())
+}
+
+func (e *WriteError) Unwrap() error { return e.Err }
+
+// Cause says why the write failed, in words.
+func (e *WriteError) Cause() string {
+	switch sqliteCode(e.Err) & 0xff {
+	case sqlite3.SQLITE_FULL:
+		return "the disk is full"
+	case sqlite3.SQLITE_READONLY:
+		return "it is read-only"
+	case sqlite3.SQLITE_IOERR:
+		return "the disk reported an error (" + e.Err.Error() + ")"
+	case sqlite3.SQLITE_CANTOPEN:
+		return "its files cannot be opened"
+	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+		return "another process kept it locked for too long"
+	}
+	switch {
+	case errors.Is(e.Err, syscall.ENOSPC), errors.Is(e.Err, syscall.EDQUOT):
+		return "the disk is full"
+	case errors.Is(e.Err, syscall.EROFS), errors.Is(e.Err, syscall.EACCES), errors.Is(e.Err, syscall.EPERM):
+		return "it is read-only"
+	case errors.Is(e.Err, errReadOnlyStore):
+		return "it was opened for reading only"
+	}
+	return e.Op + ": " + e.Err.Error()
+}
+
+var errReadOnlyStore = errors.New("opened for reading only")
+
+// writeError wraps the failure of a write in a *WriteError; a session that does not
+// exist stays ErrNotFound.
+func (s *Store) writeError(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, ErrNotFound) {
+		return err
+	}
+	var we *WriteError
+	if errors.As(err, &we) {
+		return err
+	}
+	return &WriteError{Path: s.path, Op: op, Err: err}
+}
+
+func (s *Store) readOnlyErr(op string) error {
+	return &WriteError{Path: s.path, Op: op, Err: errReadOnlyStore}
 }
 
 // sqliteCode returns the extended SQLite result code of err, or 0.
