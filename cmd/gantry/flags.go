@@ -26,6 +26,7 @@ type flags struct {
 	appendSystemPrompt string
 	cont               bool
 	resume             string
+	fork               bool
 	cwd                string
 	interactive        bool
 	prompt             string
@@ -69,6 +70,8 @@ Flags:
       --append-system-prompt TEXT append to the system prompt
   -c, --continue                  continue the last session of this folder
   -r, --resume [ID]               resume a session by id or unique prefix (no id: the most recent)
+      --fork                      with --continue or --resume: go on in a new session copied from
+                                  that one (which may be running elsewhere)
   -C, --cwd DIR                   work in DIR instead of the current folder
   -i, --interactive               ask permission, ask_user questions and plan approval at the terminal
   -h, --help                      this help
@@ -102,6 +105,7 @@ func parseFlags(args []string) (*flags, error) {
 	fs.BoolVar(&f.cont, "c", false, "")
 	fs.StringVar(&f.resume, "resume", "", "")
 	fs.StringVar(&f.resume, "r", "", "")
+	fs.BoolVar(&f.fork, "fork", false, "")
 	fs.StringVar(&f.cwd, "cwd", "", "")
 	fs.StringVar(&f.cwd, "C", "", "")
 	fs.BoolVar(&f.interactive, "interactive", false, "")

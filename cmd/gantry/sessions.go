@@ -28,6 +28,14 @@ type sessionJSON struct {
 	Turns    int       `json:"turns"`
 	Usage    llm.Usage `json:"usage"`
 	CostUSD  float64   `json:"cost_usd"`
+	// Running is the gantry that runs the session now, when one does.
+	Running *runningJSON `json:"running,omitempty"`
+}
+
+type runningJSON struct {
+	PID   int       `json:"pid"`
+	Host  string    `json:"host,omitempty"`
+	Since time.Time `json:"since"`
 }
 
 const sessionsUsage = "usage: gantry sessions [--limit N] [--json]"
@@ -54,22 +62,36 @@ func runSessions(args []string) int {
 		fmt.Fprintf(os.Stderr, "gantry sessions: --limit must be 0 (all) or more, not %d\n", *limit)
 		return 2
 	}
-	st, err := session.Open(session.DefaultPath())
-	if err != nil {
+	// Listing only reads: it works on a store that cannot be written.
+	var (
+		list    []session.Info
+		running map[string]session.Holder
+	)
+	st, err := session.OpenRead(session.DefaultPath())
+	switch {
+	case errors.Is(err, session.ErrNoStore):
+	case err != nil:
 		fmt.Fprintln(os.Stderr, "gantry:", sentence(err))
 		return 1
-	}
-	defer st.Close()
-	list, err := st.List(*limit)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "gantry:", sentence(err))
-		return 1
+	default:
+		defer st.Close()
+		if list, err = st.List(*limit); err == nil {
+			running, err = st.Running()
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "gantry:", sentence(err))
+			return 1
+		}
 	}
 	if *asJSON {
 		out := make([]sessionJSON, 0, len(list))
 		for _, s := range list {
-			out = append(out, sessionJSON{ID: s.ID, Cwd: s.Cwd, Title: s.Title, Provider: s.Provider, Model: s.Model,
-				Created: s.Created, Updated: s.Updated, Messages: s.Messages, Turns: s.Turns, Usage: s.Usage, CostUSD: s.Cost})
+			j := sessionJSON{ID: s.ID, Cwd: s.Cwd, Title: s.Title, Provider: s.Provider, Model: s.Model,
+				Created: s.Created, Updated: s.Updated, Messages: s.Messages, Turns: s.Turns, Usage: s.Usage, CostUSD: s.Cost}
+			if h, ok := running[s.ID]; ok {
+				j.Running = &runningJSON{PID: h.PID, Host: h.Host, Since: h.Since}
+			}
+			out = append(out, j)
 		}
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
@@ -84,9 +106,16 @@ func runSessions(args []string) int {
 		return 0
 	}
 	w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "ID\tUPDATED\tTURNS\tCOST\tMODEL\tFOLDER\tTITLE")
+	fmt.Fprintln(w, "ID\tUPDATED\tTURNS\tCOST\tMODEL\tSTATE\tFOLDER\tTITLE")
 	for _, s := range list {
-		fmt.Fprintf(w, "%s\t%s\t%d\t$%.4f\t%s\t%s\t%s\n", s.ID, s.Updated.Local().Format("2006-01-02 15:04"), s.Turns, s.Cost, s.Model, s.Cwd, s.Title)
+		state := "-"
+		if h, ok := running[s.ID]; ok {
+			state = fmt.Sprintf("running (pid %d)", h.PID)
+			if h.Host != "" {
+				state = fmt.Sprintf("running (pid %d on %s)", h.PID, h.Host)
+			}
+		}
+		fmt.Fprintf(w, "%s\t%s\t%d\t$%.4f\t%s\t%s\t%s\t%s\n", s.ID, s.Updated.Local().Format("2006-01-02 15:04"), s.Turns, s.Cost, s.Model, state, s.Cwd, s.Title)
 	}
 	if err := w.Flush(); err != nil {
 		fmt.Fprintln(os.Stderr, "gantry:", sentence(err))

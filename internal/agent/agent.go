@@ -5,6 +5,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -19,8 +20,19 @@ import (
 // implements it; nil means nothing is stored. Each model response and each batch of
 // tool results is a message; each settled call is also a tool_finished event the
 // moment it ends, so a kill in the middle of a batch keeps the results already had.
-// A call's start is in the assistant message, the usage beside it.
+// A call is in the assistant message, the usage beside it; that it starts to run is
+// a tool_running event.
+//
+// Writes may be asynchronous; Flush is the loop's barrier. The loop flushes before
+// every model request (so the store never holds less than the model saw), before a
+// response's calls start (so no call runs that the store does not know), and after
+// the tool_running event of a call that may have an effect, before it runs (so that
+// a resumed session can tell a call that may have taken effect from one that never
+// ran). The first error stops the turn there.
 type Recorder interface {
+	// Flush returns once everything handed over is on disk, with the errors of
+	// writes not reported yet.
+	Flush() error
 	AppendMessage(m llm.Message) error
 	// AppendResponse stores a complete model response with its usage and cost.
 	AppendResponse(m llm.Message, u llm.Usage, cost float64) error
@@ -117,27 +129,53 @@ func (a *Agent) AddUsage(u llm.Usage, cost float64) {
 	a.emit(ev)
 }
 
-// stored notes a store error: the first of a turn is said at once (a notice) and
-// ends up in the turn's TurnEnded.StoreErr. The turn goes on: what it does is in
-// memory, and the person decides whether to go on without a record.
+// stored notes a store error. The first of a turn stops it at the next barrier
+// (see Recorder): before the next model request or the next call runs; nothing more
+// of the turn is written. The turn's TurnEnded says it (Err and StoreErr).
 func (a *Agent) stored(err error) {
 	if err == nil {
 		return
 	}
 	a.mu.Lock()
-	first := a.storeErr == nil
-	if first {
+	if a.storeErr == nil {
 		a.storeErr = err
 	}
 	a.mu.Unlock()
-	if first {
-		a.emit(face.Notice{Text: fmt.Sprintf("the session could not be stored (%v); this turn goes on, but it may not be resumable", err)})
+}
+
+// failed returns the running turn's store error, if any.
+func (a *Agent) failed() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.storeErr
+}
+
+// durable is the loop's barrier: it waits until everything handed to the store is
+// on disk and returns the turn's store error, if any.
+func (a *Agent) durable() error {
+	if a.Store != nil && a.failed() == nil {
+		a.stored(a.Store.Flush())
+	}
+	return a.failed()
+}
+
+// StoreError says a store error of the session's made outside a turn (a title that
+// could not be written): a notice, since no turn ends with it.
+func (a *Agent) StoreError(err error) {
+	if err != nil {
+		a.emit(face.Notice{Text: err.Error()})
 	}
 }
 
-// StoreError says a store error of the session's, made outside the loop (a title
-// that could not be written), as the loop says its own.
-func (a *Agent) StoreError(err error) { a.stored(err) }
+// StoreStopped is the error a turn ends with when the store could not write: the
+// turn stopped at that record, before the next model request or call.
+type StoreStopped struct{ Err error }
+
+func (e *StoreStopped) Error() string {
+	return e.Err.Error() + "; the turn stopped there, before anything more ran (once it can be written, --continue goes on from there)"
+}
+
+func (e *StoreStopped) Unwrap() error { return e.Err }
 
 // takeStoreErr returns the turn's first store error and forgets it.
 func (a *Agent) takeStoreErr() error {
@@ -169,19 +207,20 @@ func (a *Agent) emit(e face.Event) {
 	}
 }
 
+// record stores an event, unless the store has failed this turn.
 func (a *Agent) record(kind string, payload any) {
-	if a.Store != nil {
+	if a.Store != nil && a.failed() == nil {
 		a.stored(a.Store.AppendEvent(kind, payload))
 	}
 }
 
-// appendMessage adds m to the history and stores it (a store error is said, see
+// appendMessage adds m to the history and stores it (a store error is noted, see
 // stored).
 func (a *Agent) appendMessage(m llm.Message) {
 	a.mu.Lock()
 	a.history = append(a.history, m)
 	a.mu.Unlock()
-	if a.Store != nil {
+	if a.Store != nil && a.failed() == nil {
 		a.stored(a.Store.AppendMessage(m))
 	}
 }
@@ -191,7 +230,7 @@ func (a *Agent) appendResponse(m llm.Message, u llm.Usage, cost float64) {
 	a.mu.Lock()
 	a.history = append(a.history, m)
 	a.mu.Unlock()
-	if a.Store != nil {
+	if a.Store != nil && a.failed() == nil {
 		a.stored(a.Store.AppendResponse(m, u, cost))
 	}
 }
@@ -208,11 +247,28 @@ func (a *Agent) RunWith(ctx context.Context, prompt string, attached []llm.Block
 	a.takeStoreErr() // a fault of an earlier turn was said then
 	end := a.run(ctx, prompt, attached)
 	a.record("turn_ended", map[string]any{"stop_reason": end.StopReason, "steps": end.Steps, "counters": end.Counters, "error": errString(end.Err)})
-	if a.Store != nil {
+	if a.Store != nil && a.failed() == nil {
 		a.stored(a.Store.EndTurn())
 	}
 	end.StoreErr = a.takeStoreErr()
+	if end.StoreErr != nil && end.StopReason != "cancelled" {
+		var stop *StoreStopped
+		if !errors.As(end.Err, &stop) {
+			// Found at the turn's end (its last records): the turn had ended, but it
+			// is not all stored.
+			if end.StopReason == "end_turn" {
+				end.StopReason = "error"
+			}
+			end.Err = errors.Join(&StoreStopped{Err: end.StoreErr}, end.Err)
+		}
+	}
 	a.emit(end)
+	return end
+}
+
+// storeStopped ends a turn on the store's error.
+func storeStopped(end face.TurnEnded, err error) face.TurnEnded {
+	end.StopReason, end.Err = "error", &StoreStopped{Err: err}
 	return end
 }
 
@@ -232,6 +288,10 @@ func (a *Agent) run(ctx context.Context, prompt string, attached []llm.Block) fa
 	for end.Steps < maxTurns {
 		end.Steps++
 		a.maybeCompact(ctx)
+		// What the model is about to see is on disk first.
+		if err := a.durable(); err != nil {
+			return storeStopped(end, err)
+		}
 		resp, cost, err := a.request(ctx)
 		calls := resp.Message.ToolCalls() // as the model sent them, before sanitizing
 		if len(resp.Message.Content) > 0 {
@@ -272,6 +332,9 @@ func (a *Agent) run(ctx context.Context, prompt string, attached []llm.Block) fa
 		if ctx.Err() != nil {
 			end.StopReason = "cancelled"
 			return end
+		}
+		if err := a.failed(); err != nil {
+			return storeStopped(end, err)
 		}
 	}
 	end.StopReason = "max_turns"

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"slices"
 	"context"
 	"fmt"
 	"strings"
@@ -442,6 +443,7 @@ func (m *memRecorder) AppendResponse(msg llm.Message, u llm.Usage, cost float64)
 }
 func (m *memRecorder) AppendEvent(kind string, payload any) error { m.add("event:" + kind); return nil }
 func (m *memRecorder) EndTurn() error                             { m.add("end"); return nil }
+func (m *memRecorder) Flush() error                               { m.add("flush"); return nil }
 func (m *memRecorder) MarkCompaction([]llm.Message) error         { m.add("compaction"); return nil }
 func (m *memRecorder) AddUsage(llm.Usage, float64) error          { m.add("usage"); return nil }
 
@@ -457,8 +459,16 @@ func TestWhatATurnStores(t *testing.T) {
 	rec := &memRecorder{}
 	a.Store = rec
 	a.Run(context.Background(), "go")
-	got := strings.Join(rec.calls, " ")
-	want := "message:user response:11 event:tool_finished message:user response:12 message:user response:13 event:turn_ended end"
+	// The two read calls run in parallel: their events come in any order.
+	calls := rec.calls
+	if i := slices.Index(calls, "response:11"); i >= 0 && i+6 < len(calls) {
+		slices.Sort(calls[i+2 : i+5])
+	}
+	got := strings.Join(calls, " ")
+	// A barrier (flush) before each request, after each response with calls (before
+	// they run), and after the start of a call that may have an effect (run, exec).
+	want := "message:user flush response:11 flush event:tool_finished event:tool_running event:tool_running message:user " +
+		"flush response:12 flush event:tool_running flush message:user flush response:13 event:turn_ended end"
 	if got != want {
 		t.Fatalf("stored:\n got %s\nwant %s", got, want)
 	}

@@ -40,9 +40,16 @@ func (a *Agent) runCalls(ctx context.Context, calls []llm.Block) ([]llm.Block, f
 	for i, c := range calls {
 		ps[i] = a.prepare(c, unsettled)
 	}
+	// No call runs that the store does not know of.
+	a.durable()
 	for i := 0; i < len(ps); {
 		p := ps[i]
 		if p.result != nil {
+			i++
+			continue
+		}
+		if err := a.failed(); err != nil {
+			a.settle(p, notStored(p.block.ToolName, err), false)
 			i++
 			continue
 		}
@@ -71,6 +78,10 @@ func (a *Agent) runCalls(ctx context.Context, calls []llm.Block) ([]llm.Block, f
 			}
 			if q.tool.Level() != tool.LevelRead {
 				break
+			}
+			if err := a.failed(); err != nil {
+				a.settle(q, notStored(q.block.ToolName, err), false)
+				continue
 			}
 			if ctx.Err() != nil {
 				q.cancelled = true
@@ -239,9 +250,25 @@ func cancelledResult(name string) tool.Result {
 	return tool.Fail(fmt.Sprintf("[cancelled: the user interrupted the turn before %s ran]", name))
 }
 
-// execute runs a permitted call and settles it.
+// notStored is the result of a call that did not run because the session store
+// failed (the turn stops; this result is never sent).
+func notStored(name string, err error) tool.Result {
+	return tool.Fail(fmt.Sprintf("[not run: %s could not be stored (%v)]", name, err))
+}
+
+// execute runs a permitted call and settles it. Its start is stored first: a call
+// that may have an effect runs only once that is on disk.
 func (a *Agent) execute(ctx context.Context, p *pending) {
 	a.emit(face.ToolRunning{CallID: p.block.ToolCallID, Name: p.block.ToolName})
+	// The event kinds are the ones the session store reads on resume
+	// (session.KindToolRunning, session.KindToolFinished).
+	a.record("tool_running", map[string]any{"id": p.block.ToolCallID, "name": p.block.ToolName})
+	if p.tool.Level() != tool.LevelRead {
+		if err := a.durable(); err != nil {
+			a.settle(p, notStored(p.block.ToolName, err), false)
+			return
+		}
+	}
 	start := time.Now()
 	r := p.inv.Run(tool.WithCallID(ctx, p.block.ToolCallID))
 	p.took = time.Since(start)

@@ -59,6 +59,9 @@ func (a *Agent) compact(ctx context.Context, trigger, focus string) error {
 	if a.Config.TasksText != nil {
 		in.Tasks = a.Config.TasksText()
 	}
+	if err := a.durable(); err != nil {
+		return err // the turn stops at its next barrier
+	}
 	summarized, _, usage, err := compact.Summarize(ctx, a.Provider, a.Config.Model, in)
 	a.AddUsage(usage, a.price(usage))
 	if err != nil {

@@ -179,33 +179,60 @@ func (f *failingStore) AppendResponse(llm.Message, llm.Usage, float64) error { r
 func (f *failingStore) AppendEvent(string, any) error                        { return f.fail() }
 func (f *failingStore) EndTurn() error                                       { return f.fail() }
 
-// A store that cannot write is said once, at once, and in the turn's end; the turn
-// itself goes on to the model's answer.
-func TestStoreErrorsAreSaid(t *testing.T) {
-	p := scripted.New(
-		scripted.Step{Calls: []scripted.Call{{Name: "echo", Input: `{"text":"1"}`}, {Name: "echo", Input: `{"text":"2"}`}}},
-		scripted.Step{Text: "the final answer"},
-	)
-	a, ev, _ := newAgent(t, p, permission.ModeYolo)
-	a.Store = &failingStore{n: 1}
+// A store that cannot write stops the turn at that record: no model request and no
+// call runs after it, and the turn's end says why.
+func TestStoreErrorsStopTheTurn(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		writes   int // that succeed
+		requests int // the model gets
+		ran      int // calls run
+	}{
+		{"the prompt", 0, 0, 0},
+		{"the response", 1, 1, 0},
+		{"the first call's start", 2, 1, 0},
+		{"the results", 5, 1, 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := scripted.New(
+				scripted.Step{Calls: []scripted.Call{{Name: "run", Input: `{"text":"1"}`}, {Name: "run", Input: `{"text":"2"}`}}},
+				scripted.Step{Text: "the final answer"},
+			)
+			a, ev, _ := newAgent(t, p, permission.ModeYolo)
+			a.Store = &failingStore{n: c.writes}
+			end := a.Run(context.Background(), "go")
+			var stop *StoreStopped
+			if end.StopReason != "error" || !errors.As(end.Err, &stop) || end.StoreErr == nil ||
+				!strings.Contains(end.Err.Error(), "disk is full") || !strings.Contains(end.Err.Error(), "the turn stopped there") {
+				t.Fatalf("end = %+v", end)
+			}
+			if n := len(p.Requests()); n != c.requests {
+				t.Errorf("%d model requests, want %d", n, c.requests)
+			}
+			ran := 0
+			for _, e := range ev.ev {
+				if f, ok := e.(face.ToolFinished); ok && !strings.HasPrefix(f.Result.Text, "[not run") {
+					ran++
+				}
+				if _, ok := e.(face.Notice); ok {
+					t.Errorf("a notice besides the turn's end: %+v", e)
+				}
+			}
+			if ran != c.ran {
+				t.Errorf("%d calls ran, want %d", ran, c.ran)
+			}
+		})
+	}
+}
+
+// A store error found only at the turn's end (its last records) ends it as an error.
+func TestStoreErrorAtTheEnd(t *testing.T) {
+	p := scripted.New(scripted.Step{Text: "the final answer"})
+	a, _, _ := newAgent(t, p, permission.ModeYolo)
+	a.Store = &failingStore{n: 3}
 	end := a.Run(context.Background(), "go")
-	if end.StopReason != "end_turn" || end.Text != "the final answer" {
+	if end.StopReason != "error" || end.StoreErr == nil || end.Text != "the final answer" {
 		t.Fatalf("end = %+v", end)
-	}
-	if end.StoreErr == nil || !strings.Contains(end.StoreErr.Error(), "disk is full") {
-		t.Fatalf("StoreErr = %v", end.StoreErr)
-	}
-	notices := 0
-	for _, e := range ev.ev {
-		if n, ok := e.(face.Notice); ok && strings.Contains(n.Text, "could not be stored") {
-			notices++
-		}
-		if te, ok := e.(face.TurnEnded); ok && te.StoreErr == nil {
-			t.Fatal("the TurnEnded event lacks the store error")
-		}
-	}
-	if notices != 1 {
-		t.Fatalf("%d notices of the store error, want 1", notices)
 	}
 	// The next turn starts clean: its own errors are its own.
 	a.Store = &memRecorder{}

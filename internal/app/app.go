@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -51,6 +52,9 @@ type Options struct {
 	// unique prefix; ResumeLast for the most recent of any folder).
 	Continue bool
 	Resume   string
+	// Fork, with Continue or Resume, goes on in a new session copied from the one
+	// named (which may be running elsewhere) instead of in that one.
+	Fork bool
 	// Store overrides the session database path (tests); empty means the default.
 	Store string
 	// MCPServers are servers whose tools the session offers, besides the configured
@@ -83,7 +87,14 @@ type App struct {
 	hooks    *hook.Runner
 	sess     *session.Session
 	store    *session.Store
+	lease    *session.Lease // this process is the session's one writer
 	records  *session.Pipeline
+	// unfinished are the calls of a resumed session's last response that have no
+	// stored result (said once the face listens).
+	unfinished []session.Unfinished
+	// storeFailed is the last store error a turn stopped on: the next turn starts
+	// from what is stored.
+	storeFailed error
 	reg      *tool.Registry
 	pool     *resource.Pool
 	ownPool  bool
@@ -191,13 +202,44 @@ func New(opts Options) (_ *App, err error) {
 		return nil, err
 	}
 	if a.resumed {
-		h, err := a.sess.Messages()
+		h, unfinished, err := a.sess.Resume()
 		if err != nil {
 			return nil, fmt.Errorf("reading session %s: %w", a.sess.ID(), err)
 		}
 		a.agent.SetHistory(h)
+		a.unfinished = unfinished
 	}
 	return a, nil
+}
+
+// unfinishedNotice says which calls of a resumed session gantry stopped in (they
+// may have taken effect) and which it stopped before (they never ran).
+func unfinishedNotice(us []session.Unfinished) string {
+	var ran, not []string
+	for _, u := range us {
+		d := u.Name + " " + oneLine(u.Input, 80) + " (" + u.ID + ")"
+		if u.Started {
+			ran = append(ran, d)
+		} else {
+			not = append(not, d)
+		}
+	}
+	var parts []string
+	if len(ran) > 0 {
+		parts = append(parts, "gantry stopped while these calls ran, so they may have taken effect (the model is told to check before running them again): "+strings.Join(ran, "; "))
+	}
+	if len(not) > 0 {
+		parts = append(parts, "these calls never ran: "+strings.Join(not, "; "))
+	}
+	return strings.Join(parts, ". ")
+}
+
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
 }
 
 // Start begins the session for a face that now listens: sink receives every event
@@ -224,6 +266,9 @@ func (a *App) Start(ctx context.Context, sink face.Sink, asker face.Asker) error
 		Mode: a.gate.Mode(), Cwd: a.opts.Cwd, Tools: a.ToolNames(), ContextWindow: a.agent.Config.ContextWindow})
 	for _, n := range notices {
 		a.emit(face.Notice{Text: n})
+	}
+	if len(a.unfinished) > 0 {
+		a.emit(face.Notice{Text: unfinishedNotice(a.unfinished)})
 	}
 	if a.resumed {
 		if err := a.restoreLists(); err != nil {
@@ -285,10 +330,29 @@ func (a *App) openSession(opts Options, model string) error {
 		}
 		a.resumed = true
 	default:
+		if opts.Fork {
+			return usageErrorf("--fork goes with --continue or --resume: it copies the session they name")
+		}
 		a.sess, err = st.Create(session.Meta{Cwd: opts.Cwd, Provider: a.provider, Model: model})
 		if err != nil {
 			return fmt.Errorf("creating a session: %w", err)
 		}
+	}
+	if opts.Fork {
+		if a.sess, err = st.Fork(a.sess.ID(), session.Meta{Cwd: opts.Cwd, Provider: a.provider, Model: model}); err != nil {
+			return fmt.Errorf("forking a session: %w", err)
+		}
+	}
+	if a.lease, err = a.sess.Lease(); err != nil {
+		var held *session.HeldError
+		if errors.As(err, &held) {
+			how := "--resume"
+			if opts.Continue {
+				how = "--continue"
+			}
+			return fmt.Errorf("%w: wait until it ends, or give %s --fork to go on in a new session copied from it", err, how)
+		}
+		return err
 	}
 	return nil
 }
@@ -310,7 +374,26 @@ func (a *App) Run(ctx context.Context, prompt string, attached []llm.Block) face
 		attached = append(attached, llm.Block{Type: llm.BlockText,
 			Text: fmt.Sprintf("<system-reminder>The user switched the permission mode to %s: %s.</system-reminder>", m, m.About())})
 	}
-	return a.agent.RunWith(ctx, prompt, attached)
+	a.mu.Lock()
+	failed := a.storeFailed
+	a.mu.Unlock()
+	if failed != nil {
+		// The last turn stopped on the store: what it did after the failing record
+		// is not stored. Go on from what is, as --continue would.
+		h, unfinished, err := a.sess.Resume()
+		if err != nil {
+			return face.TurnEnded{StopReason: "error", Err: fmt.Errorf("reading session %s again after the store failed: %w", a.sess.ID(), err)}
+		}
+		a.agent.SetHistory(h)
+		if len(unfinished) > 0 {
+			a.emit(face.Notice{Text: unfinishedNotice(unfinished)})
+		}
+	}
+	end := a.agent.RunWith(ctx, prompt, attached)
+	a.mu.Lock()
+	a.storeFailed = end.StoreErr
+	a.mu.Unlock()
+	return end
 }
 
 // SetTitle names a new session after its first prompt.
@@ -390,6 +473,16 @@ func (a *App) Close() error {
 	if a.records != nil {
 		if err := a.records.Close(); err != nil {
 			errs = append(errs, fmt.Errorf("storing the session's last records: %w", err))
+		}
+	}
+	if a.lease != nil {
+		// A lease that cannot be given up (the disk is full) goes stale when this
+		// process ends; said unless the store's failure was said already.
+		a.mu.Lock()
+		said := a.storeFailed != nil
+		a.mu.Unlock()
+		if err := a.lease.Release(); err != nil && !said {
+			errs = append(errs, err)
 		}
 	}
 	if a.store != nil {

@@ -249,6 +249,10 @@ func (s *Session) SetTitle(title string) error {
 	return nil
 }
 
+// Flush returns at once: a Session's writes are on disk when they return (it is a
+// Recorder of its own; a Pipeline's writes are asynchronous).
+func (s *Session) Flush() error { return nil }
+
 // EndTurn counts one more finished turn.
 func (s *Session) EndTurn() error {
 	if err := s.update(`UPDATE sessions SET turns = turns + 1, updated = ? WHERE id = ?`); err != nil {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -263,7 +264,10 @@ func (m *Model) cmdQuit(string) tea.Cmd {
 
 // sessions lists the stored sessions.
 func (m *Model) sessions() ([]session.Info, error) {
-	st, err := session.Open(app.StorePath(m.opts.App))
+	st, err := session.OpenRead(app.StorePath(m.opts.App))
+	if errors.Is(err, session.ErrNoStore) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}
