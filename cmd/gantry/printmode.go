@@ -76,7 +76,7 @@ func runPrint(f *flags) int {
 // runPrompt runs prompt in a and prints it; it returns the exit status.
 func runPrompt(ctx context.Context, a *app.App, asker face.Asker, printer **printmode.Printer, format printmode.Format, prompt string) int {
 	*printer = printmode.New(os.Stdout, printmode.Options{
-		Format: format, PreviewLines: a.PreviewLines(), FlushAfter: 10 * time.Millisecond,
+		Format: format, PreviewLines: a.PreviewLines(), FlushAfter: 10 * time.Millisecond, Diag: os.Stderr,
 		Color: isTerminal(os.Stdout) && os.Getenv("NO_COLOR") == "",
 	})
 	p := *printer

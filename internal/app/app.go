@@ -145,7 +145,7 @@ func New(opts Options) (_ *App, err error) {
 	}
 	provider := opts.LLM
 	if provider == nil {
-		if provider, err = newProvider(a.provider); err != nil {
+		if provider, err = newProvider(a.provider, timeoutsOf(cfg)); err != nil {
 			return nil, err
 		}
 	}

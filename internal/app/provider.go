@@ -2,7 +2,9 @@ package app
 
 import (
 	"fmt"
+	"net/http"
 	"os"
+	"time"
 
 	"github.com/gantry-dev/gantry/internal/config"
 	"github.com/gantry-dev/gantry/internal/llm"
@@ -58,8 +60,11 @@ func chooseProvider(flagProvider, flagModel, cfgProvider, cfgModel string) (name
 // newProvider builds the adapter, wrapped in retries. The SDKs read the base-URL
 // variables themselves; a key (from the environment, else stored by the setup) is
 // required unless a base URL points elsewhere.
-func newProvider(name string) (llm.Provider, error) {
+func newProvider(name string, st streamTimeouts) (llm.Provider, error) {
 	var p llm.Provider
+	// Every provider's requests go through the stall guard: a server that goes
+	// quiet is a retryable failure, not a hang.
+	client := &http.Client{Transport: llm.StallGuard(http.DefaultTransport, st.firstByte, st.idle)}
 	switch name {
 	case "anthropic":
 		key, err := apiKey("ANTHROPIC_API_KEY", func(c config.Credentials) string { return c.AnthropicAPIKey })
@@ -69,7 +74,7 @@ func newProvider(name string) (llm.Provider, error) {
 		if key == "" && os.Getenv("ANTHROPIC_BASE_URL") == "" {
 			return nil, fmt.Errorf("the anthropic provider needs ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for a compatible server)")
 		}
-		p = anthropic.New(anthropic.Options{APIKey: key})
+		p = anthropic.New(anthropic.Options{APIKey: key, HTTPClient: client})
 	case "openai", "openai-chat":
 		key, err := apiKey("OPENAI_API_KEY", func(c config.Credentials) string { return c.OpenAIAPIKey })
 		if err != nil {
@@ -78,7 +83,7 @@ func newProvider(name string) (llm.Provider, error) {
 		if key == "" && os.Getenv("OPENAI_BASE_URL") == "" {
 			return nil, fmt.Errorf("the %s provider needs OPENAI_API_KEY (or OPENAI_BASE_URL for a compatible server)", name)
 		}
-		o := openai.Options{APIKey: key}
+		o := openai.Options{APIKey: key, HTTPClient: client}
 		if name == "openai" {
 			p = openai.NewResponses(o)
 		} else {
@@ -88,6 +93,14 @@ func newProvider(name string) (llm.Provider, error) {
 		return nil, fmt.Errorf("unknown provider %q: choose anthropic, openai or openai-chat", name)
 	}
 	return llm.WithRetry(p, llm.RetryPolicy{}), nil
+}
+
+// streamTimeouts are the stall guard's timers (config model.firstByteTimeout and
+// model.streamIdleTimeout); zero takes the default.
+type streamTimeouts struct{ firstByte, idle time.Duration }
+
+func timeoutsOf(cfg *config.Config) streamTimeouts {
+	return streamTimeouts{firstByte: time.Duration(cfg.FirstByteTimeout) * time.Second, idle: time.Duration(cfg.StreamIdleTimeout) * time.Second}
 }
 
 // apiKey returns the key in the environment variable env, else the stored one that
@@ -128,7 +141,7 @@ func CheckProvider(opts Options, cwd string) error {
 	if err != nil {
 		return err
 	}
-	_, err = newProvider(name)
+	_, err = newProvider(name, streamTimeouts{})
 	return err
 }
 

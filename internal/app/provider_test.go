@@ -54,7 +54,7 @@ func keySent(t *testing.T, name string) string {
 	} else {
 		t.Setenv("OPENAI_BASE_URL", srv.URL+"/v1")
 	}
-	p, err := newProvider(name)
+	p, err := newProvider(name, streamTimeouts{})
 	if err != nil {
 		t.Fatalf("newProvider(%s): %v", name, err)
 	}
@@ -87,7 +87,7 @@ func TestStoredKeyWhenTheEnvironmentHasNone(t *testing.T) {
 	noKeysButStored := func(name string) {
 		t.Setenv("ANTHROPIC_BASE_URL", "")
 		t.Setenv("OPENAI_BASE_URL", "")
-		if _, err := newProvider(name); err != nil {
+		if _, err := newProvider(name, streamTimeouts{}); err != nil {
 			t.Errorf("newProvider(%s) with a stored key: %v", name, err)
 		}
 	}
@@ -126,7 +126,7 @@ func TestStoredOpenAIKeyAloneChoosesOpenAI(t *testing.T) {
 		t.Errorf("CheckProvider with a stored key: %v", err)
 	}
 	// A stored key for the other provider does not serve a named one.
-	if _, err := newProvider("anthropic"); err == nil || !strings.Contains(err.Error(), "ANTHROPIC_API_KEY") {
+	if _, err := newProvider("anthropic", streamTimeouts{}); err == nil || !strings.Contains(err.Error(), "ANTHROPIC_API_KEY") {
 		t.Errorf("anthropic with only an openai key stored: %v", err)
 	}
 }
@@ -157,7 +157,7 @@ func TestOpenCredentialsFileIsRefusedOnlyWhenNeeded(t *testing.T) {
 	if _, _, err := chooseProvider("", "", "", ""); err == nil || !strings.Contains(err.Error(), "chmod 600 "+filepath.Join(os.Getenv("GANTRY_CONFIG_DIR"), "credentials.yaml")) {
 		t.Errorf("chooseProvider: %v", err)
 	}
-	if _, err := newProvider("anthropic"); err == nil || !strings.Contains(err.Error(), "chmod 600") {
+	if _, err := newProvider("anthropic", streamTimeouts{}); err == nil || !strings.Contains(err.Error(), "chmod 600") {
 		t.Errorf("newProvider: %v", err)
 	}
 	// With the key in the environment the file is not read.
@@ -165,7 +165,7 @@ func TestOpenCredentialsFileIsRefusedOnlyWhenNeeded(t *testing.T) {
 	if _, _, err := chooseProvider("", "", "", ""); err != nil {
 		t.Errorf("chooseProvider with an environment key: %v", err)
 	}
-	if _, err := newProvider("anthropic"); err != nil {
+	if _, err := newProvider("anthropic", streamTimeouts{}); err != nil {
 		t.Errorf("newProvider with an environment key: %v", err)
 	}
 }

@@ -4,8 +4,15 @@ package config
 type Config struct {
 	// Provider is the model API: anthropic, openai or openai-chat. Empty: not chosen.
 	Provider string `yaml:"provider,omitempty"`
-	// Model is the main model's name.
+	// Model is the main model's name (the key model, or model.name when model is a
+	// mapping).
 	Model string `yaml:"model,omitempty"`
+	// StreamIdleTimeout (model.streamIdleTimeout) is how many seconds a model's
+	// stream may go without a byte before the request is retried; FirstByteTimeout
+	// (model.firstByteTimeout) how long a request may wait for the response to
+	// begin. 0: the defaults, 90 and 120.
+	StreamIdleTimeout int `yaml:"-"`
+	FirstByteTimeout  int `yaml:"-"`
 	// Models names the tiers used for workers and subagents.
 	Models Models `yaml:"models,omitempty"`
 	// MaxOutput bounds, in characters, what one tool result gives the model.

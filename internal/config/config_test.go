@@ -251,3 +251,25 @@ func TestHookMatcherStarMeansEveryTool(t *testing.T) {
 		t.Fatalf("%v %+v", err, cfg)
 	}
 }
+
+func TestModelStringOrMapping(t *testing.T) {
+	for _, c := range []struct {
+		yaml        string
+		name        string
+		idle, first int
+	}{
+		{"model: claude-x\n", "claude-x", 0, 0},
+		{"model:\n  name: gpt-y\n  streamIdleTimeout: 30\n  firstByteTimeout: 45\n", "gpt-y", 30, 45},
+		{"model: {streamIdleTimeout: 5}\n", "", 5, 0},
+	} {
+		l, err := parse("/p/.gantry/config.yaml", []byte(c.yaml))
+		if err != nil {
+			t.Fatalf("%q: %v", c.yaml, err)
+		}
+		cfg := Default()
+		l.apply(cfg)
+		if cfg.Model != c.name || cfg.StreamIdleTimeout != c.idle || cfg.FirstByteTimeout != c.first {
+			t.Errorf("%q: model %q, idle %d, first byte %d", c.yaml, cfg.Model, cfg.StreamIdleTimeout, cfg.FirstByteTimeout)
+		}
+	}
+}

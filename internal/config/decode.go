@@ -232,6 +232,9 @@ func describe(t reflect.Type) string {
 	if t == reflect.TypeFor[stringList]() {
 		return "a string or a list of strings"
 	}
+	if t == reflect.TypeFor[modelLayer]() {
+		return modelWant
+	}
 	switch t.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:

@@ -10,7 +10,7 @@ import (
 // merging a layer changes only what the file mentions.
 type layer struct {
 	Provider           *string                  `yaml:"provider"`
-	Model              *string                  `yaml:"model"`
+	Model              *modelLayer              `yaml:"model"`
 	Models             *modelsLayer             `yaml:"models"`
 	MaxOutput          *int                     `yaml:"maxOutput"`
 	PreviewLines       *int                     `yaml:"previewLines"`
@@ -26,6 +26,14 @@ type layer struct {
 	MaxTurns           *int                     `yaml:"maxTurns"`
 	SystemPrompt       *string                  `yaml:"systemPrompt"`
 	AppendSystemPrompt *string                  `yaml:"appendSystemPrompt"`
+}
+
+// modelLayer is the model key: the model's name, or a mapping of the name and the
+// stream's timeouts.
+type modelLayer struct {
+	Name              *string `yaml:"name"`
+	StreamIdleTimeout *int    `yaml:"streamIdleTimeout"`
+	FirstByteTimeout  *int    `yaml:"firstByteTimeout"`
 }
 
 type modelsLayer struct {
@@ -97,7 +105,11 @@ type permissionsLayer struct {
 // project adds to the user's hooks and cannot drop the user's deny rules.
 func (l *layer) apply(c *Config) {
 	set(&c.Provider, l.Provider)
-	set(&c.Model, l.Model)
+	if l.Model != nil {
+		set(&c.Model, l.Model.Name)
+		set(&c.StreamIdleTimeout, l.Model.StreamIdleTimeout)
+		set(&c.FirstByteTimeout, l.Model.FirstByteTimeout)
+	}
 	if l.Models != nil {
 		set(&c.Models.Fast, l.Models.Fast)
 		set(&c.Models.Good, l.Models.Good)

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/token"
 )
@@ -31,6 +32,30 @@ func (s *stringList) UnmarshalYAML(node ast.Node) error {
 	}
 	return &wantError{tok: node.GetToken(), want: "a string or a list of strings"}
 }
+
+// UnmarshalYAML reads the model key: a string is the model's name, a mapping holds
+// the name and the timeouts.
+func (m *modelLayer) UnmarshalYAML(node ast.Node) error {
+	switch n := unwrap(node).(type) {
+	case *ast.StringNode:
+		*m = modelLayer{Name: &n.Value}
+		return nil
+	case *ast.NullNode:
+		*m = modelLayer{}
+		return nil
+	case *ast.MappingNode:
+		type plain modelLayer // without this method
+		var p plain
+		if err := yaml.NodeToValue(node, &p, yaml.Strict()); err != nil {
+			return err
+		}
+		*m = modelLayer(p)
+		return nil
+	}
+	return &wantError{tok: node.GetToken(), want: modelWant}
+}
+
+const modelWant = "a string (the model's name) or a mapping (name, streamIdleTimeout, firstByteTimeout)"
 
 // unwrap returns the value under anchors and tags.
 func unwrap(n ast.Node) ast.Node {

@@ -21,6 +21,16 @@ func validate(path string, l *layer, pos *positions) error {
 	if l.PreviewLines != nil && *l.PreviewLines < 0 {
 		v.fail(keyPath{"previewLines"}, "must be 0 or more, not %d", *l.PreviewLines)
 	}
+	if m := l.Model; m != nil {
+		for _, t := range []struct {
+			key string
+			v   *int
+		}{{"streamIdleTimeout", m.StreamIdleTimeout}, {"firstByteTimeout", m.FirstByteTimeout}} {
+			if t.v != nil && (*t.v < 1 || *t.v > 3600) {
+				v.fail(keyPath{"model", t.key}, "must be between 1 and 3600 (seconds), not %d", *t.v)
+			}
+		}
+	}
 	if l.Bash != nil && l.Bash.Timeout != nil && (*l.Bash.Timeout < 1 || *l.Bash.Timeout > 600) {
 		v.fail(keyPath{"bash", "timeout"}, "must be between 1 and 600 (seconds), not %d", *l.Bash.Timeout)
 	}

@@ -18,6 +18,9 @@ func classify(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return fmt.Errorf("anthropic: %w", ctx.Err())
 	}
+	if err := llm.Stalled("anthropic", err); err != nil {
+		return err
+	}
 	var ae *anthropic.Error
 	if !errors.As(err, &ae) {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {

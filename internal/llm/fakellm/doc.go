@@ -40,7 +40,9 @@
 // many events, then drop the connection), end_after (send that many events, then
 // end the response cleanly but without its terminal event), stream_error (send an error event of that
 // type in the stream), stall_after (send that many events, then hang until the
-// client leaves), delay_ms (pause before each event), stop_reason and usage
+// client leaves), silent ("before_headers": send nothing, not even the status;
+// "after_headers": the stream's headers and then nothing; both until the client
+// leaves), delay_ms (pause before each event), stop_reason and usage
 // (input_tokens, output_tokens, cache_read_tokens, cache_write_tokens; counts
 // disjoint as in llm.Usage).
 //

@@ -25,6 +25,7 @@ type scriptTurn struct {
 	EndAfter    int          `json:"end_after"`
 	StreamError string       `json:"stream_error"`
 	StallAfter  int          `json:"stall_after"`
+	Silent      string       `json:"silent"`
 	DelayMS     int          `json:"delay_ms"`
 }
 
@@ -53,6 +54,15 @@ func LoadScript(r io.Reader) ([]Turn, error) {
 			StopReason: st.StopReason, Usage: st.Usage, Status: st.Status, RetryAfter: st.RetryAfter,
 			CutAfter: st.CutAfter, EndAfter: st.EndAfter, StreamError: st.StreamError, StallAfter: st.StallAfter,
 			Delay: time.Duration(st.DelayMS) * time.Millisecond,
+		}
+		switch st.Silent {
+		case "":
+		case "before_headers":
+			t.Silent = SilentBeforeHeaders
+		case "after_headers":
+			t.Silent = SilentAfterHeaders
+		default:
+			return nil, fmt.Errorf("fakellm: script turn %d: silent is before_headers or after_headers, not %q", i+1, st.Silent)
 		}
 		for j, sp := range st.Parts {
 			p, err := sp.part()

@@ -27,13 +27,29 @@ type stream struct {
 }
 
 func newStream(w http.ResponseWriter, r *http.Request, done <-chan struct{}, stalled func(), t Turn) *stream {
+	s := &stream{w: w, rc: http.NewResponseController(w), ctx: r.Context(), done: done, stalled: stalled, turn: t}
+	if t.Silent == SilentBeforeHeaders {
+		s.silence()
+	}
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
-	s := &stream{w: w, rc: http.NewResponseController(w), ctx: r.Context(), done: done, stalled: stalled, turn: t}
 	_ = s.rc.Flush()
+	if t.Silent == SilentAfterHeaders {
+		s.silence()
+	}
 	return s
+}
+
+// silence tells the stall, waits until the client leaves or the server closes, and
+// ends the handler without a word more.
+func (s *stream) silence() {
+	if s.stalled != nil {
+		s.stalled()
+	}
+	s.wait(-1)
+	panic(http.ErrAbortHandler)
 }
 
 // send writes one event, unless a fault of the turn comes first. It reports

@@ -67,9 +67,23 @@ type Turn struct {
 	// StallAfter, when positive, sends that many events and then sends nothing more
 	// until the client goes away or the server closes.
 	StallAfter int
+	// Silent, when set, makes the response go quiet at once until the client goes
+	// away or the server closes: SilentBeforeHeaders sends nothing at all (not even
+	// the status line), SilentAfterHeaders sends the headers of a stream and no event.
+	// Either counts as a stall (Server.Stalled).
+	Silent Silence
 	// Delay is a pause before each event.
 	Delay time.Duration
 }
+
+// Silence is where a response goes quiet (Turn.Silent).
+type Silence int
+
+const (
+	NotSilent Silence = iota
+	SilentBeforeHeaders
+	SilentAfterHeaders
+)
 
 // exhausted is the turn served when the script has run out.
 var exhausted = Turn{Parts: []Part{Text("(script exhausted)")}}

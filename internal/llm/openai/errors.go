@@ -20,6 +20,9 @@ func classify(ctx context.Context, name string, err error) error {
 	if ctx.Err() != nil {
 		return fmt.Errorf("%s: %w", name, ctx.Err())
 	}
+	if err := llm.Stalled(name, err); err != nil {
+		return err
+	}
 	var ae *openai.Error
 	var se *ssestream.StreamError
 	switch {

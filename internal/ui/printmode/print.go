@@ -44,6 +44,9 @@ type Options struct {
 	PreviewLines int
 	// Color enables dim preview lines (a terminal without NO_COLOR).
 	Color bool
+	// Diag, when set, receives text mode's retry lines (stderr), so that an answer
+	// retried in the middle stays one text on out.
+	Diag io.Writer
 }
 
 // Printer renders events. Handle is its face.Sink; it is safe for concurrent use.
@@ -59,6 +62,10 @@ type Printer struct {
 	denials   []Denial
 	usage     face.TurnUsage
 	atLineEnd bool // text mode: the last thing written ended a line
+	// text mode: the text of the model's current answer so far, and, after a
+	// retry, what the failed attempt had printed, which the new attempt's text is
+	// matched against so that it is not printed twice
+	answer, printed string
 	lastTool  string
 	inputs    map[string]json.RawMessage // call id → input, until the call finishes
 	lines     map[string]string          // call id → its tool line, until it finishes

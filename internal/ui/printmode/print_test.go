@@ -184,3 +184,40 @@ func TestTodoListAndSubagentLines(t *testing.T) {
 		t.Fatalf("stream-json: %s", j.String())
 	}
 }
+
+// An answer cut and retried is printed once: the new attempt's text goes on from
+// where the failed one stopped, the retry line on the diagnostic stream; a retry
+// that says something else is printed whole after a line that says so.
+func TestRetriedAnswerIsPrintedOnce(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		first    []string
+		second   []string
+		want     string
+	}{
+		{"same answer", []string{"It is", " gan"}, []string{"It ", "is gantry", "."}, "It is gantry.\n"},
+		{"another answer", []string{"It is"}, []string{"It was", " gantry."}, "It is\n↻ (the answer again, as the retry gave it:)\nIt was gantry.\n"},
+		{"nothing shown before", nil, []string{"Fine."}, "Fine.\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var out, diag bytes.Buffer
+			p := New(&out, Options{Format: FormatText, Diag: &diag})
+			for _, s := range c.first {
+				p.Handle(face.TextDelta{Text: s})
+			}
+			p.Handle(face.Retry{Attempt: 1, Reason: "the model's stream went quiet"})
+			for _, s := range c.second {
+				p.Handle(face.TextDelta{Text: s})
+			}
+			end := face.TurnEnded{StopReason: "end_turn"}
+			p.Handle(end)
+			p.Finish(end)
+			if out.String() != c.want {
+				t.Errorf("out %q, want %q", out.String(), c.want)
+			}
+			if !strings.Contains(diag.String(), "retrying the model request (attempt 2): the model's stream went quiet") {
+				t.Errorf("diag %q", diag.String())
+			}
+		})
+	}
+}

@@ -28,8 +28,12 @@ func (p *Printer) text(e face.Event) {
 		if e.Text == "" {
 			return
 		}
-		fmt.Fprint(p.out, e.Text)
-		p.atLineEnd = strings.HasSuffix(e.Text, "\n")
+		text := p.unprinted(e.Text)
+		if text == "" {
+			return
+		}
+		fmt.Fprint(p.out, text)
+		p.atLineEnd = strings.HasSuffix(text, "\n")
 	case face.Notice:
 		p.endLine()
 		if e.Info {
@@ -62,9 +66,19 @@ func (p *Printer) text(e face.Event) {
 			}
 		}
 	case face.Retry:
+		line := fmt.Sprintf("↻ retrying the model request (attempt %d): %s", e.Attempt+1, termtext.FirstLine(e.Reason))
+		// What the failed attempt printed cannot be taken back: the new attempt's
+		// text is printed from where it differs (see unprinted).
+		p.printed, p.answer = p.answer, ""
+		if p.opts.Diag != nil {
+			p.out.Flush()
+			fmt.Fprintln(p.opts.Diag, line)
+			return
+		}
 		p.endLine()
-		fmt.Fprintln(p.out, p.dim(fmt.Sprintf("↻ retrying the model request (attempt %d): %s", e.Attempt+1, termtext.FirstLine(e.Reason))))
+		fmt.Fprintln(p.out, p.dim(line))
 	case face.ToolStarted:
+		p.answer, p.printed = "", ""
 		p.endLine()
 		line := termtext.ToolLine(e.Call)
 		fmt.Fprintln(p.out, line)
@@ -88,10 +102,40 @@ func (p *Printer) text(e face.Event) {
 		}
 		p.lastTool = ""
 	case face.TurnEnded:
+		p.answer, p.printed = "", ""
 		// Seed 000: the counters once, after the turn, summed over all its responses.
 		if s := termtext.CounterLine(e.Counters); s != "" {
 			p.endLine()
 			fmt.Fprintln(p.out, s)
 		}
 	}
+}
+
+// unprinted returns what of a text delta is not on the screen already: after a retry
+// the new attempt's text is matched against what the failed one printed, and only
+// what goes beyond it is printed; where the two differ, the new answer is printed
+// from there on, after a line that says so.
+func (p *Printer) unprinted(text string) string {
+	start := len(p.answer)
+	p.answer += text
+	if p.printed == "" {
+		return text
+	}
+	n := min(len(p.answer), len(p.printed))
+	i := 0
+	for i < n && p.answer[i] == p.printed[i] {
+		i++
+	}
+	if i == n && len(p.answer) <= len(p.printed) {
+		return "" // all of it is on the screen already
+	}
+	if i == n {
+		p.printed = ""
+		return p.answer[max(start, n):]
+	}
+	// The new attempt says something else: it is printed whole.
+	p.printed = ""
+	p.endLine()
+	fmt.Fprintln(p.out, p.dim("↻ (the answer again, as the retry gave it:)"))
+	return p.answer
 }
