@@ -1,9 +1,9 @@
 package agent
 
 import (
-	"slices"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"

@@ -78,33 +78,33 @@ const ResumeLast = "@last"
 
 // App is one wired session.
 type App struct {
-	opts     Options
-	cfg      *config.Config
-	agent    *agent.Agent
-	gate     *permission.Engine
-	judge    contain.Judge // the exec supervisor's, nil when no deny rule names bash
-	sandbox  *sandboxer    // the sandbox of bash commands, as the mode and config say
-	hooks    *hook.Runner
-	sess     *session.Session
-	store    *session.Store
-	lease    *session.Lease // this process is the session's one writer
-	records  *session.Pipeline
+	opts    Options
+	cfg     *config.Config
+	agent   *agent.Agent
+	gate    *permission.Engine
+	judge   contain.Judge // the exec supervisor's, nil when no deny rule names bash
+	sandbox *sandboxer    // the sandbox of bash commands, as the mode and config say
+	hooks   *hook.Runner
+	sess    *session.Session
+	store   *session.Store
+	lease   *session.Lease // this process is the session's one writer
+	records *session.Pipeline
 	// unfinished are the calls of a resumed session's last response that have no
 	// stored result (said once the face listens).
 	unfinished []session.Unfinished
 	// storeFailed is the last store error a turn stopped on: the next turn starts
 	// from what is stored.
 	storeFailed error
-	reg      *tool.Registry
-	pool     *resource.Pool
-	ownPool  bool
-	shell    *shell.Set
-	todos    *todo.List
-	board    *task.Board
-	skills   []skill.Skill
-	provider string
-	resumed  bool
-	asker    askerRef
+	reg         *tool.Registry
+	pool        *resource.Pool
+	ownPool     bool
+	shell       *shell.Set
+	todos       *todo.List
+	board       *task.Board
+	skills      []skill.Skill
+	provider    string
+	resumed     bool
+	asker       askerRef
 
 	mu       sync.Mutex
 	sink     face.Sink

@@ -94,8 +94,8 @@ type watch struct {
 	timer  *time.Timer
 	cancel context.CancelCauseFunc
 
-	mu    sync.Mutex
-	err   *StallError
+	mu       sync.Mutex
+	err      *StallError
 	hasFired bool
 }
 

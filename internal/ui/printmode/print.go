@@ -66,10 +66,10 @@ type Printer struct {
 	// retry, what the failed attempt had printed, which the new attempt's text is
 	// matched against so that it is not printed twice
 	answer, printed string
-	lastTool  string
-	inputs    map[string]json.RawMessage // call id → input, until the call finishes
-	lines     map[string]string          // call id → its tool line, until it finishes
-	enc       *json.Encoder
+	lastTool        string
+	inputs          map[string]json.RawMessage // call id → input, until the call finishes
+	lines           map[string]string          // call id → its tool line, until it finishes
+	enc             *json.Encoder
 }
 
 // Denial is a refused tool call, reported in the JSON result.

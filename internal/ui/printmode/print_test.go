@@ -190,10 +190,10 @@ func TestTodoListAndSubagentLines(t *testing.T) {
 // that says something else is printed whole after a line that says so.
 func TestRetriedAnswerIsPrintedOnce(t *testing.T) {
 	for _, c := range []struct {
-		name     string
-		first    []string
-		second   []string
-		want     string
+		name   string
+		first  []string
+		second []string
+		want   string
 	}{
 		{"same answer", []string{"It is", " gan"}, []string{"It ", "is gantry", "."}, "It is gantry.\n"},
 		{"another answer", []string{"It is"}, []string{"It was", " gantry."}, "It is\n↻ (the answer again, as the retry gave it:)\nIt was gantry.\n"},
