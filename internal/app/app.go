@@ -202,12 +202,17 @@ func New(opts Options) (_ *App, err error) {
 		return nil, err
 	}
 	if a.resumed {
-		h, unfinished, err := a.sess.Resume()
+		r, err := a.sess.Resume()
 		if err != nil {
 			return nil, fmt.Errorf("reading session %s: %w", a.sess.ID(), err)
 		}
-		a.agent.SetHistory(h)
-		a.unfinished = unfinished
+		a.agent.SetHistory(r.Messages)
+		a.unfinished = r.Unfinished
+		if r.Results != nil {
+			// Stored before the next request: what the model is told of the calls
+			// it never had results of is what a later resume reads.
+			_ = a.records.AppendMessage(*r.Results) // an error comes back with the next record
+		}
 	}
 	return a, nil
 }
@@ -380,13 +385,16 @@ func (a *App) Run(ctx context.Context, prompt string, attached []llm.Block) face
 	if failed != nil {
 		// The last turn stopped on the store: what it did after the failing record
 		// is not stored. Go on from what is, as --continue would.
-		h, unfinished, err := a.sess.Resume()
+		r, err := a.sess.Resume()
 		if err != nil {
 			return face.TurnEnded{StopReason: "error", Err: fmt.Errorf("reading session %s again after the store failed: %w", a.sess.ID(), err)}
 		}
-		a.agent.SetHistory(h)
-		if len(unfinished) > 0 {
-			a.emit(face.Notice{Text: unfinishedNotice(unfinished)})
+		a.agent.SetHistory(r.Messages)
+		if r.Results != nil {
+			_ = a.records.AppendMessage(*r.Results)
+		}
+		if len(r.Unfinished) > 0 {
+			a.emit(face.Notice{Text: unfinishedNotice(r.Unfinished)})
 		}
 	}
 	end := a.agent.RunWith(ctx, prompt, attached)

@@ -199,10 +199,11 @@ func TestFork(t *testing.T) {
 	if f.ID() == s.ID() || f.Meta().Title != "the original" {
 		t.Errorf("fork %s of %s, title %q", f.ID(), s.ID(), f.Meta().Title)
 	}
-	got, unfinished, err := f.Resume()
+	r, err := f.Resume()
 	if err != nil {
 		t.Fatal(err)
 	}
+	got, unfinished := r.Messages, r.Unfinished
 	assertMessages(t, got, append(msgs, user(llm.Block{Type: llm.BlockToolResult, ToolCallID: "a", Text: MayHaveRun, IsError: true})))
 	if len(unfinished) != 1 || !unfinished[0].Started {
 		t.Errorf("unfinished: %+v", unfinished)

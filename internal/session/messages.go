@@ -98,12 +98,24 @@ func (s *Session) AddUsage(u llm.Usage, cost float64) error {
 
 // Messages returns the model's context as stored — from the last compaction on, when
 // there was one (see MarkCompaction) — repaired for resuming (see Repair and
-// Resume): it can be sent to a model as it is. After an interrupted turn it may end
-// with a user message of synthetic tool results; a prompt appended after it is
-// merged into that message by the next Messages.
+// Resume): it can be sent to a model as it is.
 func (s *Session) Messages() ([]llm.Message, error) {
-	msgs, _, err := s.Resume()
-	return msgs, err
+	r, err := s.Resume()
+	return r.Messages, err
+}
+
+// Resumed is a stored session made ready to go on (see Resume).
+type Resumed struct {
+	// Messages is the model's context, valid for the next request.
+	Messages []llm.Message
+	// Results is the message of results Resume made for the calls of the last
+	// response, from the results stored as they came and the truth of the rest
+	// (nil when the last message is not a response with calls): to be stored
+	// before the session goes on, so that what the model is sent stays what is
+	// stored.
+	Results *llm.Message
+	// Unfinished are the calls of the last response that had no result stored.
+	Unfinished []Unfinished
 }
 
 // Kinds of the events the agent stores of a call: that it is about to run (stored,
@@ -132,27 +144,38 @@ type Unfinished struct {
 	Started bool
 }
 
-// Resume is Messages with the calls of the last response that have no result: a
-// call that had started (its start is stored before it runs) gets MayHaveRun, one
-// that had not NotRun, each as an error result, and both come back in unfinished,
-// in order, for the face to show. A session stored before starts were stored gets
-// Interrupted for them (see Repair) and unfinished lists them as started.
-func (s *Session) Resume() (msgs []llm.Message, unfinished []Unfinished, err error) {
+// Resume reads the session to go on with it. When it ends with a response whose
+// calls have no results message (gantry stopped while they ran), the results come
+// from the tool_finished events stored as each call ended, and for the others the
+// truth: a call that had started (its start is stored before it runs) gets
+// MayHaveRun, one that had not NotRun, each as an error result; both are listed in
+// Unfinished, in order, for the face to show. A session stored before starts were
+// stored gets Interrupted for them (see Repair) and Unfinished lists them as started.
+func (s *Session) Resume() (Resumed, error) {
 	msgs, seqs, err := s.rawMessages()
 	if err != nil {
-		return nil, nil, err
+		return Resumed{}, err
 	}
 	var lastSeq int64
 	if n := len(seqs); n > 0 {
 		lastSeq = seqs[n-1]
 	}
 	if msgs, err = s.compacted(msgs, seqs); err != nil {
-		return nil, nil, err
+		return Resumed{}, err
 	}
-	if msgs, unfinished, err = s.recoverResults(msgs, lastSeq); err != nil {
-		return nil, nil, err
+	// A last response with calls gets a results message made here (from events,
+	// or the truth of the calls), which the caller stores.
+	made := len(msgs) > 0 && msgs[len(msgs)-1].Role == llm.RoleAssistant && len(msgs[len(msgs)-1].ToolCalls()) > 0
+	var r Resumed
+	if msgs, r.Unfinished, err = s.recoverResults(msgs, lastSeq); err != nil {
+		return Resumed{}, err
 	}
-	return Repair(msgs), unfinished, nil
+	r.Messages = Repair(msgs)
+	if made {
+		last := r.Messages[len(r.Messages)-1]
+		r.Results = &last
+	}
+	return r, nil
 }
 
 // recoverResults gives the calls of a trailing assistant message (stored as seq

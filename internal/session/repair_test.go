@@ -157,9 +157,13 @@ func TestMessagesRecoversResultsFromEvents(t *testing.T) {
 	if err := s.AppendEvent(KindToolRunning, map[string]any{"id": "c", "name": "bash"}); err != nil {
 		t.Fatal(err)
 	}
-	got, unfinished, err := s.Resume()
+	r, err := s.Resume()
 	if err != nil {
 		t.Fatal(err)
+	}
+	got, unfinished := r.Messages, r.Unfinished
+	if r.Results == nil || r.Results.Role != llm.RoleUser || len(r.Results.Content) != len(got[len(got)-1].Content) {
+		t.Errorf("the results message to store: %+v", r.Results)
 	}
 	want := []llm.Message{userText("go"), assistant(call("a", "bash"), call("b", "bash"), call("c", "bash"), call("d", "bash")),
 		user(result("a", "out a"), llm.Block{Type: llm.BlockToolResult, ToolCallID: "b", Text: "out b", IsError: true},
@@ -184,9 +188,13 @@ func TestMessagesOfALegacySession(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got, unfinished, err := s.Resume()
+	r, err := s.Resume()
 	if err != nil {
 		t.Fatal(err)
+	}
+	got, unfinished := r.Messages, r.Unfinished
+	if r.Results == nil || r.Results.Role != llm.RoleUser || len(r.Results.Content) != len(got[len(got)-1].Content) {
+		t.Errorf("the results message to store: %+v", r.Results)
 	}
 	assertMessages(t, got, []llm.Message{userText("go"), assistant(call("a", "bash")), user(interrupted("a"))})
 	if len(unfinished) != 1 || !unfinished[0].Started {
@@ -204,10 +212,11 @@ func TestMessagesOfALegacySession(t *testing.T) {
 	if err := s.AppendMessage(assistant(call("b", "bash"))); err != nil {
 		t.Fatal(err)
 	}
-	got, _, err = s.Resume()
+	r, err = s.Resume()
 	if err != nil {
 		t.Fatal(err)
 	}
+	got = r.Messages
 	if r := got[len(got)-1].Content[0]; r.Text != NotRun {
 		t.Errorf("the call after the lease: %q", r.Text)
 	}

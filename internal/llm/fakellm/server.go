@@ -25,7 +25,9 @@ type Server struct {
 
 	mu     sync.Mutex
 	script []Turn
-	reqs   []Recorded
+	// respond, when set, answers each request instead of the script (NewFunc).
+	respond func(Recorded) Turn
+	reqs    []Recorded
 	// stalls[i] is closed when the (i+1)th response stalls; nstalled have so far.
 	stalls   []chan struct{}
 	nstalled int
@@ -60,6 +62,18 @@ func New(script ...Turn) *Server {
 		defer close(s.served)
 		_ = s.srv.Serve(ln)
 	}()
+	return s
+}
+
+// NewFunc starts a server like New whose every answer is respond's turn for the
+// request — a model that reads the conversation it is sent (a resumed session gets
+// the answer its history calls for). respond may be called from several goroutines
+// at once.
+func NewFunc(respond func(Recorded) Turn) *Server {
+	s := New()
+	s.mu.Lock()
+	s.respond = respond
+	s.mu.Unlock()
 	return s
 }
 
@@ -188,6 +202,12 @@ func (s *Server) take(req Recorded) (Turn, int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.reqs = append(s.reqs, req)
+	if respond := s.respond; respond != nil {
+		n := len(s.reqs)
+		s.mu.Unlock()
+		defer s.mu.Lock()
+		return respond(req), n
+	}
 	if len(s.script) == 0 {
 		return exhausted, len(s.reqs)
 	}

@@ -116,6 +116,12 @@ func (p *Printer) Handle(e face.Event) {
 	case FormatStreamJSON:
 		p.streamJSON(e)
 	}
+	if _, ok := e.(face.ToolRunning); ok {
+		// A call is about to run: what was said of it is out before it acts, so a
+		// reader (or whoever kills gantry) knows what may have run.
+		_ = p.out.Flush()
+		return
+	}
 	p.scheduleFlush()
 }
 

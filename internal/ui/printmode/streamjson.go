@@ -66,6 +66,8 @@ func eventObject(e face.Event) map[string]any {
 			m["note"] = e.Note
 		}
 		return m
+	case face.ToolRunning:
+		return map[string]any{"type": "tool_running", "id": e.CallID, "name": e.Name}
 	case face.ToolFinished:
 		m := map[string]any{"type": "tool_finished", "id": e.CallID, "name": e.Name, "is_error": e.Result.IsError,
 			"refused": e.Refused, "output": e.Result.Text, "duration_us": e.Duration.Microseconds()}
