@@ -224,6 +224,7 @@ func TestKillNineNeverRepeatsNorLoses(t *testing.T) {
 	defer stop()
 
 	running := map[string]bool{} // calls gantry said it was running, before each kill
+	var notices strings.Builder  // what the resumed runs said
 	start := time.Now()
 	killsDone, finished := 0, false
 	for round := 0; killsDone < kills && !finished; round++ {
@@ -258,6 +259,9 @@ func TestKillNineNeverRepeatsNorLoses(t *testing.T) {
 			if m["type"] == "tool_running" {
 				running[m["id"].(string)] = true
 			}
+			if m["type"] == "notice" {
+				notices.WriteString(m["text"].(string) + "\n")
+			}
 			if m["type"] == "result" && m["result"] == "All done." {
 				finished = true
 			}
@@ -276,6 +280,12 @@ func TestKillNineNeverRepeatsNorLoses(t *testing.T) {
 		r := gantry(t, dir, environ, append([]string{"--continue", "-p", "go on"}, common...)...)
 		if r.code != 0 || !strings.Contains(r.stdout, `"All done."`) {
 			t.Fatalf("the last run: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+		}
+		for _, l := range strings.Split(r.stdout, "\n") {
+			var m map[string]any
+			if json.Unmarshal([]byte(l), &m) == nil && m["type"] == "notice" {
+				notices.WriteString(m["text"].(string) + "\n")
+			}
 		}
 	}
 	took := time.Since(start)
@@ -307,6 +317,9 @@ func TestKillNineNeverRepeatsNorLoses(t *testing.T) {
 			mayHave[k] = true
 			if !running[id] {
 				t.Errorf("call %s was told it may have taken effect, but gantry had not said it was running", id)
+			}
+			if !strings.Contains(notices.String(), "("+id+")") {
+				t.Errorf("the resumed session did not show that %s may have taken effect", id)
 			}
 		}
 	}
