@@ -241,6 +241,7 @@ type harness struct {
 	model  *scripted.Provider
 	dir    string
 	store  string
+	stop   func() // ends the agent being served
 }
 
 // start serves an agent with the scripted model; caps are the client's.
@@ -258,9 +259,13 @@ func start(t *testing.T, model *scripted.Provider, caps sdk.ClientCapabilities) 
 }
 
 // serve starts one agent process-alike on the harness's store; a second call is a
-// restart.
+// restart: the agent before it ends first, as a process that exits (its sessions
+// closed, so the next agent may load them).
 func (h *harness) serve(caps sdk.ClientCapabilities) {
 	t := h.t
+	if h.stop != nil {
+		h.stop()
+	}
 	c2aR, c2aW := io.Pipe()
 	a2cR, a2cW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -272,17 +277,21 @@ func (h *harness) serve(caps sdk.ClientCapabilities) {
 	}()
 	h.conn = sdk.NewClientSideConnection(h.client, c2aW, a2cR)
 	h.conn.SetLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	t.Cleanup(func() {
-		_ = c2aW.Close()
-		select {
-		case <-served:
-		case <-time.After(10 * time.Second):
+	var once sync.Once
+	h.stop = func() {
+		once.Do(func() {
+			_ = c2aW.Close()
+			select {
+			case <-served:
+			case <-time.After(10 * time.Second):
+				cancel()
+				<-served
+			}
 			cancel()
-			<-served
-		}
-		cancel()
-		_ = a2cR.Close()
-	})
+			_ = a2cR.Close()
+		})
+	}
+	t.Cleanup(h.stop)
 	if _, err := h.conn.Initialize(context.Background(), sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber, ClientCapabilities: caps}); err != nil {
 		t.Fatalf("initialize: %v", err)
 	}

@@ -72,3 +72,24 @@ func TestLoadReplaysHistory(t *testing.T) {
 		t.Errorf("loading a missing session: %v", err)
 	}
 }
+
+// session/load of a session another agent runs is refused with a sentence that
+// names the holder; once that agent ends, it loads.
+func TestLoadOfAHeldSessionIsRefused(t *testing.T) {
+	m := scripted.New(scripted.Step{Text: "first"}, scripted.Step{Text: "second"})
+	h := start(t, m, sdk.ClientCapabilities{})
+	id := h.newSession()
+	h.prompt(id, "hello")
+
+	other := &harness{t: t, client: newTestClient(), model: m, dir: h.dir, store: h.store}
+	other.serve(sdk.ClientCapabilities{}) // beside the first, which still runs the session
+	ctx := context.Background()
+	_, err := other.conn.LoadSession(ctx, sdk.LoadSessionRequest{SessionId: id, Cwd: h.dir, McpServers: []sdk.McpServer{}})
+	if err == nil || !strings.Contains(err.Error(), "is being run by another gantry (pid") {
+		t.Fatalf("loading a held session: %v", err)
+	}
+	h.stop()
+	if _, err := other.conn.LoadSession(ctx, sdk.LoadSessionRequest{SessionId: id, Cwd: h.dir, McpServers: []sdk.McpServer{}}); err != nil {
+		t.Fatalf("loading it once the holder ended: %v", err)
+	}
+}
