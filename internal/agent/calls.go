@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -40,8 +41,11 @@ func (a *Agent) runCalls(ctx context.Context, calls []llm.Block) ([]llm.Block, f
 	for i, c := range calls {
 		ps[i] = a.prepare(c, unsettled)
 	}
-	// No call runs that the store does not know of.
-	a.durable()
+	// No call that may have an effect runs (nor its hooks) before the response that
+	// asks for it is on disk; read calls may start while it is being written.
+	if slices.ContainsFunc(ps, func(p *pending) bool { return p.tool != nil && p.tool.Level() != tool.LevelRead }) {
+		a.durable()
+	}
 	for i := 0; i < len(ps); {
 		p := ps[i]
 		if p.result != nil {
