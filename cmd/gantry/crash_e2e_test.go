@@ -203,10 +203,7 @@ func TestKillNineNeverRepeatsNorLoses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("40 runs of gantry")
 	}
-	kills := 40
-	if v := os.Getenv("GANTRY_KILL_ROUNDS"); v != "" {
-		kills, _ = strconv.Atoi(v)
-	}
+	const kills = 40
 	pm := &planModel{steps: planSteps, received: map[string]string{}}
 	srv := fakellm.NewFunc(pm.respond)
 	defer srv.Close()

@@ -193,15 +193,18 @@ func (p *Printer) Finish(end face.TurnEnded) Result {
 		r.Denials = []Denial{}
 	}
 	switch {
+	case end.StoreErr != nil && end.StopReason != "cancelled":
+		r.IsError, r.Subtype = true, "error_store"
+		r.Error = end.StoreErr.Error()
+		if end.Err != nil {
+			r.Error = end.Err.Error()
+		}
 	case end.StopReason != "end_turn":
 		r.IsError = true
 		r.Subtype = Subtype(end.StopReason)
 		if end.Err != nil {
 			r.Error = end.Err.Error()
 		}
-	case end.StoreErr != nil:
-		r.IsError, r.Subtype = true, "error_store"
-		r.Error = "the session could not be stored: " + end.StoreErr.Error()
 	}
 	switch p.opts.Format {
 	case FormatText:
