@@ -234,14 +234,18 @@ const listPage = 50
 // ListSessions implements sdk.Agent, newest first, filtered by cwd.
 func (a *agent) ListSessions(_ context.Context, p sdk.ListSessionsRequest) (sdk.ListSessionsResponse, error) {
 	defer a.track()()
-	st, err := store.Open(app.StorePath(a.opts.App))
-	if err != nil {
+	// Listing only reads: it works on a store that cannot be written.
+	var all []store.Info
+	st, err := store.OpenRead(app.StorePath(a.opts.App))
+	switch {
+	case errors.Is(err, store.ErrNoStore):
+	case err != nil:
 		return sdk.ListSessionsResponse{}, sdk.NewInternalError(map[string]any{"error": err.Error()})
-	}
-	defer st.Close()
-	all, err := st.List(0)
-	if err != nil {
-		return sdk.ListSessionsResponse{}, sdk.NewInternalError(map[string]any{"error": err.Error()})
+	default:
+		defer st.Close()
+		if all, err = st.List(0); err != nil {
+			return sdk.ListSessionsResponse{}, sdk.NewInternalError(map[string]any{"error": err.Error()})
+		}
 	}
 	start := 0
 	if p.Cursor != nil {
@@ -251,7 +255,7 @@ func (a *agent) ListSessions(_ context.Context, p sdk.ListSessionsRequest) (sdk.
 	}
 	var picked []store.Info
 	for _, in := range all {
-		if p.Cwd == nil || *p.Cwd == "" || filepath.Clean(*p.Cwd) == in.Cwd {
+		if p.Cwd == nil || *p.Cwd == "" || filepath.Clean(*p.Cwd) == in.Cwd || store.Canonical(*p.Cwd) == in.Cwd {
 			picked = append(picked, in)
 		}
 	}

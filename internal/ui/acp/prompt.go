@@ -77,6 +77,10 @@ func (a *agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	if end.Err != nil {
 		msg = end.Err.Error()
 	}
+	if end.StoreErr != nil {
+		// Said in the conversation too: a client may show an error's data nowhere.
+		s.send(sdk.UpdateAgentMessageText("_gantry: " + msg + "_"))
+	}
 	return sdk.PromptResponse{}, sdk.NewInternalError(map[string]any{"error": msg})
 }
 
