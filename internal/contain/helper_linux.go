@@ -7,7 +7,9 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -28,6 +30,12 @@ const drainGrace = 250 * time.Millisecond
 // instead of init); -l=JSON restricts it (and so the command) with Landlock to a
 // Sandbox; -s installs the exec filter and sends its listener to gantry on superFD
 // before the command starts.
+// The helper's state that the lifeline's watcher reads when gantry dies.
+var (
+	asSubreaper atomic.Bool  // -r: no namespace of its own
+	commandPID  atomic.Int64 // the command's process, once started
+)
+
 func helperMain(args []string) int {
 	runtime.LockOSThread() // the filter is the thread's, and the command forks from it
 	syscall.CloseOnExec(lifelineFD)
@@ -56,6 +64,7 @@ func helperMain(args []string) int {
 	}
 	args = args[1:]
 	if subreaper {
+		asSubreaper.Store(true)
 		_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 	}
 	if sandbox != "" {
@@ -79,6 +88,7 @@ func helperMain(args []string) int {
 		fmt.Fprintf(os.Stderr, "gantry: %v\n", err)
 		return 126
 	}
+	commandPID.Store(int64(proc.Pid))
 	go func() {
 		for s := range sigs {
 			if subreaper {
@@ -107,11 +117,17 @@ func superviseSelf() {
 		return
 	}
 	_ = unix.Sendmsg(superFD, []byte{'L'}, unix.UnixRights(fd), nil, 0)
-	syscall.Close(fd) // gantry holds it now; with it gone, every exec fails
+	// The helper keeps its copy (close-on-exec: the command does not get it). Were
+	// gantry's the only one, gantry's death would fail an exec waiting for its
+	// answer with ENOSYS, and the shell would go on with its builtins (an echo into
+	// a file) until the namespace is torn down; with this copy open the exec waits,
+	// killable, until the helper has killed every process (see watchLifeline).
 }
 
-// watchLifeline exits the helper once gantry is gone: the pipe's only write end was
-// gantry's, so a read returns end-of-file then.
+// watchLifeline ends the command and the helper once gantry is gone: the pipe's only
+// write end was gantry's, so a read returns end-of-file then. Every process is killed
+// and reaped before the helper exits, because its exit closes its copy of the exec
+// listener: a process still alive then would see its exec fail and go on.
 func watchLifeline() {
 	var b [1]byte
 	for {
@@ -120,11 +136,61 @@ func watchLifeline() {
 			continue
 		}
 		if n <= 0 {
+			killAll()
 			os.Exit(128 + int(syscall.SIGKILL))
 		}
 	}
 }
 
+// killAll kills what the command started and waits, for up to two seconds, until
+// every child of the helper is reaped. As init of a namespace, kill(-1) reaches every
+// process of it. As a subreaper (no namespace of its own: the sandbox, where
+// bubblewrap makes it and its init dies with bubblewrap, or no namespaces at all) the
+// helper kills its children, round after round: each orphan of a killed one comes to
+// it, the subreaper, and is killed in the next round.
+func killAll() {
+	sub := asSubreaper.Load()
+	if !sub {
+		_ = syscall.Kill(-1, syscall.SIGKILL)
+	} else if pid := int(commandPID.Load()); pid > 0 {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for time.Now().Before(deadline) {
+		if sub {
+			for _, c := range children() {
+				_ = syscall.Kill(c, syscall.SIGKILL)
+			}
+		}
+		var ws syscall.WaitStatus
+		got, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil)
+		switch {
+		case errors.Is(err, syscall.EINTR), got > 0:
+			continue
+		case err != nil: // ECHILD: none left (the main loop may have reaped the last)
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// children lists the helper's child processes (of all its threads), from /proc.
+func children() []int {
+	tasks, _ := os.ReadDir("/proc/self/task")
+	var out []int
+	for _, t := range tasks {
+		b, err := os.ReadFile("/proc/self/task/" + t.Name() + "/children")
+		if err != nil {
+			continue
+		}
+		for _, f := range strings.Fields(string(b)) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				out = append(out, pid)
+			}
+		}
+	}
+	return out
+}
 // reap waits for the processes of the namespace until pid ends and returns its exit
 // status as a shell reports it (128+N for a signal).
 func reap(pid int) int {
