@@ -191,6 +191,7 @@ func children() []int {
 	}
 	return out
 }
+
 // reap waits for the processes of the namespace until pid ends and returns its exit
 // status as a shell reports it (128+N for a signal).
 func reap(pid int) int {
