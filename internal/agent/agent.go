@@ -99,6 +99,7 @@ type Agent struct {
 	compactAsked bool  // the compact tool asked for a compaction
 	compactFocus string
 	storeErr     error // the first store error of the running turn
+	hookStop     string // a hook ended the running turn (continue: false): why
 }
 
 // SetHistory replaces the conversation (on resume).
@@ -245,7 +246,13 @@ func (a *Agent) Run(ctx context.Context, prompt string) face.TurnEnded {
 // face attached (ACP prompts).
 func (a *Agent) RunWith(ctx context.Context, prompt string, attached []llm.Block) face.TurnEnded {
 	a.takeStoreErr() // a fault of an earlier turn was said then
+	a.mu.Lock()
+	a.hookStop = ""
+	a.mu.Unlock()
 	end := a.run(ctx, prompt, attached)
+	if why := a.stoppedByHook(); why != "" && end.StopReason != "cancelled" {
+		end.StopReason, end.Err = "blocked", errors.New(why)
+	}
 	a.record("turn_ended", map[string]any{"stop_reason": end.StopReason, "steps": end.Steps, "counters": end.Counters, "error": errString(end.Err)})
 	if a.Store != nil && a.failed() == nil {
 		a.stored(a.Store.EndTurn())
@@ -275,6 +282,9 @@ func storeStopped(end face.TurnEnded, err error) face.TurnEnded {
 func (a *Agent) run(ctx context.Context, prompt string, attached []llm.Block) face.TurnEnded {
 	var end face.TurnEnded
 	msg, blocked := a.promptMessage(ctx, prompt, attached)
+	if a.stoppedByHook() != "" {
+		return end
+	}
 	if blocked != "" {
 		end.StopReason, end.Err = "blocked", fmt.Errorf("a UserPromptSubmit hook refused the prompt: %s", blocked)
 		return end
@@ -335,6 +345,9 @@ func (a *Agent) run(ctx context.Context, prompt string, attached []llm.Block) fa
 		}
 		if err := a.failed(); err != nil {
 			return storeStopped(end, err)
+		}
+		if a.stoppedByHook() != "" {
+			return end // RunWith says why
 		}
 	}
 	end.StopReason = "max_turns"

@@ -26,6 +26,7 @@ type pending struct {
 	result    *tool.Result
 	took      time.Duration
 	cancelled bool // interrupted before or while it ran
+	askHook   string // a PreToolUse hook asked that the person be asked: why
 	// unsettled counts the calls of the response not settled yet, shared by them.
 	unsettled *atomic.Int32
 }
@@ -57,6 +58,11 @@ func (a *Agent) runCalls(ctx context.Context, calls []llm.Block) ([]llm.Block, f
 			i++
 			continue
 		}
+		if why := a.stoppedByHook(); why != "" {
+			a.settle(p, tool.Fail("[not run: "+why+"]"), true)
+			i++
+			continue
+		}
 		if ctx.Err() != nil {
 			p.cancelled = true
 			a.settle(p, cancelledResult(p.block.ToolName), false)
@@ -85,6 +91,10 @@ func (a *Agent) runCalls(ctx context.Context, calls []llm.Block) ([]llm.Block, f
 			}
 			if err := a.failed(); err != nil {
 				a.settle(q, notStored(q.block.ToolName, err), false)
+				continue
+			}
+			if why := a.stoppedByHook(); why != "" {
+				a.settle(q, tool.Fail("[not run: "+why+"]"), true)
 				continue
 			}
 			if ctx.Err() != nil {
@@ -175,6 +185,11 @@ func (a *Agent) permit(ctx context.Context, p *pending) bool {
 		return true
 	}
 	v := a.Gate.Check(call)
+	if p.askHook != "" && v.Decision != permission.Deny {
+		// A hook asked for the question: asked whatever the mode and the allow
+		// rules say (no "always": the hook asks each time).
+		v = permission.Verdict{Decision: permission.Ask, Reason: p.askHook}
+	}
 	if v.Decision == permission.Ask && hookAllows {
 		return true
 	}

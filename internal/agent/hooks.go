@@ -31,6 +31,16 @@ type HookResult struct {
 	Allow bool
 	// Warnings are hooks that failed without blocking, one sentence each.
 	Warnings []string
+	// Ask forces the permission question for a call (PreToolUse), in every mode;
+	// AskReason says why. Deny rules still refuse.
+	Ask       bool
+	AskReason string
+	// Stop ends the turn (a hook answered continue: false); StopReason is shown to
+	// the person.
+	Stop       bool
+	StopReason string
+	// Messages are shown to the person (systemMessage).
+	Messages []string
 }
 
 // The hook events the loop raises.
@@ -51,10 +61,30 @@ func (a *Agent) hook(ctx context.Context, event, toolName string, fields map[str
 	for _, w := range r.Warnings {
 		a.emit(face.Notice{Text: fmt.Sprintf("%s hook: %s", event, w)})
 	}
+	for _, m := range r.Messages {
+		a.emit(face.Notice{Text: fmt.Sprintf("%s hook: %s", event, m), Info: true})
+	}
+	if r.Stop {
+		a.mu.Lock()
+		if a.hookStop == "" {
+			a.hookStop = fmt.Sprintf("a %s hook stopped the turn: %s", event, r.StopReason)
+		}
+		a.mu.Unlock()
+		a.emit(face.Notice{Text: fmt.Sprintf("%s hook stopped the turn: %s", event, r.StopReason)})
+	}
 	if r.Block {
 		a.record("hook_blocked", map[string]any{"event": event, "tool": toolName, "reason": r.Reason})
 	}
 	return r, true
+}
+
+// subject is what the hooks of a call match and, when written for Claude Code, read.
+func subject(p *pending) *tool.HookSubject {
+	s := &tool.HookSubject{Name: p.block.ToolName, Claude: p.inv.Claude}
+	if p.tool != nil {
+		s.ClaudeNames = p.tool.Info().ClaudeNames
+	}
+	return s
 }
 
 // inputValue is a tool call's input as a JSON value for a hook's stdin.
@@ -67,10 +97,12 @@ func inputValue(raw json.RawMessage) any {
 }
 
 // preToolUse runs the PreToolUse hooks of a prepared call. It may settle the call
-// (blocked), replace its arguments (decoding them again) or pre-approve it.
+// (blocked), replace its arguments (decoding them again), pre-approve it, or make it
+// asked (p.askHook).
 func (a *Agent) preToolUse(ctx context.Context, p *pending) (allow bool) {
 	r, ran := a.hook(ctx, HookPreToolUse, p.block.ToolName, map[string]any{
 		"tool_name": p.block.ToolName, "tool_input": inputValue(p.block.Input), "tool_use_id": p.block.ToolCallID,
+		tool.HookSubjectKey: subject(p),
 	})
 	if !ran {
 		return false
@@ -94,7 +126,27 @@ func (a *Agent) preToolUse(ctx context.Context, p *pending) (allow bool) {
 		p.call = tool.Describe(p.tool, inv)
 		p.note = "a PreToolUse hook rewrote the input"
 	}
+	if r.Ask {
+		p.askHook = firstNonEmpty(r.AskReason, "a PreToolUse hook asks that you be asked")
+		return false
+	}
 	return r.Allow
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// stoppedByHook returns why a hook stopped the turn, or "".
+func (a *Agent) stoppedByHook() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.hookStop
 }
 
 // postToolUse runs the PostToolUse hooks of a call that ran; their feedback and
@@ -103,6 +155,7 @@ func (a *Agent) postToolUse(ctx context.Context, p *pending, res *tool.Result) {
 	r, ran := a.hook(ctx, HookPostToolUse, p.block.ToolName, map[string]any{
 		"tool_name": p.block.ToolName, "tool_input": inputValue(p.block.Input), "tool_use_id": p.block.ToolCallID,
 		"tool_response": map[string]any{"output": res.Text, "is_error": res.IsError},
+		tool.HookSubjectKey: subject(p),
 	})
 	if !ran {
 		return

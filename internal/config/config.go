@@ -109,6 +109,10 @@ type MCPServer struct {
 type HookMatcher struct {
 	Matcher string `yaml:"matcher,omitempty"`
 	Hooks   []Hook `yaml:"hooks"`
+	// Claude marks hooks of a Claude Code settings file: they are given Claude's
+	// tool names and tool_input fields (see docs/hooks.md). From names the file.
+	Claude bool   `yaml:"-"`
+	From   string `yaml:"-"`
 }
 
 // Hook is one hook command.

@@ -2,8 +2,10 @@ package hook
 
 import (
 	"encoding/json"
-	"github.com/gantry-dev/gantry/internal/contain"
 	"maps"
+
+	"github.com/gantry-dev/gantry/internal/contain"
+	"github.com/gantry-dev/gantry/internal/tool"
 )
 
 // Base is what every hook's stdin says of the session.
@@ -24,7 +26,8 @@ type Base struct {
 
 // stdin builds the JSON object a hook of event reads: the session's fields, then the
 // caller's fields (which may override them), and hook_event_name.
-func (b Base) stdin(event string, fields map[string]any) ([]byte, error) {
+// With claude, the permission mode is given in Claude Code's words.
+func (b Base) stdin(event string, fields map[string]any, claude bool) ([]byte, error) {
 	m := map[string]any{
 		"session_id":      b.SessionID,
 		"cwd":             b.Cwd,
@@ -32,7 +35,11 @@ func (b Base) stdin(event string, fields map[string]any) ([]byte, error) {
 		"permission_mode": "",
 	}
 	if b.PermissionMode != nil {
-		m["permission_mode"] = b.PermissionMode()
+		mode := b.PermissionMode()
+		if claude {
+			mode = claudeMode(mode)
+		}
+		m["permission_mode"] = mode
 	}
 	maps.Copy(m, fields)
 	m["hook_event_name"] = event
@@ -46,4 +53,51 @@ func (b Base) env(event string) []string {
 		env = append(env, "GANTRY_PROJECT_DIR="+b.Cwd, "CLAUDE_PROJECT_DIR="+b.Cwd)
 	}
 	return env
+}
+
+// claudeMode is a gantry permission mode in Claude Code's words.
+func claudeMode(m string) string {
+	switch m {
+	case "accept-edits":
+		return "acceptEdits"
+	case "yolo":
+		return "bypassPermissions"
+	}
+	return m // default, plan
+}
+
+// claudeViews are the views of the call a Claude hook reads; none when the call has
+// no Claude view (an MCP tool: its name is the same in both).
+func claudeViews(sub *tool.HookSubject) []tool.ClaudeView {
+	if sub == nil {
+		return nil
+	}
+	return sub.Claude
+}
+
+// claudeResponse is a call's result (gantry's {output, is_error}) in the shape Claude
+// Code gives its tools' tool_response: Bash's stdout and stderr, a file tool's filePath
+// and success; other tools keep gantry's shape.
+func claudeResponse(v tool.ClaudeView, resp any) any {
+	r, ok := resp.(map[string]any)
+	if !ok {
+		return resp
+	}
+	out, _ := r["output"].(string)
+	isErr, _ := r["is_error"].(bool)
+	switch v.Name {
+	case "Bash":
+		m := map[string]any{"stdout": out, "stderr": "", "interrupted": false, "isImage": false}
+		if isErr {
+			m["stdout"], m["stderr"] = "", out
+		}
+		return m
+	case "Write", "Edit", "MultiEdit", "Read":
+		m := map[string]any{"filePath": v.Input["file_path"], "success": !isErr}
+		if v.Name == "Read" {
+			m["content"] = out
+		}
+		return m
+	}
+	return r
 }

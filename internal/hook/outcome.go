@@ -22,6 +22,16 @@ type Outcome struct {
 	// Warnings has one sentence per hook that failed without blocking (other exit
 	// codes, timeout, unreadable JSON).
 	Warnings []string
+	// Ask: a hook answered permissionDecision "ask" (PreToolUse): the person is asked,
+	// whatever the mode and the allow rules say (deny rules still refuse).
+	Ask       bool
+	AskReason string
+	// Stop: a hook answered continue: false — the turn ends; StopReason is for the
+	// person.
+	Stop       bool
+	StopReason string
+	// Messages are the hooks' systemMessage lines, shown to the person.
+	Messages []string
 }
 
 // verdict is what one hook said.
@@ -32,6 +42,11 @@ type verdict struct {
 	input   json.RawMessage
 	allow   bool
 	warning string
+
+	ask                   bool
+	askReason, stopReason string
+	stop                  bool
+	message               string
 }
 
 // add folds v into o.
@@ -54,5 +69,17 @@ func (o *Outcome) add(v verdict) {
 	}
 	if v.warning != "" {
 		o.Warnings = append(o.Warnings, v.warning)
+	}
+	if v.ask {
+		o.Ask = true
+		if o.AskReason == "" {
+			o.AskReason = v.askReason
+		}
+	}
+	if v.stop && !o.Stop {
+		o.Stop, o.StopReason = true, v.stopReason
+	}
+	if v.message != "" {
+		o.Messages = append(o.Messages, v.message)
 	}
 }

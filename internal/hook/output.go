@@ -17,6 +17,10 @@ type output struct {
 	AdditionalContext  string          `json:"additionalContext"`
 	UpdatedInput       json.RawMessage `json:"updatedInput"`
 	HookSpecificOutput *specificOutput `json:"hookSpecificOutput"`
+	// SystemMessage is shown to the person (not the model); SuppressOutput keeps
+	// the hook's stdout out of what is shown.
+	SystemMessage  string `json:"systemMessage"`
+	SuppressOutput bool   `json:"suppressOutput"`
 }
 
 // specificOutput is Claude Code's hookSpecificOutput.
@@ -71,15 +75,21 @@ func (out *output) verdict(event string, s *spec) verdict {
 		v.block, denyReason = true, sp.PermissionDecisionReason
 	case "allow":
 		v.allow = true
-	case "", "ask", "defer":
+	case "ask":
+		v.ask = event == PreToolUse
+		v.askReason = sp.PermissionDecisionReason
+	case "", "defer":
 	default:
 		if v.warning == "" {
 			v.warning = fmt.Sprintf("The %s answered the unknown permissionDecision %q, which was ignored; the decisions are allow, deny and ask.", s.label(), sp.PermissionDecision)
 		}
 	}
 	if out.Continue != nil && !*out.Continue {
-		v.block = true
+		// Claude Code: the turn ends; stopReason is for the person.
+		v.block, v.stop = true, true
+		v.stopReason = firstNonEmpty(out.StopReason, fmt.Sprintf("the %s said not to continue", s.label()))
 	}
+	v.message = strings.TrimSpace(out.SystemMessage)
 	if v.block {
 		v.allow = false
 		v.reason = firstNonEmpty(denyReason, out.Reason, out.StopReason,

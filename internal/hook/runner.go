@@ -3,10 +3,12 @@ package hook
 import (
 	"context"
 	"fmt"
+	"maps"
 	"sync"
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/config"
+	"github.com/gantry-dev/gantry/internal/tool"
 )
 
 // Runner holds the hooks of a session — those of the settings files and those
@@ -37,6 +39,7 @@ func NewRunner(cfg map[string][]config.HookMatcher, base Base) *Runner {
 					command:   h.Command,
 					timeout:   seconds(h.Timeout),
 					onFailure: h.OnFailure,
+					claude:    m.Claude,
 				})
 			}
 		}
@@ -62,17 +65,61 @@ func (r *Runner) Has(event string) bool {
 	return len(r.config[event])+len(r.session[event]) > 0
 }
 
-// selected returns the hooks of event that run for toolName: those of the settings
-// files, then the session's, each in order.
-func (r *Runner) selected(event, toolName string) []*spec {
+// selected returns the hooks of event that run for toolName (or one of its aliases):
+// those of the settings files, then the session's, each in order.
+func (r *Runner) selected(event, toolName string, aliases []string) []*spec {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	var out []*spec
 	for _, list := range [][]*spec{r.config[event], r.session[event]} {
 		for _, s := range list {
-			if s.selects(event, toolName) {
+			if s.selects(event, toolName, aliases...) {
 				out = append(out, s)
 			}
+		}
+	}
+	return out
+}
+
+// run is one run of a hook: the hook, and the stdin it reads.
+type hookRun struct {
+	s     *spec
+	input []byte
+	err   error // the stdin could not be made
+}
+
+// runs makes the runs of the selected hooks. A hook of a Claude Code settings file
+// reads Claude's view of the call (its tool name and tool_input fields, Claude's mode
+// names), once per view: a patch of three files is three Edit or Write calls to it.
+func (r *Runner) runs(event string, hooks []*spec, sub *tool.HookSubject, fields map[string]any) []hookRun {
+	var native []byte
+	var nerr error
+	var out []hookRun
+	for _, s := range hooks {
+		if !s.claude {
+			if native == nil && nerr == nil {
+				native, nerr = r.base.stdin(event, fields, false)
+			}
+			out = append(out, hookRun{s: s, input: native, err: nerr})
+			continue
+		}
+		views := claudeViews(sub)
+		if len(views) == 0 {
+			in, err := r.base.stdin(event, fields, true)
+			out = append(out, hookRun{s: s, input: in, err: err})
+			continue
+		}
+		for _, v := range views {
+			if !s.selects(event, v.Name) && !s.selects(event, sub.Name) {
+				continue // a patch's Write does not concern an Edit-only hook
+			}
+			f := maps.Clone(fields)
+			f["tool_name"], f["tool_input"] = v.Name, v.Input
+			if resp, ok := fields["tool_response"]; ok {
+				f["tool_response"] = claudeResponse(v, resp)
+			}
+			in, err := r.base.stdin(event, f, true)
+			out = append(out, hookRun{s: s, input: in, err: err})
 		}
 	}
 	return out
@@ -88,13 +135,22 @@ func (r *Runner) Run(ctx context.Context, event, toolName string, fields map[str
 	if r == nil {
 		return o
 	}
-	hooks := r.selected(event, toolName)
+	sub, _ := fields[tool.HookSubjectKey].(*tool.HookSubject)
+	if sub != nil {
+		fields = maps.Clone(fields)
+		delete(fields, tool.HookSubjectKey)
+	}
+	var aliases []string
+	if sub != nil {
+		aliases = sub.ClaudeNames
+	}
+	hooks := r.selected(event, toolName, aliases)
 	if len(hooks) == 0 {
 		return o
 	}
-	input, err := r.base.stdin(event, fields)
 	env := r.base.env(event)
-	for _, s := range hooks {
+	for _, rn := range r.runs(event, hooks, sub, fields) {
+		s, input, err := rn.s, rn.input, rn.err
 		var v verdict
 		switch {
 		case ctx.Err() != nil:

@@ -26,6 +26,7 @@ type spec struct {
 	timeout   time.Duration
 	onFailure string // "warn" or "block"
 	index     int    // session hooks: the number register_hook gave it; config: 0
+	claude    bool   // from a Claude Code settings file: Claude's names and fields
 }
 
 // newMatcher compiles a matcher for a whole-name match. Empty and "*" select everything.
@@ -40,10 +41,11 @@ func newMatcher(m string) (*regexp.Regexp, error) {
 	return re, nil
 }
 
-// selects tells whether the hook runs for this event and tool. For events that concern
-// no tool, a matcher is tried on toolName when the caller gives one (Claude Code matches
+// selects tells whether the hook runs for this event and tool, named by gantry's name
+// or any other (Claude Code's: Bash, Edit, …). For events that concern no tool, a
+// matcher is tried on toolName when the caller gives one (Claude Code matches
 // SessionStart's source, PreCompact's trigger, Notification's type) and ignored when not.
-func (s *spec) selects(event, toolName string) bool {
+func (s *spec) selects(event, toolName string, aliases ...string) bool {
 	if s.matcher == "" || s.matcher == "*" {
 		return true
 	}
@@ -53,7 +55,18 @@ func (s *spec) selects(event, toolName string) bool {
 	if s.reErr != nil {
 		return true // run reports the bad matcher
 	}
-	return s.re != nil && s.re.MatchString(toolName)
+	if s.re == nil {
+		return false
+	}
+	if s.re.MatchString(toolName) {
+		return true
+	}
+	for _, a := range aliases {
+		if s.re.MatchString(a) {
+			return true
+		}
+	}
+	return false
 }
 
 // blocksOnFailure tells whether a failure of this hook blocks.

@@ -38,6 +38,12 @@ type Def[T any] struct {
 	// Check validates arguments beyond their types (may be nil); a non-empty sentence
 	// refuses the call before the permission gate.
 	Check func(args T) string
+	// ClaudeNames are the names Claude Code gives this tool, which hook matchers may
+	// use (nil: it has none).
+	ClaudeNames []string
+	// Claude returns how Claude Code would have seen a call, for hooks written for it
+	// (may be nil: its own name and input): one view, or one per file.
+	Claude func(env Env, args T) []ClaudeView
 	// Run performs the call.
 	Run func(ctx context.Context, env Env, args T) Result
 }
@@ -57,7 +63,7 @@ func (t *defTool[T]) Level() Level { return t.def.Level }
 func (t *defTool[T]) Kind() Kind   { return t.def.Kind }
 
 func (t *defTool[T]) Info() Info {
-	return Info{Level: t.def.Level, Kind: t.def.Kind, Icon: t.def.Icon, Counter: t.def.Counter, Files: t.def.Files}
+	return Info{Level: t.def.Level, Kind: t.def.Kind, Icon: t.def.Icon, Counter: t.def.Counter, Files: t.def.Files, ClaudeNames: t.def.ClaudeNames}
 }
 
 func (t *defTool[T]) init() {
@@ -103,6 +109,9 @@ func (t *defTool[T]) Decode(env Env, input json.RawMessage) (inv Invocation, msg
 	}
 	if t.def.Title != nil {
 		inv.Title = t.def.Title(env, args, inv.Paths)
+	}
+	if t.def.Claude != nil {
+		inv.Claude = t.def.Claude(env, args)
 	}
 	run := t.def.Run
 	name := t.def.Name

@@ -191,6 +191,30 @@ type Invocation struct {
 	Preview func(ctx context.Context) Display
 	// Run performs the call. It must honour ctx and never panic for bad input.
 	Run func(ctx context.Context) Result
+	// Claude is how Claude Code would have seen the call (see Def.Claude): one view,
+	// or one per file for a tool that acts on several. Nil: under the tool's own name,
+	// with its input as it is.
+	Claude []ClaudeView
+}
+
+// HookSubjectKey is the key under which the loop gives the hooks of a tool event the
+// call's HookSubject, beside the stdin fields (the hook runner takes it out).
+const HookSubjectKey = "\x00subject"
+
+// HookSubject is the call a tool event's hooks concern, with what hooks written for
+// Claude Code match and read: its Claude names and Claude's view of the call.
+type HookSubject struct {
+	Name        string
+	ClaudeNames []string
+	Claude      []ClaudeView
+}
+
+// ClaudeView is a call as Claude Code names it, for hooks written for Claude Code:
+// its tool name (Bash, Write, Edit, …) and tool_input with Claude's field names
+// (file_path, old_string, new_string, content, command, pattern, …).
+type ClaudeView struct {
+	Name  string
+	Input map[string]any
 }
 
 // Counter is the class of the per-turn counter a tool's responses add to.
@@ -218,6 +242,9 @@ type Info struct {
 	Counter Counter
 	// Files says how its calls use their paths, for path rules.
 	Files Files
+	// ClaudeNames are the names Claude Code gives the tool (Bash; Edit, MultiEdit):
+	// a hook matcher written for Claude Code selects it by any of them.
+	ClaudeNames []string
 }
 
 // Tool is one tool gantry can declare to the model.

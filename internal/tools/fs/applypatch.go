@@ -19,6 +19,8 @@ type patchArgs struct {
 // ApplyPatch returns the apply_patch tool.
 func ApplyPatch(o Options) tool.Tool {
 	return tool.New(tool.Def[patchArgs]{
+		ClaudeNames: []string{"Write", "Edit", "MultiEdit"},
+		Claude:      claudePatch,
 		Name:        "apply_patch",
 		Description: applyPatchDoc,
 		Level:       tool.LevelWrite,
@@ -117,4 +119,37 @@ func reportPatch(plan []*fileEdit) (string, tool.Display) {
 	}
 	headline := fmt.Sprintf("Applied the patch to %s: +%d -%d lines.", plural(len(plan), "file"), added, deleted)
 	return headline + "\n\n" + strings.Join(text, "\n\n"), tool.Display{Diff: strings.Join(display, ""), Changes: cs}
+}
+
+// claudePatch is a patch as Claude Code's hooks would see it: one call per file — a
+// Write of the new content for an added file, an Edit (old and new text of its hunks)
+// for an updated one (and a Write of the new path when it moves), an Edit emptying a
+// deleted one.
+func claudePatch(env tool.Env, a patchArgs) []tool.ClaudeView {
+	ops, err := parsePatch(a.Patch)
+	if err != nil {
+		return nil
+	}
+	var out []tool.ClaudeView
+	for _, op := range ops {
+		path := env.Abs(op.path)
+		switch op.kind {
+		case 'A':
+			out = append(out, tool.ClaudeView{Name: "Write", Input: map[string]any{"file_path": path, "content": strings.Join(op.add, "\n") + "\n"}})
+		case 'D':
+			out = append(out, tool.ClaudeView{Name: "Edit", Input: map[string]any{"file_path": path, "old_string": "", "new_string": "", "delete": true}})
+		case 'U':
+			var olds, news []string
+			for _, c := range op.chunks {
+				olds = append(olds, strings.Join(c.old, "\n"))
+				news = append(news, strings.Join(c.new, "\n"))
+			}
+			out = append(out, tool.ClaudeView{Name: "Edit", Input: map[string]any{"file_path": path,
+				"old_string": strings.Join(olds, "\n"), "new_string": strings.Join(news, "\n")}})
+			if op.moveTo != "" {
+				out = append(out, tool.ClaudeView{Name: "Write", Input: map[string]any{"file_path": env.Abs(op.moveTo)}})
+			}
+		}
+	}
+	return out
 }

@@ -28,6 +28,19 @@ type editArgs struct {
 // EditFile returns the edit_file tool.
 func EditFile(o Options) tool.Tool {
 	return tool.New(tool.Def[editArgs]{
+		ClaudeNames: []string{"Edit", "MultiEdit"},
+		Claude: func(env tool.Env, a editArgs) []tool.ClaudeView {
+			path := env.Abs(a.Path)
+			if len(a.Edits) == 1 {
+				return []tool.ClaudeView{{Name: "Edit", Input: map[string]any{"file_path": path,
+					"old_string": a.Edits[0].Old, "new_string": a.Edits[0].New, "replace_all": false}}}
+			}
+			edits := make([]map[string]any, len(a.Edits))
+			for i, e := range a.Edits {
+				edits[i] = map[string]any{"old_string": e.Old, "new_string": e.New}
+			}
+			return []tool.ClaudeView{{Name: "MultiEdit", Input: map[string]any{"file_path": path, "edits": edits}}}
+		},
 		Name:        "edit_file",
 		Description: editFileDoc,
 		Level:       tool.LevelWrite,

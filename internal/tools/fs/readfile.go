@@ -28,6 +28,17 @@ type readArgs struct {
 // ReadFile returns the read_file tool.
 func ReadFile(o Options) tool.Tool {
 	return tool.New(tool.Def[readArgs]{
+		ClaudeNames: []string{"Read"},
+		Claude: func(env tool.Env, a readArgs) []tool.ClaudeView {
+			in := map[string]any{"file_path": env.Abs(a.Path)}
+			if a.Start > 0 {
+				in["offset"] = a.Start
+				if a.End >= a.Start {
+					in["limit"] = a.End - a.Start + 1
+				}
+			}
+			return []tool.ClaudeView{{Name: "Read", Input: in}}
+		},
 		Name:        "read_file",
 		Description: readFileDoc,
 		Level:       tool.LevelRead,

@@ -26,6 +26,10 @@ type writeArgs struct {
 // WriteFile returns the write_file tool.
 func WriteFile(o Options) tool.Tool {
 	return tool.New(tool.Def[writeArgs]{
+		ClaudeNames: []string{"Write"},
+		Claude: func(env tool.Env, a writeArgs) []tool.ClaudeView {
+			return []tool.ClaudeView{{Name: "Write", Input: map[string]any{"file_path": env.Abs(a.Path), "content": a.Content}}}
+		},
 		Name:        "write_file",
 		Description: writeFileDoc,
 		Level:       tool.LevelWrite,

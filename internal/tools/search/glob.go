@@ -31,6 +31,14 @@ type globArgs struct {
 // Glob returns the glob tool.
 func Glob(o Options) tool.Tool {
 	return tool.New(tool.Def[globArgs]{
+		ClaudeNames: []string{"Glob"},
+		Claude: func(env tool.Env, a globArgs) []tool.ClaudeView {
+			in := map[string]any{"pattern": a.Pattern}
+			if a.Path != "" {
+				in["path"] = env.Abs(a.Path)
+			}
+			return []tool.ClaudeView{{Name: "Glob", Input: in}}
+		},
 		Name:        "glob",
 		Description: globDoc,
 		Level:       tool.LevelRead,

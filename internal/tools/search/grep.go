@@ -30,6 +30,23 @@ type grepArgs struct {
 // Grep returns the grep tool.
 func Grep(o Options) tool.Tool {
 	return tool.New(tool.Def[grepArgs]{
+		ClaudeNames: []string{"Grep"},
+		Claude: func(env tool.Env, a grepArgs) []tool.ClaudeView {
+			in := map[string]any{"pattern": a.Pattern, "-i": a.IgnoreCase}
+			if a.Path != "" {
+				in["path"] = env.Abs(a.Path)
+			}
+			if a.Glob != "" {
+				in["glob"] = a.Glob
+			}
+			if a.Type != "" {
+				in["type"] = a.Type
+			}
+			if a.OutputMode != "" {
+				in["output_mode"] = a.OutputMode
+			}
+			return []tool.ClaudeView{{Name: "Grep", Input: in}}
+		},
 		Name:        "grep",
 		Description: grepDoc,
 		Level:       tool.LevelRead,

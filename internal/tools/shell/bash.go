@@ -31,6 +31,14 @@ func bashTool(o Options) tool.Tool {
 		"{max}", seconds(o.MaxTimeout),
 	).Replace(bashDescription)
 	return tool.New(tool.Def[bashArgs]{
+		ClaudeNames: []string{"Bash"},
+		Claude: func(_ tool.Env, a bashArgs) []tool.ClaudeView {
+			in := map[string]any{"command": a.Command, "run_in_background": a.RunInBackground}
+			if a.Timeout > 0 {
+				in["timeout"] = a.Timeout * 1000 // Claude's is in milliseconds
+			}
+			return []tool.ClaudeView{{Name: "Bash", Input: in}}
+		},
 		Name:        "bash",
 		Description: strings.TrimSpace(desc),
 		Level:       tool.LevelExec,

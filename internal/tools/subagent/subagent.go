@@ -47,6 +47,10 @@ var description string
 func Tool(s Spawner, bg Background) tool.Tool {
 	return tool.New(tool.Def[args]{
 		Name: Name, Description: description, Level: tool.LevelExec, Kind: tool.KindOther, Icon: "🤖",
+		ClaudeNames: []string{"Task"},
+		Claude: func(_ tool.Env, a args) []tool.ClaudeView {
+			return []tool.ClaudeView{{Name: "Task", Input: map[string]any{"description": a.Description, "prompt": a.Prompt, "subagent_type": "general-purpose"}}}
+		},
 		Principal: func(a args) string { return label(a) },
 		Check: func(a args) string {
 			if strings.TrimSpace(a.Prompt) == "" {

@@ -34,6 +34,21 @@ type readArgs struct{}
 func Tools(l *List) []tool.Tool {
 	write := tool.New(tool.Def[writeArgs]{
 		Name:        "todo_write",
+		ClaudeNames: []string{"TodoWrite"},
+		Claude: func(_ tool.Env, a writeArgs) []tool.ClaudeView {
+			todos := make([]map[string]any, len(a.Todos))
+			for i, it := range a.Todos {
+				m := map[string]any{"id": string(it.ID)}
+				if it.Content != nil {
+					m["content"] = *it.Content
+				}
+				if it.Status != nil {
+					m["status"] = *it.Status
+				}
+				todos[i] = m
+			}
+			return []tool.ClaudeView{{Name: "TodoWrite", Input: map[string]any{"todos": todos}}}
+		},
 		Description: writeDescription,
 		Level:       tool.LevelRead,
 		Kind:        tool.KindThink,

@@ -40,6 +40,10 @@ func (a fetchArgs) maxChars() int {
 // Fetch returns the web_fetch tool.
 func Fetch(o Options) tool.Tool {
 	return tool.New(tool.Def[fetchArgs]{
+		ClaudeNames: []string{"WebFetch"},
+		Claude: func(_ tool.Env, a fetchArgs) []tool.ClaudeView {
+			return []tool.ClaudeView{{Name: "WebFetch", Input: map[string]any{"url": a.URL, "prompt": ""}}}
+		},
 		Name:        "web_fetch",
 		Description: fetchDoc,
 		Level:       tool.LevelRead,

@@ -45,6 +45,10 @@ func (a searchArgs) kind() string {
 // Search returns the web_search tool, which asks Exa's search API.
 func Search(o Options) tool.Tool {
 	return tool.New(tool.Def[searchArgs]{
+		ClaudeNames: []string{"WebSearch"},
+		Claude: func(_ tool.Env, a searchArgs) []tool.ClaudeView {
+			return []tool.ClaudeView{{Name: "WebSearch", Input: map[string]any{"query": a.Query}}}
+		},
 		Name:        "web_search",
 		Description: searchDoc,
 		Level:       tool.LevelRead,
