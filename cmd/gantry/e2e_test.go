@@ -44,12 +44,13 @@ func env(t *testing.T, extra ...string) []string {
 		k, _, _ := strings.Cut(kv, "=")
 		switch {
 		case strings.HasPrefix(k, "ANTHROPIC_"), strings.HasPrefix(k, "OPENAI_"), strings.HasPrefix(k, "GANTRY_"),
-			strings.HasPrefix(k, "XDG_"):
+			strings.HasPrefix(k, "XDG_"), strings.HasPrefix(k, "CLAUDE_"):
 			continue
 		}
 		e = append(e, kv)
 	}
-	e = append(e, "GANTRY_DATA_DIR="+filepath.Join(home, "data"), "GANTRY_CONFIG_DIR="+filepath.Join(home, "config"), "NO_COLOR=1")
+	e = append(e, "GANTRY_DATA_DIR="+filepath.Join(home, "data"), "GANTRY_CONFIG_DIR="+filepath.Join(home, "config"),
+		"CLAUDE_CONFIG_DIR="+filepath.Join(home, "claude"), "NO_COLOR=1")
 	return append(e, extra...)
 }
 

@@ -138,6 +138,11 @@ func New(opts Options) (_ *App, err error) {
 	if a.cfg, err = config.Load(opts.Cwd); err != nil {
 		return nil, err
 	}
+	// The env of Claude Code's settings files is the session's environment, as in
+	// Claude Code: its commands, hooks and MCP servers see it.
+	for k, v := range a.cfg.Claude.Env {
+		_ = os.Setenv(k, v)
+	}
 	cfg := a.cfg
 	model := ""
 	if a.provider, model, err = chooseProvider(opts.Provider, opts.Model, cfg.Provider, cfg.Model); err != nil {
@@ -267,6 +272,11 @@ func (a *App) Start(ctx context.Context, sink face.Sink, asker face.Asker) error
 	context, warnings := a.sessionStart(ctx)
 	a.agent.Config.System += context
 	notices = append(notices, warnings...)
+	for _, f := range a.cfg.Claude.Files {
+		for _, s := range f.Skipped {
+			notices = append(notices, f.Path+": "+s)
+		}
+	}
 	a.emit(face.SessionStarted{SessionID: a.sess.ID(), Resumed: a.resumed, Provider: a.provider, Model: a.agent.Config.Model,
 		Mode: a.gate.Mode(), Cwd: a.opts.Cwd, Tools: a.ToolNames(), ContextWindow: a.agent.Config.ContextWindow})
 	for _, n := range notices {

@@ -86,6 +86,11 @@ func newGate(cfg *config.Config, opts Options) (*permission.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	for i, s := range cfg.Permissions.Ask {
+		if err := e.AddAskRules([]string{s}, cfg.Permissions.AskFrom(i)); err != nil {
+			return nil, err
+		}
+	}
 	e.SetProject(cfg.Root())
 	e.SetProtected(config.UserDir())
 	return e, nil

@@ -112,7 +112,7 @@ func Doctor(cwd string) ([]DoctorRow, error) {
 	}
 	add("language servers", found("gopls", "clangd", "clangd-19", "pyright-langserver", "typescript-language-server", "rust-analyzer"), false)
 	add("debug adapters", found("dlv", "lldb-dap", "lldb-dap-19", "debugpy-adapter"), false)
-	return rows, nil
+	return append(rows, claudeRows(cfg)...), nil
 }
 
 // describeDir names dir and which of files are in it.
@@ -141,4 +141,20 @@ func found(names ...string) string {
 		return "none found on PATH"
 	}
 	return strings.Join(have, ", ")
+}
+
+// claudeRows say what was taken from each Claude Code settings file.
+func claudeRows(cfg *config.Config) []DoctorRow {
+	var rows []DoctorRow
+	for _, f := range cfg.Claude.Files {
+		took := fmt.Sprintf("%d hook(s), %d allow / %d deny / %d ask rule(s)", f.Hooks, f.Allow, f.Deny, f.Ask)
+		if len(f.Env) > 0 {
+			took += ", env " + strings.Join(f.Env, " ")
+		}
+		rows = append(rows, DoctorRow{"claude settings", f.Path + ": " + took, false})
+		for _, s := range f.Skipped {
+			rows = append(rows, DoctorRow{"", s, true})
+		}
+	}
+	return rows
 }

@@ -46,6 +46,8 @@ type Config struct {
 	SystemPrompt string `yaml:"systemPrompt,omitempty"`
 	// AppendSystemPrompt is added at the end of the system prompt.
 	AppendSystemPrompt string `yaml:"appendSystemPrompt,omitempty"`
+	// Claude is what the Claude Code settings files gave (read below gantry's own).
+	Claude ClaudeSettings `yaml:"-"`
 
 	root  string
 	files []string
@@ -124,6 +126,8 @@ type Hook struct {
 	Timeout int `yaml:"timeout,omitempty"`
 	// OnFailure is "warn" (the default) or "block": what a failing or timed-out hook does.
 	OnFailure string `yaml:"onFailure,omitempty"`
+	// Prompt is the prompt of a hook of type prompt (the model judges).
+	Prompt string `yaml:"prompt,omitempty"`
 }
 
 // Permissions are rules in the shape of the rules file.
@@ -131,9 +135,14 @@ type Permissions struct {
 	AllowAll bool     `yaml:"allow_all,omitempty"`
 	Allow    []string `yaml:"allow,omitempty"`
 	Deny     []string `yaml:"deny,omitempty"`
+	// Ask rules (from Claude Code's permissions.ask): asked in every mode.
+	Ask []string `yaml:"-"`
 
-	allowFrom, denyFrom []string // "file:line" of each rule
+	allowFrom, denyFrom, askFrom []string // "file:line" of each rule
 }
+
+// AskFrom says where Ask[i] is written.
+func (p Permissions) AskFrom(i int) string { return at(p.askFrom, i) }
 
 // AllowFrom says where Allow[i] is written: "file:line" ("" when unknown).
 func (p Permissions) AllowFrom(i int) string { return at(p.allowFrom, i) }

@@ -21,6 +21,9 @@ const maxFileSize = 1 << 20
 func Load(cwd string) (*Config, error) {
 	c := Default()
 	c.root = ProjectRoot(cwd)
+	if err := loadClaude(c, c.root); err != nil {
+		return nil, err
+	}
 	for i, path := range []string{
 		filepath.Join(UserDir(), "config.yaml"),
 		filepath.Join(c.root, ".gantry", "config.yaml"),

@@ -15,6 +15,9 @@ type Engine struct {
 	allowAll bool
 	allow    []Rule
 	deny     []Rule
+	// ask rules make a call asked in every mode, whatever the allow rules say
+	// (Claude Code's permissions.ask); deny rules still refuse.
+	ask      []Rule
 	remember []remembered
 	project  string // the project root, for grants (SetProject)
 	root     string // the project root, symlinks resolved, for path rules
@@ -110,10 +113,70 @@ func (e *Engine) AllowForSession(rules []string) error {
 	return nil
 }
 
+// AddAskRules adds rules whose calls are asked in every mode (deny rules aside),
+// source naming where they come from. Nothing is added unless every rule parses.
+func (e *Engine) AddAskRules(rules []string, source string) error {
+	rs, err := parseRules(rules, source)
+	if err != nil {
+		return err
+	}
+	e.mu.Lock()
+	e.ask = append(e.ask, rs...)
+	e.mu.Unlock()
+	return nil
+}
+
 // Check implements Gate.
 func (e *Engine) Check(c Call) Verdict {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	v := e.check(c)
+	if v.Decision == Deny || len(e.ask) == 0 {
+		return v
+	}
+	if r, ok := e.asked(c); ok {
+		return Verdict{Decision: Ask, Reason: fmt.Sprintf("an ask rule (%s) says to ask", r.describe())}
+	}
+	return v
+}
+
+// asked returns the ask rule that covers c: its principal, any of its simple
+// commands (bash) or any of its paths.
+func (e *Engine) asked(c Call) (Rule, bool) {
+	p := strings.TrimSpace(c.Principal)
+	var cmds []SimpleCommand
+	if c.Tool == "bash" {
+		cmds, _ = Commands(c.Principal)
+	}
+	for _, r := range e.ask {
+		if !e.covers(r, c) {
+			continue
+		}
+		if r.Pattern == nil {
+			return r, true
+		}
+		if c.Files != tool.FilesNone && len(c.Paths) > 0 {
+			for _, x := range c.Paths {
+				if r.matchesCanon(e.canon(x)) {
+					return r, true
+				}
+			}
+			continue
+		}
+		if r.Pattern.MatchString(p) {
+			return r, true
+		}
+		for _, sc := range cmds {
+			if r.Pattern.MatchString(sc.Text) {
+				return r, true
+			}
+		}
+	}
+	return Rule{}, false
+}
+
+// check is Check without the ask rules.
+func (e *Engine) check(c Call) Verdict {
 	if c.Tool == "bash" {
 		return e.checkBash(c)
 	}

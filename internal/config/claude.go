@@ -1,0 +1,344 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// ClaudeFile is what gantry took from one Claude Code settings file.
+type ClaudeFile struct {
+	Path  string
+	Hooks int // hook commands
+	// Allow, Deny and Ask count the permission rules taken (as gantry rules).
+	Allow, Deny, Ask int
+	Env              []string // the names of the variables of its env
+	// Skipped says what of the file gantry cannot take, one sentence each.
+	Skipped []string
+}
+
+// ClaudeSettings is what the Claude Code settings files give a session: hooks (in
+// Config.Hooks, marked Claude), permission rules (in Config.Permissions), env, and
+// what each file gave.
+type ClaudeSettings struct {
+	Files []ClaudeFile
+	// Env is the files' env merged (a later file wins): set for the session's
+	// commands, hooks and MCP servers.
+	Env map[string]string
+}
+
+// ClaudeDir is Claude Code's user folder: $CLAUDE_CONFIG_DIR, else ~/.claude.
+func ClaudeDir() string {
+	if d := os.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
+		return d
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return ""
+	}
+	return filepath.Join(home, ".claude")
+}
+
+// claudeFiles are the Claude Code settings files of a project, in Claude's order of
+// precedence, the weakest first: the user's, the project's shared, the project's local.
+func claudeFiles(root string) []string {
+	var out []string
+	if d := ClaudeDir(); d != "" {
+		out = append(out, filepath.Join(d, "settings.json"))
+	}
+	return append(out, filepath.Join(root, ".claude", "settings.json"), filepath.Join(root, ".claude", "settings.local.json"))
+}
+
+// claudeSettingsFile is the part of a Claude Code settings file gantry reads; the
+// other keys (model, statusLine, …) are Claude Code's own and are ignored.
+type claudeSettingsFile struct {
+	Hooks       map[string][]claudeMatcher `json:"hooks"`
+	Permissions struct {
+		Allow []string `json:"allow"`
+		Deny  []string `json:"deny"`
+		Ask   []string `json:"ask"`
+	} `json:"permissions"`
+	Env map[string]string `json:"env"`
+}
+
+type claudeMatcher struct {
+	Matcher string `json:"matcher"`
+	Hooks   []struct {
+		Type    string  `json:"type"`
+		Command string  `json:"command"`
+		Prompt  string  `json:"prompt"`
+		Timeout float64 `json:"timeout"`
+	} `json:"hooks"`
+}
+
+// loadClaude reads the Claude Code settings files of root into c, below gantry's own
+// files (which are applied after). A file that is not there is skipped; one that is
+// not valid JSON, or whose hooks or deny rules gantry cannot take, is an error naming
+// it. An allow or ask rule gantry cannot express is skipped and said (Skipped).
+func loadClaude(c *Config, root string) error {
+	for _, path := range claudeFiles(root) {
+		data, err := os.ReadFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return &FileError{Path: path, Msg: err.Error()}
+		}
+		if len(data) > maxFileSize {
+			return &FileError{Path: path, Msg: "is too large to be a settings file"}
+		}
+		if len(bytes.TrimSpace(data)) == 0 {
+			continue
+		}
+		var f claudeSettingsFile
+		if err := json.Unmarshal(data, &f); err != nil {
+			return &FileError{Path: path, Line: jsonLine(data, err), Msg: "is not a Claude Code settings file gantry can read: " + err.Error()}
+		}
+		rec := ClaudeFile{Path: path}
+		if err := takeClaudeHooks(c, path, f.Hooks, &rec); err != nil {
+			return err
+		}
+		for _, list := range []struct {
+			rules []string
+			kind  string
+		}{{f.Permissions.Allow, "allow"}, {f.Permissions.Deny, "deny"}, {f.Permissions.Ask, "ask"}} {
+			for _, r := range list.rules {
+				g, err := ClaudeRule(r, root)
+				if err != nil {
+					if list.kind == "deny" {
+						return &FileError{Path: path, Key: "permissions.deny", Msg: fmt.Sprintf("the deny rule %q cannot be kept by gantry: %v", r, err)}
+					}
+					rec.Skipped = append(rec.Skipped, fmt.Sprintf("the %s rule %q was skipped: %v", list.kind, r, err))
+					continue
+				}
+				switch list.kind {
+				case "allow":
+					c.Permissions.Allow = append(c.Permissions.Allow, g)
+					c.Permissions.allowFrom = append(c.Permissions.allowFrom, path)
+					rec.Allow++
+				case "deny":
+					c.Permissions.Deny = append(c.Permissions.Deny, g)
+					c.Permissions.denyFrom = append(c.Permissions.denyFrom, path)
+					rec.Deny++
+				case "ask":
+					c.Permissions.Ask = append(c.Permissions.Ask, g)
+					c.Permissions.askFrom = append(c.Permissions.askFrom, path)
+					rec.Ask++
+				}
+			}
+		}
+		if len(f.Env) > 0 {
+			if c.Claude.Env == nil {
+				c.Claude.Env = map[string]string{}
+			}
+			for k, v := range f.Env {
+				c.Claude.Env[k] = v
+				rec.Env = append(rec.Env, k)
+			}
+			sort.Strings(rec.Env)
+		}
+		c.Claude.Files = append(c.Claude.Files, rec)
+	}
+	return nil
+}
+
+// takeClaudeHooks adds the hooks of one Claude Code settings file, marked Claude.
+func takeClaudeHooks(c *Config, path string, hooks map[string][]claudeMatcher, rec *ClaudeFile) error {
+	events := make([]string, 0, len(hooks))
+	for e := range hooks {
+		events = append(events, e)
+	}
+	sort.Strings(events)
+	for _, event := range events {
+		if !slices.Contains(HookEvents, event) {
+			rec.Skipped = append(rec.Skipped, fmt.Sprintf("the %s hooks were skipped: gantry has no such event (it has %s)", event, strings.Join(HookEvents, ", ")))
+			continue
+		}
+		for i, m := range hooks[event] {
+			key := fmt.Sprintf("hooks.%s[%d]", event, i)
+			if m.Matcher != "" && m.Matcher != "*" {
+				if _, err := regexp.Compile("^(?:" + m.Matcher + ")$"); err != nil {
+					return &FileError{Path: path, Key: key + ".matcher", Msg: fmt.Sprintf("the matcher %q is not a valid regular expression: %v", m.Matcher, err)}
+				}
+			}
+			hm := HookMatcher{Matcher: m.Matcher, Claude: true, From: path}
+			for j, h := range m.Hooks {
+				hk := fmt.Sprintf("%s.hooks[%d]", key, j)
+				typ := h.Type
+				if typ == "" {
+					typ = "command"
+				}
+				if !slices.Contains(hookTypes, typ) {
+					rec.Skipped = append(rec.Skipped, fmt.Sprintf("%s was skipped: gantry has no hooks of type %q", hk, h.Type))
+					continue
+				}
+				if typ == "command" && strings.TrimSpace(h.Command) == "" {
+					return &FileError{Path: path, Key: hk + ".command", Msg: "a command hook needs a command"}
+				}
+				if h.Timeout < 0 {
+					return &FileError{Path: path, Key: hk + ".timeout", Msg: fmt.Sprintf("the timeout must not be negative, not %v", h.Timeout)}
+				}
+				timeout := int(h.Timeout)
+				if h.Timeout > 0 && timeout == 0 {
+					timeout = 1
+				}
+				hm.Hooks = append(hm.Hooks, Hook{Type: typ, Command: h.Command, Prompt: h.Prompt, Timeout: timeout})
+				rec.Hooks++
+			}
+			if len(hm.Hooks) > 0 {
+				if c.Hooks == nil {
+					c.Hooks = map[string][]HookMatcher{}
+				}
+				c.Hooks[event] = append(c.Hooks[event], hm)
+			}
+		}
+	}
+	return nil
+}
+
+// hookTypes are the kinds of hook gantry runs.
+var hookTypes = []string{"command", "prompt"}
+
+// jsonLine is the line of a JSON syntax error in data, or 0.
+func jsonLine(data []byte, err error) int {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	off := int64(-1)
+	switch {
+	case errors.As(err, &se):
+		off = se.Offset
+	case errors.As(err, &te):
+		off = te.Offset
+	}
+	if off < 0 || off > int64(len(data)) {
+		return 0
+	}
+	return bytes.Count(data[:off], []byte("\n")) + 1
+}
+
+// claudeTools maps Claude Code's tool names in permission rules to gantry's. A rule
+// of Edit, Write or MultiEdit is a rule of every tool that writes files in gantry as
+// in Claude Code (write_file names the family); Read of every tool that reads them.
+var claudeTools = map[string]string{
+	"Bash": "bash", "Read": "read_file", "Write": "write_file", "Edit": "write_file", "MultiEdit": "write_file",
+	"Glob": "glob", "Grep": "grep", "LS": "glob", "WebFetch": "web_fetch", "WebSearch": "web_search",
+	"Task": "agent", "TodoWrite": "todo_write",
+}
+
+// ClaudeRule turns a Claude Code permission rule (Bash(npm run test:*), Read(./.env),
+// Edit(src/**), WebFetch(domain:example.com), mcp__server, mcp__server__tool) into a
+// gantry rule with the same meaning, for the project at root. A rule gantry cannot
+// express is an error saying why.
+func ClaudeRule(rule, root string) (string, error) {
+	rule = strings.TrimSpace(rule)
+	name, spec, hasSpec := strings.Cut(rule, "(")
+	if hasSpec {
+		if !strings.HasSuffix(spec, ")") {
+			return "", errors.New("it has no closing parenthesis")
+		}
+		spec = strings.TrimSuffix(spec, ")")
+	}
+	if strings.HasPrefix(name, "mcp__") {
+		if hasSpec {
+			return "", errors.New("an MCP tool rule takes no argument")
+		}
+		if strings.Count(name, "__") == 1 || strings.HasSuffix(name, "__*") {
+			return strings.TrimSuffix(strings.TrimSuffix(name, "*"), "__") + "__*", nil // every tool of the server
+		}
+		return name, nil
+	}
+	tool, ok := claudeTools[name]
+	if !ok {
+		return "", fmt.Errorf("gantry has no tool like Claude Code's %s", name)
+	}
+	if !hasSpec || spec == "" || spec == "*" {
+		return tool, nil
+	}
+	switch name {
+	case "Bash":
+		return tool + ":" + commandPattern(spec), nil
+	case "WebFetch":
+		domain, ok := strings.CutPrefix(spec, "domain:")
+		if !ok {
+			return "", errors.New("a WebFetch rule names a domain (WebFetch(domain:example.com))")
+		}
+		return tool + `:https?://([^/@]*\.)?` + regexp.QuoteMeta(domain) + `(:[0-9]+)?(/.*)?`, nil
+	case "Read", "Write", "Edit", "MultiEdit", "LS", "Glob", "Grep":
+		return tool + ":" + pathPattern(spec, root), nil
+	}
+	return "", fmt.Errorf("gantry cannot read the argument of a %s rule", name)
+}
+
+// commandPattern is a Claude Code Bash rule's command as a regular expression: a
+// trailing ":*" matches the prefix and any arguments, "*" any text, the rest literally.
+func commandPattern(spec string) string {
+	if prefix, ok := strings.CutSuffix(spec, ":*"); ok {
+		return regexp.QuoteMeta(prefix) + `(\s.*)?`
+	}
+	parts := strings.Split(spec, "*")
+	for i, p := range parts {
+		parts[i] = regexp.QuoteMeta(p)
+	}
+	return strings.Join(parts, ".*")
+}
+
+// pathPattern is a Claude Code path pattern (gitignore style) as a regular expression
+// on gantry's canonical paths: "//abs" and "~/x" are absolute, "/x" and "./x" and "x/y"
+// are of the project root; a name without a slash matches at any depth; "**" any
+// folders, "*" and "?" within one name.
+func pathPattern(spec, root string) string {
+	var abs bool
+	switch {
+	case strings.HasPrefix(spec, "//"):
+		spec, abs = spec[1:], true
+	case strings.HasPrefix(spec, "~/"):
+		if home, err := os.UserHomeDir(); err == nil {
+			spec, abs = filepath.Join(home, spec[2:]), true
+		}
+	case strings.HasPrefix(spec, "/"):
+		spec = strings.TrimPrefix(spec, "/")
+	case strings.HasPrefix(spec, "./"):
+		spec = strings.TrimPrefix(spec, "./")
+	default:
+		if !strings.Contains(strings.TrimSuffix(spec, "/"), "/") {
+			spec = "**/" + spec
+		}
+	}
+	if abs && root != "" {
+		if rel, err := filepath.Rel(root, spec); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			spec, abs = filepath.ToSlash(rel), false // inside the project: its relative form
+		}
+	}
+	dir := strings.HasSuffix(spec, "/")
+	var b strings.Builder
+	for i := 0; i < len(spec); i++ {
+		switch {
+		case strings.HasPrefix(spec[i:], "**/"):
+			b.WriteString(`(.*/)?`)
+			i += 2
+		case strings.HasPrefix(spec[i:], "**"):
+			b.WriteString(`.*`)
+			i++
+		case spec[i] == '*':
+			b.WriteString(`[^/]*`)
+		case spec[i] == '?':
+			b.WriteString(`[^/]`)
+		default:
+			b.WriteString(regexp.QuoteMeta(spec[i : i+1]))
+		}
+	}
+	if dir {
+		b.WriteString(`.*`)
+	} else {
+		b.WriteString(`(/.*)?`) // a folder covers what is in it
+	}
+	return b.String()
+}
