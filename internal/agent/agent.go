@@ -98,7 +98,7 @@ type Agent struct {
 	lastContext  int64 // tokens the last request filled, for compaction
 	compactAsked bool  // the compact tool asked for a compaction
 	compactFocus string
-	storeErr     error // the first store error of the running turn
+	storeErr     error  // the first store error of the running turn
 	hookStop     string // a hook ended the running turn (continue: false): why
 }
 

@@ -25,7 +25,7 @@ type pending struct {
 	started   bool      // ToolStarted was sent
 	result    *tool.Result
 	took      time.Duration
-	cancelled bool // interrupted before or while it ran
+	cancelled bool   // interrupted before or while it ran
 	askHook   string // a PreToolUse hook asked that the person be asked: why
 	// unsettled counts the calls of the response not settled yet, shared by them.
 	unsettled *atomic.Int32

@@ -154,7 +154,7 @@ func (a *Agent) stoppedByHook() string {
 func (a *Agent) postToolUse(ctx context.Context, p *pending, res *tool.Result) {
 	r, ran := a.hook(ctx, HookPostToolUse, p.block.ToolName, map[string]any{
 		"tool_name": p.block.ToolName, "tool_input": inputValue(p.block.Input), "tool_use_id": p.block.ToolCallID,
-		"tool_response": map[string]any{"output": res.Text, "is_error": res.IsError},
+		"tool_response":     map[string]any{"output": res.Text, "is_error": res.IsError},
 		tool.HookSubjectKey: subject(p),
 	})
 	if !ran {
