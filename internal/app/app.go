@@ -89,6 +89,7 @@ type App struct {
 	store   *session.Store
 	lease   *session.Lease // this process is the session's one writer
 	records *session.Pipeline
+	memory  config.MemoryFiles // read at the start; subagents add nested ones of their own
 	// unfinished are the calls of a resumed session's last response that have no
 	// stored result (said once the face listens).
 	unfinished []session.Unfinished
@@ -163,6 +164,7 @@ func New(opts Options) (_ *App, err error) {
 	if err != nil {
 		return nil, err
 	}
+	a.memory = memory
 	maxTurns := opts.MaxTurns
 	if maxTurns == 0 {
 		maxTurns = cfg.MaxTurns
@@ -177,6 +179,7 @@ func New(opts Options) (_ *App, err error) {
 		Provider: provider, Gate: a.gate, Asker: &a.asker, Sink: a.emit, Store: a.records,
 		Env:      tool.Env{Cwd: opts.Cwd, SessionID: a.sess.ID(), Editor: opts.Editor, Terminals: opts.Terminals},
 		Hooks:    hooks{a.hooks},
+		Nested:   config.NewNested(opts.Cwd, memory),
 		MaxLevel: func() tool.Level { return a.gate.Mode().MaxLevel() },
 		Config: agent.Config{
 			Model:            model,
