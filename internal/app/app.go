@@ -165,6 +165,7 @@ func New(opts Options) (_ *App, err error) {
 		return nil, err
 	}
 	a.memory = memory
+	nested := config.NewNested(opts.Cwd, memory)
 	maxTurns := opts.MaxTurns
 	if maxTurns == 0 {
 		maxTurns = cfg.MaxTurns
@@ -179,7 +180,7 @@ func New(opts Options) (_ *App, err error) {
 		Provider: provider, Gate: a.gate, Asker: &a.asker, Sink: a.emit, Store: a.records,
 		Env:      tool.Env{Cwd: opts.Cwd, SessionID: a.sess.ID(), Editor: opts.Editor, Terminals: opts.Terminals},
 		Hooks:    hooks{a.hooks},
-		Nested:   config.NewNested(opts.Cwd, memory),
+		Nested:   nested,
 		MaxLevel: func() tool.Level { return a.gate.Mode().MaxLevel() },
 		Config: agent.Config{
 			Model:            model,
@@ -210,6 +211,11 @@ func New(opts Options) (_ *App, err error) {
 			return nil, fmt.Errorf("reading session %s: %w", a.sess.ID(), err)
 		}
 		a.agent.SetHistory(r.Messages)
+		for _, m := range r.Messages { // the nested memory files given are given once a session
+			for _, b := range m.Content {
+				nested.Restore(b.Text)
+			}
+		}
 		a.unfinished = r.Unfinished
 		if r.Results != nil {
 			// Stored before the next request: what the model is told of the calls

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -38,6 +39,9 @@ const MemoryPrecedence = "They are given from the broadest to the closest: the u
 // MaxMemory bounds the memory text of a session, in bytes: the files read at the start
 // and those added as the model touches folders below the working directory, together.
 const MaxMemory = 100 << 10
+
+// memoryLabel starts the line that names each file of the memory text.
+const memoryLabel = "Contents of "
 
 // maxImportDepth is how deep @imports are followed: a memory file's imports are at
 // depth 1, their imports at depth 2, …
@@ -117,6 +121,34 @@ func (n *Nested) Touch(paths []string) (text string, files []string) {
 		}
 	}
 	return strings.TrimRight(n.a.b.String()[mark:], "\n"), append([]string(nil), n.a.files[first:]...)
+}
+
+// Restore marks as given the nested memory files that text (a resumed conversation's
+// message) was given: those whose labels it holds as Touch writes them, in folders
+// below the working directory. They are read again, with their imports, for Text, and
+// Touch does not give them twice.
+func (n *Nested) Restore(text string) {
+	if !strings.Contains(text, memoryLabel) {
+		return
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for line := range strings.Lines(text) {
+		path, ok := strings.CutPrefix(strings.TrimRight(line, "\r\n"), memoryLabel)
+		if !ok || !strings.HasSuffix(path, ":") || strings.Contains(path, " (imported by ") {
+			continue // not a label, or an import's (its importer brings it back)
+		}
+		path = strings.TrimSuffix(path, ":")
+		dir, name := filepath.Split(path)
+		dir = filepath.Clean(dir)
+		if filepath.Base(dir) == ".claude" {
+			dir, name = filepath.Dir(dir), filepath.Join(".claude", name)
+		}
+		if !filepath.IsAbs(path) || dir == n.cwd || !within(n.cwd, dir) || (name != overrideName && !slices.Contains(MemoryNames, name)) {
+			continue
+		}
+		_, _ = n.a.add(path, "", 0) // one that cannot be read is not memory any more
+	}
 }
 
 // Text returns every nested memory file given so far, in the order given (what a
@@ -217,9 +249,9 @@ func (a *assembler) add(path, importedBy string, depth int) (ok bool, err error)
 	a.seen[key] = true
 	a.files = append(a.files, path)
 	if importedBy == "" {
-		a.write(fmt.Sprintf("Contents of %s:\n\n%s\n\n", path, text))
+		a.write(fmt.Sprintf(memoryLabel+"%s:\n\n%s\n\n", path, text))
 	} else {
-		a.write(fmt.Sprintf("Contents of %s (imported by %s):\n\n%s\n\n", path, importedBy, text))
+		a.write(fmt.Sprintf(memoryLabel+"%s (imported by %s):\n\n%s\n\n", path, importedBy, text))
 	}
 	if depth >= maxImportDepth {
 		return true, nil

@@ -405,3 +405,36 @@ func TestNestedConcurrentTouches(t *testing.T) {
 		t.Errorf("given %d times", got)
 	}
 }
+
+func TestNestedRestore(t *testing.T) {
+	e := newEnv(t)
+	sub := filepath.Join(e.root, "sub")
+	write(t, filepath.Join(e.root, "AGENTS.md"), "root rules\n")
+	write(t, filepath.Join(sub, "AGENTS.md"), "sub rules @notes.md\n")
+	write(t, filepath.Join(sub, "notes.md"), "sub notes\n")
+	write(t, filepath.Join(sub, ".claude", "CLAUDE.md"), "sub dot claude\n")
+	write(t, filepath.Join(sub, "README.md"), "not memory\n")
+	write(t, filepath.Join(e.root, "other", "AGENTS.md"), "other rules\n")
+	start, err := Memory(e.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	given, _ := NewNested(e.root, start).Touch([]string{filepath.Join(sub, "f.go")})
+
+	// A resumed session: the history holds what was given (and lines that only look
+	// like labels).
+	n := NewNested(e.root, start)
+	n.Restore("read_file output\n\n<system-reminder>\n" + given + "\n</system-reminder>\n" +
+		"Contents of " + filepath.Join(sub, "README.md") + ":\n" +
+		"Contents of " + filepath.Join(e.root, "other", "AGENTS.md") + " (imported by x):\n" +
+		"  Contents of " + filepath.Join(e.root, "other", "AGENTS.md") + ":\n")
+	if n.Text() != given {
+		t.Errorf("restored text:\n%s\nwant:\n%s", n.Text(), given)
+	}
+	if text, files := n.Touch([]string{filepath.Join(sub, "g.go")}); text != "" || files != nil {
+		t.Errorf("given again after a resume: %v", files)
+	}
+	if _, files := n.Touch([]string{filepath.Join(e.root, "other", "g.go")}); len(files) != 1 {
+		t.Errorf("a folder never touched: %v", files)
+	}
+}
