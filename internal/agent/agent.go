@@ -64,7 +64,8 @@ type Config struct {
 	// conversation is compacted (0: compact.DefaultThreshold).
 	ContextWindow    int
 	CompactThreshold float64
-	// Memory is the memory files' text, given again after a compaction.
+	// Memory is the memory files' text of the start, given again after a compaction
+	// with the files Nested added since.
 	Memory string
 	// TodoText and TasksText give the todo list and the task board as text, kept
 	// verbatim through a compaction (may be nil).
@@ -86,6 +87,9 @@ type Agent struct {
 	Store    Recorder
 	Hooks    Hooks
 	Env      tool.Env
+	// Nested adds the memory files of the folders below the working directory as calls
+	// touch them (nil: none).
+	Nested NestedMemory
 	// MaxLevel caps the declared tools (plan mode and read-only agents: LevelRead).
 	MaxLevel func() tool.Level
 	Config   Config

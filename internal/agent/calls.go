@@ -27,6 +27,7 @@ type pending struct {
 	took      time.Duration
 	cancelled bool   // interrupted before or while it ran
 	askHook   string // a PreToolUse hook asked that the person be asked: why
+	memory    string // the memory files it added, appended to its result for the model
 	// unsettled counts the calls of the response not settled yet, shared by them.
 	unsettled *atomic.Int32
 }
@@ -123,7 +124,7 @@ func (a *Agent) runCalls(ctx context.Context, calls []llm.Block) ([]llm.Block, f
 	for i, p := range ps {
 		counters.Count(p.call.Counter)
 		r := p.result
-		results[i] = llm.Block{Type: llm.BlockToolResult, ToolCallID: p.block.ToolCallID, Text: r.Text, IsError: r.IsError, Images: r.Images}
+		results[i] = llm.Block{Type: llm.BlockToolResult, ToolCallID: p.block.ToolCallID, Text: r.Text + p.memory, IsError: r.IsError, Images: r.Images}
 	}
 	return results, counters
 }
@@ -293,11 +294,17 @@ func (a *Agent) execute(ctx context.Context, p *pending) {
 	p.took = time.Since(start)
 	p.cancelled = ctx.Err() != nil
 	a.postToolUse(ctx, p, &r)
+	var notice face.Event
+	p.memory, notice = a.touchMemory(p)
 	a.settle(p, r, false)
+	if notice != nil {
+		a.emit(notice)
+	}
 }
 
 // settle bounds the result, applies the loop detector, and announces it. Each call is
-// settled exactly once.
+// settled exactly once. The memory files the call added (p.memory) go to the model and
+// the store after the bounded text, and not to the face, which has a notice of them.
 func (a *Agent) settle(p *pending, r tool.Result, refused bool) {
 	if p.result != nil {
 		return
@@ -316,7 +323,7 @@ func (a *Agent) settle(p *pending, r tool.Result, refused bool) {
 	// the middle of a batch keeps the results already had (the session's resume
 	// puts them back). The last one needs none: the message follows at once.
 	if p.unsettled.Add(-1) > 0 {
-		a.record("tool_finished", map[string]any{"id": p.block.ToolCallID, "name": p.block.ToolName, "is_error": r.IsError, "refused": refused, "text": r.Text})
+		a.record("tool_finished", map[string]any{"id": p.block.ToolCallID, "name": p.block.ToolName, "is_error": r.IsError, "refused": refused, "text": r.Text + p.memory})
 	}
 	for _, b := range r.Blocked {
 		a.emit(face.ExecBlocked{CallID: p.block.ToolCallID, Rule: b.Rule, Command: b.Command})

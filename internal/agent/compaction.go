@@ -52,7 +52,7 @@ func (a *Agent) compact(ctx context.Context, trigger, focus string) error {
 	if len(head) == 0 {
 		return nil // nothing before the turn in progress
 	}
-	in := compact.Input{History: head, Memory: a.Config.Memory, Focus: focus}
+	in := compact.Input{History: head, Memory: a.memoryText(), Focus: focus}
 	if a.Config.TodoText != nil {
 		in.Todo = a.Config.TodoText()
 	}

@@ -89,6 +89,7 @@ type App struct {
 	store   *session.Store
 	lease   *session.Lease // this process is the session's one writer
 	records *session.Pipeline
+	memory  config.MemoryFiles // read at the start; subagents add nested ones of their own
 	// unfinished are the calls of a resumed session's last response that have no
 	// stored result (said once the face listens).
 	unfinished []session.Unfinished
@@ -168,6 +169,8 @@ func New(opts Options) (_ *App, err error) {
 	if err != nil {
 		return nil, err
 	}
+	a.memory = memory
+	nested := config.NewNested(opts.Cwd, memory)
 	maxTurns := opts.MaxTurns
 	if maxTurns == 0 {
 		maxTurns = cfg.MaxTurns
@@ -182,6 +185,7 @@ func New(opts Options) (_ *App, err error) {
 		Provider: provider, Gate: a.gate, Asker: &a.asker, Sink: a.emit, Store: a.records,
 		Env:      tool.Env{Cwd: opts.Cwd, SessionID: a.sess.ID(), Editor: opts.Editor, Terminals: opts.Terminals},
 		Hooks:    hooks{a.hooks},
+		Nested:   nested,
 		MaxLevel: func() tool.Level { return a.gate.Mode().MaxLevel() },
 		Config: agent.Config{
 			Model:            model,
@@ -212,6 +216,11 @@ func New(opts Options) (_ *App, err error) {
 			return nil, fmt.Errorf("reading session %s: %w", a.sess.ID(), err)
 		}
 		a.agent.SetHistory(r.Messages)
+		for _, m := range r.Messages { // the nested memory files given are given once a session
+			for _, b := range m.Content {
+				nested.Restore(b.Text)
+			}
+		}
 		a.unfinished = r.Unfinished
 		if r.Results != nil {
 			// Stored before the next request: what the model is told of the calls

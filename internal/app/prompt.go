@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/gantry-dev/gantry/internal/config"
 )
 
 //go:embed system.md
@@ -25,7 +27,7 @@ func systemPrompt(base, appendix, cwd, memory string, now time.Time) string {
 	}
 	b.WriteString("</environment>\n")
 	if memory = strings.TrimSpace(memory); memory != "" {
-		b.WriteString("\n<memory>\nInstructions from the user's and the project's AGENTS.md / CLAUDE.md files; follow them.\n\n")
+		b.WriteString("\n<memory>\nInstructions from the user's and the project's memory files (AGENTS.md, CLAUDE.md, …); follow them. " + config.MemoryPrecedence + "\n\n")
 		b.WriteString(memory)
 		b.WriteString("\n</memory>\n")
 	}

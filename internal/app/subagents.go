@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gantry-dev/gantry/internal/agent"
+	"github.com/gantry-dev/gantry/internal/config"
 	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/hook"
 	"github.com/gantry-dev/gantry/internal/tool"
@@ -38,6 +39,8 @@ func (s *spawner) Spawn(ctx context.Context, req subagent.Request) (string, erro
 		Asker:    parent.Asker,
 		Hooks:    parent.Hooks,
 		Env:      parent.Env,
+		// A fresh conversation: the nested memory files it touches are given to it.
+		Nested: config.NewNested(parent.Env.Cwd, s.app.memory),
 		Sink: func(e face.Event) {
 			if parent.Sink != nil {
 				parent.Sink(face.FromSubagent{ID: id, Label: req.Description, Event: e})

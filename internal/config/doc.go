@@ -8,7 +8,9 @@
 // strict: an unknown key, a value of the wrong type or out of range is an error that
 // names the file, the line and the key.
 //
-// Memory files are AGENTS.md (and CLAUDE.md, for compatibility) from UserDir and from
-// every folder from the project root down to the working directory, with their @path
-// imports; see Memory.
+// Memory files are AGENTS.md (replaced by AGENTS.override.md) and CLAUDE.md from
+// UserDir, then those and .claude/CLAUDE.md and CLAUDE.local.md from every folder from
+// the project root down to the working directory, with their @path imports; see Memory.
+// Those of folders below the working directory are added as the model first touches a
+// file there; see Nested.
 package config

@@ -6,14 +6,42 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 )
 
-// MemoryNames are the memory file names looked for in each folder, in order.
-var MemoryNames = []string{"AGENTS.md", "CLAUDE.md"}
+// The memory file names. In each folder, AGENTS.override.md replaces AGENTS.md (as in
+// Codex); CLAUDE.md, .claude/CLAUDE.md and CLAUDE.local.md (as in Claude Code) follow.
+const (
+	agentsName   = "AGENTS.md"
+	overrideName = "AGENTS.override.md"
+)
 
-// MaxMemory bounds the assembled memory text, in bytes.
+// MemoryNames are the memory files looked for in a project folder (the folders from
+// the project root down to the working directory, and those below it as the model
+// touches them), in the order they are given; AGENTS.override.md, when it exists and
+// is not empty, is read instead of AGENTS.md.
+var MemoryNames = []string{agentsName, "CLAUDE.md", filepath.Join(".claude", "CLAUDE.md"), "CLAUDE.local.md"}
+
+// userMemoryNames are the memory files looked for in UserDir, in order (with the same
+// override of AGENTS.md).
+var userMemoryNames = []string{agentsName, "CLAUDE.md"}
+
+// MemoryPrecedence says how memory files rank against each other and against the
+// person's instructions; the system prompt's memory section states it once.
+const MemoryPrecedence = "They are given from the broadest to the closest: the user's own files, then each folder's " +
+	"from the project root down to the working directory, and the files of folders below it as you first touch a file " +
+	"there (added to that tool result). When they disagree, the file closest to the file you are working on wins " +
+	"(a folder's files over its parents', and in one folder the later file over the earlier), and the user's " +
+	"instructions in the conversation win over every memory file."
+
+// MaxMemory bounds the memory text of a session, in bytes: the files read at the start
+// and those added as the model touches folders below the working directory, together.
 const MaxMemory = 100 << 10
+
+// memoryLabel starts the line that names each file of the memory text.
+const memoryLabel = "Contents of "
 
 // maxImportDepth is how deep @imports are followed: a memory file's imports are at
 // depth 1, their imports at depth 2, …
@@ -29,30 +57,121 @@ type MemoryFiles struct {
 	Truncated bool
 }
 
-// Memory gathers the memory files for a session in cwd: AGENTS.md then CLAUDE.md from
-// UserDir, then from each folder from the project root down to cwd. A file's @path
-// imports are added after it, recursively (see imports); each file is read once.
+// Memory gathers the memory files for a session in cwd: those of UserDir, then those of
+// each folder from the project root down to cwd (see MemoryNames). A file's @path
+// imports are added after it, recursively (see imports); each file is read once, and
+// an empty file is skipped.
 func Memory(cwd string) (MemoryFiles, error) {
 	cwd = absClean(cwd)
-	folders := append([]string{absClean(UserDir())}, lineage(ProjectRoot(cwd), cwd)...)
-	a := assembler{seen: map[string]bool{}}
-	for _, dir := range folders {
-		for _, name := range MemoryNames {
-			if err := a.add(filepath.Join(dir, name), "", 0); err != nil {
-				return MemoryFiles{}, err
-			}
+	a := newAssembler(MaxMemory)
+	if err := a.folder(absClean(UserDir()), userMemoryNames); err != nil {
+		return MemoryFiles{}, err
+	}
+	for _, dir := range lineage(ProjectRoot(cwd), cwd) {
+		if err := a.folder(dir, MemoryNames); err != nil {
+			return MemoryFiles{}, err
 		}
 	}
 	return a.result(), nil
 }
 
+// Nested gives the memory files of the folders below a session's working directory,
+// the first time the model touches a file in them: each file once a session, within
+// what MaxMemory leaves after the memory read at the start. It is safe for concurrent
+// use (read calls run in parallel).
+type Nested struct {
+	cwd string
+	mu  sync.Mutex
+	a   *assembler
+}
+
+// NewNested returns the nested memory of a session in cwd whose memory at the start
+// was start: its files are not given again.
+func NewNested(cwd string, start MemoryFiles) *Nested {
+	a := newAssembler(MaxMemory - len(start.Text))
+	a.truncated = start.Truncated
+	for _, f := range start.Files {
+		a.seen[fileKey(f)] = true
+	}
+	return &Nested{cwd: absClean(cwd), a: a}
+}
+
+// Touch returns the memory files (and their imports) of every folder from below the
+// working directory down to each of paths (a file's folder, or the folder itself) that
+// were not given yet, as text labelled like Memory's, and the files it holds. Paths
+// outside the working directory have none. A file that cannot be read is left out.
+func (n *Nested) Touch(paths []string) (text string, files []string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	mark, first := n.a.b.Len(), len(n.a.files)
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			continue
+		}
+		p = filepath.Clean(p)
+		dir := p
+		if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
+			dir = filepath.Dir(p)
+		}
+		if dir == n.cwd || !within(n.cwd, dir) {
+			continue
+		}
+		for _, d := range lineage(n.cwd, dir)[1:] {
+			_ = n.a.folder(d, MemoryNames) // a file that cannot be read is not memory
+		}
+	}
+	return strings.TrimRight(n.a.b.String()[mark:], "\n"), append([]string(nil), n.a.files[first:]...)
+}
+
+// Restore marks as given the nested memory files that text (a resumed conversation's
+// message) was given: those whose labels it holds as Touch writes them, in folders
+// below the working directory. They are read again, with their imports, for Text, and
+// Touch does not give them twice.
+func (n *Nested) Restore(text string) {
+	if !strings.Contains(text, memoryLabel) {
+		return
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for line := range strings.Lines(text) {
+		path, ok := strings.CutPrefix(strings.TrimRight(line, "\r\n"), memoryLabel)
+		if !ok || !strings.HasSuffix(path, ":") || strings.Contains(path, " (imported by ") {
+			continue // not a label, or an import's (its importer brings it back)
+		}
+		path = strings.TrimSuffix(path, ":")
+		dir, name := filepath.Split(path)
+		dir = filepath.Clean(dir)
+		if filepath.Base(dir) == ".claude" {
+			dir, name = filepath.Dir(dir), filepath.Join(".claude", name)
+		}
+		if !filepath.IsAbs(path) || dir == n.cwd || !within(n.cwd, dir) || (name != overrideName && !slices.Contains(MemoryNames, name)) {
+			continue
+		}
+		_, _ = n.a.add(path, "", 0) // one that cannot be read is not memory any more
+	}
+}
+
+// Text returns every nested memory file given so far, in the order given (what a
+// compaction re-injects beside the memory of the start).
+func (n *Nested) Text() string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return strings.TrimRight(n.a.b.String(), "\n")
+}
+
+// within reports whether dir is root or inside it.
+func within(root, dir string) bool {
+	rel, err := filepath.Rel(root, dir)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
 // lineage returns root, then each folder below it down to dir; just dir when dir is
 // not inside root.
 func lineage(root, dir string) []string {
-	rel, err := filepath.Rel(root, dir)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if !within(root, dir) {
 		return []string{dir}
 	}
+	rel, _ := filepath.Rel(root, dir)
 	out := []string{root}
 	if rel == "." {
 		return out
@@ -69,44 +188,80 @@ type assembler struct {
 	b         strings.Builder
 	files     []string
 	seen      map[string]bool
+	limit     int // bytes b may hold
 	truncated bool
 }
 
-// add appends the file at path (if it exists and was not added already) and then its
-// imports. importedBy names the file that imports it, "" for a memory file.
-func (a *assembler) add(path, importedBy string, depth int) error {
-	path = filepath.Clean(path)
-	key := path
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		key = real // the same file through two names is still read once
+func newAssembler(limit int) *assembler {
+	return &assembler{seen: map[string]bool{}, limit: max(limit, 0)}
+}
+
+// folder adds the memory files names of dir, in order; AGENTS.override.md, when it
+// holds something, stands for AGENTS.md. A file that cannot be read is an error, after
+// the others are added.
+func (a *assembler) folder(dir string, names []string) error {
+	var errs []error
+	for _, name := range names {
+		if name == agentsName {
+			ok, err := a.add(filepath.Join(dir, overrideName), "", 0)
+			errs = append(errs, err)
+			if ok || err != nil {
+				continue
+			}
+		}
+		_, err := a.add(filepath.Join(dir, name), "", 0)
+		errs = append(errs, err)
 	}
+	return errors.Join(errs...)
+}
+
+// fileKey is what tells two names of one file apart from two files: the path with its
+// symbolic links resolved, when they can be.
+func fileKey(path string) string {
+	path = filepath.Clean(path)
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		return real
+	}
+	return path
+}
+
+// add appends the file at path (if it exists, holds something and was not added
+// already) and then its imports. importedBy names the file that imports it, "" for a
+// memory file. ok says the file is memory: it is there now, or was added before (or
+// there is no room left to know).
+func (a *assembler) add(path, importedBy string, depth int) (ok bool, err error) {
+	path = filepath.Clean(path)
+	key := fileKey(path) // the same file through two names is still read once
 	if a.seen[key] || a.truncated {
-		return nil // already there (or an import cycle), or no room left
+		return true, nil // already there (or an import cycle), or no room left
 	}
 	data, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist), isDirErr(path, err):
-		return nil
+		return false, nil
 	case err != nil:
-		return fmt.Errorf("memory file: %w", err)
+		return false, fmt.Errorf("memory file: %w", err)
+	}
+	text := strings.TrimRight(string(data), "\n")
+	if strings.TrimSpace(text) == "" {
+		return false, nil // an empty file says nothing (and does not replace AGENTS.md)
 	}
 	a.seen[key] = true
 	a.files = append(a.files, path)
-	text := strings.TrimRight(string(data), "\n")
 	if importedBy == "" {
-		a.write(fmt.Sprintf("Contents of %s:\n\n%s\n\n", path, text))
+		a.write(fmt.Sprintf(memoryLabel+"%s:\n\n%s\n\n", path, text))
 	} else {
-		a.write(fmt.Sprintf("Contents of %s (imported by %s):\n\n%s\n\n", path, importedBy, text))
+		a.write(fmt.Sprintf(memoryLabel+"%s (imported by %s):\n\n%s\n\n", path, importedBy, text))
 	}
 	if depth >= maxImportDepth {
-		return nil
+		return true, nil
 	}
 	for _, imp := range imports(text, filepath.Dir(path)) {
-		if err := a.add(imp, path, depth+1); err != nil {
-			return err
+		if _, err := a.add(imp, path, depth+1); err != nil {
+			return true, err
 		}
 	}
-	return nil
+	return true, nil
 }
 
 func isDirErr(path string, err error) bool {
@@ -117,12 +272,12 @@ func isDirErr(path string, err error) bool {
 	return serr == nil && fi.IsDir()
 }
 
-// write appends s, or as much of it as MaxMemory leaves room for.
+// write appends s, or as much of it as the limit leaves room for.
 func (a *assembler) write(s string) {
 	if a.truncated {
 		return
 	}
-	if room := MaxMemory - a.b.Len(); len(s) > room {
+	if room := a.limit - a.b.Len(); len(s) > room {
 		cut := strings.ToValidUTF8(s[:max(room, 0)], "")
 		a.b.WriteString(cut)
 		a.b.WriteString(fmt.Sprintf("\n\n[memory cut at %d KB: the rest of the memory files is left out]\n", MaxMemory>>10))
