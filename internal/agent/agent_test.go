@@ -359,7 +359,7 @@ func TestUsageAndCost(t *testing.T) {
 func realTool(t *testing.T, name string) tool.Tool {
 	t.Helper()
 	all := append(append(shell.Tools(shell.Options{Tasks: shell.NewTasks(t.TempDir())}), fs.Tools(fs.Options{})...), search.Tools(search.Options{})...)
-	all = append(all, skill.Tool(skill.Builtin(), 0))
+	all = append(all, skill.Tool(skill.Builtin(), skill.Options{}))
 	for _, tl := range all {
 		if tl.Name() == name {
 			return tl

@@ -103,6 +103,7 @@ type App struct {
 	todos       *todo.List
 	board       *task.Board
 	skills      []skill.Skill
+	skillNotes  []string // what the skill catalogue could not use (said by Start)
 	provider    string
 	resumed     bool
 	asker       askerRef
@@ -204,7 +205,7 @@ func New(opts Options) (_ *App, err error) {
 			TasksText: a.board.Text,
 		},
 	}
-	a.reg, a.shell, a.skills = buildTools(a.sessionDeps())
+	a.reg, a.shell, a.skills, a.skillNotes = buildTools(a.sessionDeps())
 	a.agent.Tools = a.reg
 	a.gate.SetFileTools(fileTools(a.reg))
 	if err := checkRuleTools(a.gate, a.reg); err != nil {
@@ -278,6 +279,7 @@ func (a *App) Start(ctx context.Context, sink face.Sink, asker face.Asker) error
 
 	notices := a.connectMCP(ctx, mcpServers(a.cfg, a.opts.MCPServers))
 	notices = append(notices, mcpRuleNotices(a.gate, a.reg)...)
+	notices = append(notices, a.skillNotes...)
 	context, warnings := a.sessionStart(ctx)
 	a.agent.Config.System += context
 	notices = append(notices, warnings...)

@@ -32,7 +32,7 @@ func TestNoFaceSwitchesOnAToolName(t *testing.T) {
 	for _, tl := range a.reg.All() {
 		names[tl.Name()] = true
 	}
-	standalone, _, _ := buildTools(deps{cfg: cfg, getenv: func(string) string { return "set" }})
+	standalone, _, _, _ := buildTools(deps{cfg: cfg, getenv: func(string) string { return "set" }})
 	for _, tl := range standalone.All() {
 		names[tl.Name()] = true
 	}

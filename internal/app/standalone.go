@@ -39,7 +39,7 @@ func Standalone(ctx context.Context, cwd string, rules bool) (reg *tool.Registry
 		}
 		d.judge = execJudge(gate)
 	}
-	reg, _, _ = buildTools(d)
+	reg, _, _, _ = buildTools(d)
 	if gate != nil {
 		gate.SetFileTools(fileTools(reg))
 	}

@@ -40,6 +40,8 @@ type deps struct {
 
 	// A session's parts; session is false for a standalone registry.
 	session   bool
+	allow     skill.Allower     // the gate, for what a skill's allowed-tools allow
+	notify    func(face.Notice) // a line for the person, once the face listens
 	asker     face.Asker
 	modes     plan.Session
 	hooks     *hook.Runner
@@ -53,8 +55,8 @@ type deps struct {
 // package and one line here (see docs/architecture.md). A tool whose condition does
 // not hold is still registered, known but not declared, so that rules may name it.
 // It returns the registry, the shell tools (whose background tasks the status line
-// counts) and the skills found.
-func buildTools(d deps) (*tool.Registry, *shell.Set, []skill.Skill) {
+// counts), the skills found and the notices of the skill catalogue.
+func buildTools(d deps) (*tool.Registry, *shell.Set, []skill.Skill, []string) {
 	cfg := d.cfg
 	reg := tool.NewRegistry()
 	sh := shell.NewSet(shell.Options{Tasks: tasks(d.tasksDir), DefaultTimeout: time.Duration(cfg.Bash.Timeout) * time.Second,
@@ -65,13 +67,10 @@ func buildTools(d deps) (*tool.Registry, *shell.Set, []skill.Skill) {
 	wo := web.Options{}.WithEnv(d.getenv)
 	reg.Add(web.Fetch(wo))
 	reg.AddIf(wo.ExaAPIKey != "", web.Search(wo))
-	skills, err := skill.Catalog(cfg.SkillDirs()...)
-	if err != nil {
-		skills = skill.Builtin()
-	}
-	reg.AddIf(skill.Enabled(skills), skill.Tool(skills, cfg.MaxOutput))
+	skills, skillNotices := skill.Catalog(cfg.SkillDirs()...)
+	reg.AddIf(skill.Enabled(skills), skill.Tool(skills, skill.Options{MaxOutput: cfg.MaxOutput, Allow: d.allow, Known: reg.Known, Notify: d.notify}))
 	if !d.session {
-		return reg, sh, skills
+		return reg, sh, skills, skillNotices
 	}
 	var bg subagent.Background
 	if t := sh.Tasks(); t != nil {
@@ -84,7 +83,7 @@ func buildTools(d deps) (*tool.Registry, *shell.Set, []skill.Skill) {
 	reg.Add(compacttool.Tool(d.compactor))
 	each(todo.Tools(d.todos), reg.Add)
 	reg.Add(task.Tool(d.board))
-	return reg, sh, skills
+	return reg, sh, skills, skillNotices
 }
 
 func each(ts []tool.Tool, f func(tool.Tool)) {
@@ -109,6 +108,8 @@ func (a *App) sessionDeps() deps {
 		judge:     a.judge,
 		sandbox:   a.sandbox.current,
 		session:   true,
+		allow:     a.gate,
+		notify:    func(n face.Notice) { a.emit(n) },
 		asker:     &a.asker,
 		modes:     planModes{a},
 		hooks:     a.hooks,

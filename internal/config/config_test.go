@@ -25,7 +25,8 @@ func TestDefaults(t *testing.T) {
 	if len(c.Files()) != 0 {
 		t.Errorf("files read: %v", c.Files())
 	}
-	wantDirs := []string{filepath.Join(e.root, ".gantry", "skills"), filepath.Join(e.user, "skills")}
+	wantDirs := []string{filepath.Join(e.root, ".gantry", "skills"), filepath.Join(e.user, "skills"),
+		filepath.Join(e.root, ".claude", "skills"), filepath.Join(e.home, ".claude", "skills")}
 	if !reflect.DeepEqual(c.SkillDirs(), wantDirs) {
 		t.Errorf("skill dirs %v, want %v", c.SkillDirs(), wantDirs)
 	}
@@ -160,15 +161,17 @@ func TestGitFileMarksTheRoot(t *testing.T) {
 
 func TestSkillsDirStringOrList(t *testing.T) {
 	e := newEnv(t)
+	claude, userClaude := filepath.Join(e.root, ".claude", "skills"), filepath.Join(e.home, ".claude", "skills")
 	for _, tc := range []struct {
 		yaml string
 		want []string
 		dirs []string
 	}{
-		{"skillsDir: my/skills\n", []string{"my/skills"}, []string{filepath.Join(e.root, "my/skills"), filepath.Join(e.user, "skills")}},
-		{"skillsDir: [a, ~/s, /abs]\n", []string{"a", "~/s", "/abs"}, []string{filepath.Join(e.root, "a"), filepath.Join(e.home, "s"), "/abs", filepath.Join(e.user, "skills")}},
-		{"skillsDir:\n  - one\n", []string{"one"}, []string{filepath.Join(e.root, "one"), filepath.Join(e.user, "skills")}},
-		{"skillsDir: []\n", []string{}, []string{filepath.Join(e.user, "skills")}},
+		{"skillsDir: my/skills\n", []string{"my/skills"}, []string{filepath.Join(e.root, "my/skills"), filepath.Join(e.user, "skills"), claude, userClaude}},
+		{"skillsDir: [a, ~/s, /abs]\n", []string{"a", "~/s", "/abs"}, []string{filepath.Join(e.root, "a"), filepath.Join(e.home, "s"), "/abs", filepath.Join(e.user, "skills"), claude, userClaude}},
+		{"skillsDir:\n  - one\n", []string{"one"}, []string{filepath.Join(e.root, "one"), filepath.Join(e.user, "skills"), claude, userClaude}},
+		{"skillsDir: []\n", []string{}, []string{filepath.Join(e.user, "skills"), claude, userClaude}},
+		{"skillsDir: [.claude/skills, ~/.claude/skills]\n", []string{".claude/skills", "~/.claude/skills"}, []string{claude, userClaude, filepath.Join(e.user, "skills")}},
 	} {
 		e.projectFile(t, tc.yaml)
 		c, err := Load(e.root)

@@ -35,7 +35,8 @@ func Builtin() []Skill {
 		if err != nil {
 			continue
 		}
-		skills = append(skills, Skill{Name: e.Name(), Description: describe(string(b)), Path: builtinScheme + rel})
+		m := parseMeta(string(b))
+		skills = append(skills, Skill{Name: e.Name(), Description: m.description, Path: builtinScheme + rel, AllowedTools: m.allowed})
 	}
 	sort.Slice(skills, func(i, j int) bool { return skills[i].Name < skills[j].Name })
 	return skills

@@ -1,6 +1,7 @@
 package skill
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -34,7 +35,7 @@ func TestBuiltinsListed(t *testing.T) {
 	if got := catalogAll(t); len(got) != 2 {
 		t.Fatalf("Catalog() without folders = %v", names(got))
 	}
-	desc := Tool(got, 0).Spec().Description
+	desc := Tool(got, Options{}).Spec().Description
 	for _, s := range Builtin() {
 		if !strings.Contains(desc, "\n "+s.Name+" — "+s.Description) {
 			t.Errorf("read_skill's description lacks %s:\n%s", s.Name, desc)
@@ -53,10 +54,10 @@ func TestUserSkillWinsOverBuiltin(t *testing.T) {
 		{Name: "gantry", Description: "My own gantry notes.", Path: mine},
 		{Name: "skill-creator", Description: "House rules for skills.", Path: theirs},
 	}
-	if !slices.Equal(got, want) {
+	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %+v\nwant %+v", got, want)
 	}
-	if res := readSkill(t, got, 0, `{"name": "gantry"}`); res.Text != "My own gantry notes.\n" {
+	if res := readSkill(t, got, 0, `{"name": "gantry"}`); res.Text != "Base directory for this skill: "+project+"\n\nMy own gantry notes.\n" {
 		t.Fatalf("read_skill gave %q", res.Text)
 	}
 }
@@ -107,7 +108,7 @@ func TestBuiltinDescriptionsAndContent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := describe(text); got != s.Description || !strings.HasPrefix(text, "---\ndescription: ") {
+		if got := parseMeta(text); got.description != s.Description || len(got.problems) > 0 || !strings.HasPrefix(text, "---\ndescription: ") {
 			t.Errorf("%s: the description does not come from the front matter", s.Name)
 		}
 		for _, want := range musts[s.Name] {

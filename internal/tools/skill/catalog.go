@@ -12,30 +12,52 @@ import (
 
 // Skill is one skill of the catalogue.
 type Skill struct {
-	// Name is the file's name without .md, or the folder's name for <name>/SKILL.md.
+	// Name is the front matter's name; without one, the file's name without .md, or
+	// the folder's name for <name>/SKILL.md.
 	Name string
-	// Description is one line: the front matter's description, else the first paragraph.
+	// Description is one line of at most 1,024 characters: the front matter's
+	// description, else the first paragraph.
 	Description string
 	// Path is the skill's markdown file.
 	Path string
+	// AllowedTools are the entries of the front matter's allowed-tools, one tool each
+	// as written (Claude's names or gantry's, with an optional pattern in parentheses).
+	AllowedTools []string
 }
 
-// Catalog finds the skills of dirs, in order of precedence (the project's, then the
-// user's), then the built-in skills (see Builtin): a skill is <dir>/<name>.md, or
-// <dir>/<name>/SKILL.md when there is no flat file, and the first dir that holds a name
-// wins, so a user's skill replaces a built-in one of the same name. A missing dir holds
-// no skill. The result is sorted by name; an error is returned only for a dir or skill
-// that exists but cannot be read.
-func Catalog(dirs ...string) ([]Skill, error) {
+// Dir is the skill's folder, where the files beside its SKILL.md are: "" for a
+// built-in skill, which has none.
+func (s Skill) Dir() string {
+	if IsBuiltin(s) || s.Path == "" {
+		return ""
+	}
+	return filepath.Dir(s.Path)
+}
+
+// Catalog finds the skills of dirs, in order of precedence (see config.SkillDirs:
+// gantry's folders, then Claude Code's), then the built-in skills (see Builtin). A skill
+// is <dir>/<name>.md or <dir>/<name>/SKILL.md; in one folder the flat files are taken
+// first, then the folders, each in name order. The first skill found with a name wins:
+// a later one of the same name is left out with a notice naming both files (a user's
+// skill replacing a built-in one is no clash, and the same file reached twice through
+// a symbolic link is taken once). A missing dir holds no skill.
+//
+// The notices are sentences for the person: a folder or a skill that cannot be read
+// (left out), a clash, and what could not be used in a skill's front matter (its
+// malformed YAML, a name that is not a string, a description too long or missing);
+// each says what gantry does instead. The result is sorted by name.
+func Catalog(dirs ...string) (skills []Skill, notices []string) {
 	byName := map[string]Skill{}
 	for _, dir := range dirs {
-		found, err := scan(dir)
-		if err != nil {
-			return nil, err
-		}
+		found, problems := scan(dir)
+		notices = append(notices, problems...)
 		for _, s := range found {
-			if _, taken := byName[s.Name]; !taken {
+			first, taken := byName[s.Name]
+			switch {
+			case !taken:
 				byName[s.Name] = s
+			case !sameFile(first.Path, s.Path):
+				notices = append(notices, fmt.Sprintf("Two skills are named %q: %s is used and %s is left out (the first found in the search order wins).", s.Name, first.Path, s.Path))
 			}
 		}
 	}
@@ -44,16 +66,17 @@ func Catalog(dirs ...string) ([]Skill, error) {
 			byName[s.Name] = s
 		}
 	}
-	skills := make([]Skill, 0, len(byName))
+	skills = make([]Skill, 0, len(byName))
 	for _, s := range byName {
 		skills = append(skills, s)
 	}
 	sort.Slice(skills, func(i, j int) bool { return skills[i].Name < skills[j].Name })
-	return skills, nil
+	return skills, notices
 }
 
-// scan returns the skills of one dir, the flat file winning over the folder.
-func scan(dir string) ([]Skill, error) {
+// scan returns the skills of one dir in the order they are found (flat files, then
+// folders, each by name) and the notices of what could not be used.
+func scan(dir string) (skills []Skill, notices []string) {
 	if dir == "" {
 		return nil, nil
 	}
@@ -62,52 +85,81 @@ func scan(dir string) ([]Skill, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("skills folder: %w", err)
+		return nil, []string{fmt.Sprintf("The skills folder %s cannot be read (%v), so its skills are left out.", dir, pathless(err))}
 	}
-	paths, folders := map[string]string{}, map[string]string{}
+	var flat, folders []candidate
 	for _, e := range entries {
-		name, path, flat, ok := candidate(dir, e)
+		c, ok := candidateOf(dir, e)
 		switch {
 		case !ok:
-		case flat:
-			paths[name] = path
+		case c.flat:
+			flat = append(flat, c)
 		default:
-			folders[name] = path
+			folders = append(folders, c)
 		}
 	}
-	for name, path := range folders {
-		if _, ok := paths[name]; !ok { // the flat file wins
-			paths[name] = path
-		}
-	}
-	skills := make([]Skill, 0, len(paths))
-	for name, path := range paths {
-		b, err := os.ReadFile(path)
+	for _, c := range append(flat, folders...) {
+		b, err := os.ReadFile(c.path)
 		if err != nil {
-			return nil, fmt.Errorf("skill %s: %w", name, err)
+			notices = append(notices, fmt.Sprintf("The skill %s cannot be read (%v), so it is left out.", c.path, pathless(err)))
+			continue
 		}
-		skills = append(skills, Skill{Name: name, Description: describe(string(b)), Path: path})
+		m := parseMeta(string(b))
+		name := m.name
+		if name == "" {
+			name = c.name
+		}
+		if len(m.problems) > 0 {
+			notices = append(notices, fmt.Sprintf("The skill %s (%s): %s.", name, c.path, strings.Join(m.problems, "; ")))
+		}
+		skills = append(skills, Skill{Name: name, Description: m.description, Path: c.path, AllowedTools: m.allowed})
 	}
-	return skills, nil
+	return skills, notices
 }
 
-// candidate tells whether the entry e of dir is a skill, its name and file, and whether
-// it is a flat <name>.md. Symbolic links are followed; hidden entries are skipped.
-func candidate(dir string, e fs.DirEntry) (name, path string, flat, ok bool) {
+// candidate is an entry of a skills folder that holds a skill: its file, the name
+// the file gives it, and whether it is a flat <name>.md.
+type candidate struct {
+	name, path string
+	flat       bool
+}
+
+// candidateOf tells whether the entry e of dir is a skill. Symbolic links are
+// followed; hidden entries are skipped.
+func candidateOf(dir string, e fs.DirEntry) (candidate, bool) {
 	if strings.HasPrefix(e.Name(), ".") {
-		return "", "", false, false
+		return candidate{}, false
 	}
-	path = filepath.Join(dir, e.Name())
+	path := filepath.Join(dir, e.Name())
 	fi, err := os.Stat(path)
 	switch {
 	case err != nil: // a dangling link
-		return "", "", false, false
+		return candidate{}, false
 	case fi.IsDir():
 		file := filepath.Join(path, "SKILL.md")
 		st, err := os.Stat(file)
-		return e.Name(), file, false, err == nil && st.Mode().IsRegular()
-	case fi.Mode().IsRegular() && strings.HasSuffix(e.Name(), ".md") && e.Name() != ".md":
-		return strings.TrimSuffix(e.Name(), ".md"), path, true, true
+		return candidate{name: e.Name(), path: file}, err == nil && st.Mode().IsRegular()
+	case fi.Mode().IsRegular() && strings.HasSuffix(e.Name(), ".md"):
+		return candidate{name: strings.TrimSuffix(e.Name(), ".md"), path: path, flat: true}, true
 	}
-	return "", "", false, false
+	return candidate{}, false
+}
+
+// sameFile tells whether two paths name one file (a folder linked into another).
+func sameFile(a, b string) bool {
+	if a == b {
+		return true
+	}
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
+// pathless is an error's reason without the path it names (the sentence names it).
+func pathless(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }

@@ -17,8 +17,8 @@ func TestDescriptionFromFrontMatter(t *testing.T) {
 		"---\r\ndescription: \"CRLF: quoted\"\r\n---\r\nBody.\r\n":                                         "CRLF: quoted",
 	}
 	for md, want := range cases {
-		if got := describe(md); got != want {
-			t.Errorf("describe(%q) = %q, want %q", md, got, want)
+		if got := parseMeta(md).description; got != want {
+			t.Errorf("parseMeta(%q).description = %q, want %q", md, got, want)
 		}
 	}
 }
@@ -36,13 +36,13 @@ func TestDescriptionFromFirstParagraph(t *testing.T) {
 		"":                                                                          "",
 	}
 	for md, want := range cases {
-		if got := describe(md); got != want {
-			t.Errorf("describe(%q) = %q, want %q", md, got, want)
+		if got := parseMeta(md).description; got != want {
+			t.Errorf("parseMeta(%q).description = %q, want %q", md, got, want)
 		}
 	}
-	long := strings.Repeat("word ", 200)
-	if got := []rune(describe(long)); len(got) != maxDescription || got[len(got)-1] != '…' {
-		t.Errorf("a long paragraph gives %d characters", len(got))
+	long := parseMeta(strings.Repeat("word ", 300))
+	if got := []rune(long.description); len(got) != maxDescription || got[len(got)-1] != '…' || len(long.problems) != 0 {
+		t.Errorf("a long paragraph gives %d characters, problems %q", len(got), long.problems)
 	}
 }
 
@@ -69,38 +69,54 @@ func TestCatalogFindsFlatAndFolderSkills(t *testing.T) {
 	}
 }
 
-// Seed 002, read_skill, "Output": the flat file wins over the folder.
+// Seed 002, read_skill, "Output": the flat file wins over the folder, and the clash
+// is said with both files.
 func TestCatalogFlatFileWinsOverFolder(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	flat := write(t, dir, "lint.md", "Flat.\n")
-	write(t, dir, "lint/SKILL.md", "Folder.\n")
-	got := catalog(t, dir)
-	if len(got) != 1 || got[0].Path != flat || got[0].Description != "Flat." {
+	folder := write(t, dir, "lint/SKILL.md", "Folder.\n")
+	got, notices := Catalog(dir)
+	if len(got) != 3 || got[1].Path != flat || got[1].Description != "Flat." {
 		t.Fatalf("got %+v", got)
+	}
+	want := `Two skills are named "lint": ` + flat + ` is used and ` + folder + ` is left out (the first found in the search order wins).`
+	if !reflect.DeepEqual(notices, []string{want}) {
+		t.Fatalf("notices %q\nwant %q", notices, want)
 	}
 }
 
-// Several folders: the first (the project's) wins on a name clash.
+// Several folders: the first (the project's) wins on a name clash, with a notice.
 func TestCatalogFirstDirWins(t *testing.T) {
 	t.Parallel()
 	project, user := t.TempDir(), t.TempDir()
-	write(t, project, "a/SKILL.md", "Project a.")
-	write(t, user, "a.md", "User a.")
+	first := write(t, project, "a/SKILL.md", "Project a.")
+	second := write(t, user, "a.md", "User a.")
 	write(t, user, "b.md", "User b.")
-	got := catalog(t, project, filepath.Join(t.TempDir(), "missing"), "", user)
+	all, notices := Catalog(project, filepath.Join(t.TempDir(), "missing"), "", user)
+	got := withoutBuiltins(all)
 	if len(got) != 2 || got[0].Description != "Project a." || got[1].Description != "User b." {
 		t.Fatalf("got %+v", got)
 	}
+	if len(notices) != 1 || !strings.Contains(notices[0], first+" is used and "+second+" is left out") {
+		t.Fatalf("notices %q", notices)
+	}
 }
 
-func TestCatalogErrors(t *testing.T) {
+// A folder that cannot be read is a notice, and the other folders' skills stay.
+func TestCatalogUnreadableFolders(t *testing.T) {
 	t.Parallel()
 	if got := catalog(t, filepath.Join(t.TempDir(), "none")); len(got) != 0 {
 		t.Fatalf("a missing folder gave %v", got)
 	}
 	file := write(t, t.TempDir(), "file", "")
-	if _, err := Catalog(file); err == nil {
-		t.Fatal("a file as skills folder gave no error")
+	good := t.TempDir()
+	write(t, good, "ok.md", "Fine.")
+	all, notices := Catalog(file, good)
+	if got := withoutBuiltins(all); len(got) != 1 || got[0].Name != "ok" {
+		t.Fatalf("got %+v", got)
+	}
+	if want := "The skills folder " + file + " cannot be read (not a directory), so its skills are left out."; !reflect.DeepEqual(notices, []string{want}) {
+		t.Fatalf("notices %q, want %q", notices, want)
 	}
 }

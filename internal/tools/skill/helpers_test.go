@@ -25,8 +25,13 @@ func write(t *testing.T, dir, rel, content string) string {
 // builtin_test.go checks.
 func catalog(t *testing.T, dirs ...string) []Skill {
 	t.Helper()
+	return withoutBuiltins(catalogAll(t, dirs...))
+}
+
+// withoutBuiltins drops the built-in skills.
+func withoutBuiltins(skills []Skill) []Skill {
 	var user []Skill
-	for _, s := range catalogAll(t, dirs...) {
+	for _, s := range skills {
 		if !IsBuiltin(s) {
 			user = append(user, s)
 		}
@@ -34,12 +39,12 @@ func catalog(t *testing.T, dirs ...string) []Skill {
 	return user
 }
 
-// catalogAll runs Catalog and fails the test on an error.
+// catalogAll runs Catalog and fails the test on a notice.
 func catalogAll(t *testing.T, dirs ...string) []Skill {
 	t.Helper()
-	skills, err := Catalog(dirs...)
-	if err != nil {
-		t.Fatal(err)
+	skills, notices := Catalog(dirs...)
+	if len(notices) > 0 {
+		t.Fatalf("notices: %q", notices)
 	}
 	return skills
 }
@@ -47,7 +52,13 @@ func catalogAll(t *testing.T, dirs ...string) []Skill {
 // readSkill decodes args for read_skill over skills and runs it.
 func readSkill(t *testing.T, skills []Skill, maxOutput int, args string) tool.Result {
 	t.Helper()
-	inv, msg := Tool(skills, maxOutput).Decode(tool.Env{}, []byte(args))
+	return readSkillWith(t, skills, Options{MaxOutput: maxOutput}, args)
+}
+
+// readSkillWith is readSkill with all the options.
+func readSkillWith(t *testing.T, skills []Skill, o Options, args string) tool.Result {
+	t.Helper()
+	inv, msg := Tool(skills, o).Decode(tool.Env{}, []byte(args))
 	if msg != "" {
 		t.Fatalf("refused %s: %s", args, msg)
 	}

@@ -1,6 +1,7 @@
 package skill
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -16,7 +17,7 @@ func TestReadSkillDescriptionCatalogue(t *testing.T) {
 		{Name: "alpha", Description: "First."},
 		{Name: "mid"},
 	}
-	got := Tool(skills, 0).Spec().Description
+	got := Tool(skills, Options{}).Spec().Description
 	want := strings.TrimSpace(readSkillSentence) + "\n alpha — First.\n mid — (no description)\n zeta — Last."
 	if got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
@@ -29,30 +30,19 @@ func TestReadSkillDescriptionCatalogue(t *testing.T) {
 	}
 }
 
-// Seed 002, read_skill, "Output": the whole markdown, front matter included.
+// Seed 002, read_skill, "Output": the whole markdown, front matter included, after
+// the line that names the skill's folder.
 func TestReadSkillOutputsWholeMarkdown(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	md := "---\ndescription: Deploy.\n---\n# Deploy\n\nStep 1.\n\nStep 2.\n"
 	write(t, dir, "deploy/SKILL.md", md)
 	res := readSkill(t, catalog(t, dir), 30000, `{"name": "deploy"}`)
-	if res.Text != md || res.IsError {
+	if res.Text != "Base directory for this skill: "+filepath.Join(dir, "deploy")+"\n\n"+md || res.IsError {
 		t.Fatalf("got %q (error %v)", res.Text, res.IsError)
 	}
 	if !res.Display.Hidden {
 		t.Fatal("the content would be echoed in the terminal")
-	}
-}
-
-// Seed 002, read_skill, "Output": truncated to maxOutput.
-func TestReadSkillTruncatesToMaxOutput(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	md := "HEAD\n" + strings.Repeat("0123456789\n", 1000) + "TAIL\n"
-	write(t, dir, "big.md", md)
-	res := readSkill(t, catalog(t, dir), 500, `{"name": "big"}`)
-	if res.Text != tool.Bound(md, 500) || !strings.HasPrefix(res.Text, "HEAD") || !strings.HasSuffix(res.Text, "TAIL\n") || len(res.Text) > 800 {
-		t.Fatalf("got %d bytes: %q", len(res.Text), res.Text)
 	}
 }
 
@@ -81,7 +71,7 @@ func TestReadSkillPathSafety(t *testing.T) {
 		}
 	}
 	res := readSkill(t, skills, 0, `{"name": "../elsewhere/safe"}`)
-	if res.Text != "Safe.\n" {
+	if res.Text != "Base directory for this skill: "+dir+"\n\nSafe.\n" {
 		t.Errorf("the base name of a path: got %q", res.Text)
 	}
 }
@@ -93,13 +83,14 @@ func TestReadSkillSubstitutesArguments(t *testing.T) {
 	write(t, dir, "fix.md", "Fix issue $ARGUMENTS, then test $ARGUMENTS.\n")
 	write(t, dir, "plain.md", "Plain.\n")
 	skills := catalog(t, dir)
-	if res := readSkill(t, skills, 0, `{"name": "fix", "arguments": "#42"}`); res.Text != "Fix issue #42, then test #42.\n" {
+	base := "Base directory for this skill: " + dir + "\n\n"
+	if res := readSkill(t, skills, 0, `{"name": "fix", "arguments": "#42"}`); res.Text != base+"Fix issue #42, then test #42.\n" {
 		t.Errorf("got %q", res.Text)
 	}
-	if res := readSkill(t, skills, 0, `{"name": "fix"}`); res.Text != "Fix issue , then test .\n" {
+	if res := readSkill(t, skills, 0, `{"name": "fix"}`); res.Text != base+"Fix issue , then test .\n" {
 		t.Errorf("without arguments: got %q", res.Text)
 	}
-	if res := readSkill(t, skills, 0, `{"name": "plain", "arguments": "x y"}`); res.Text != "Plain.\n\nARGUMENTS: x y\n" {
+	if res := readSkill(t, skills, 0, `{"name": "plain", "arguments": "x y"}`); res.Text != base+"Plain.\n\nARGUMENTS: x y\n" {
 		t.Errorf("no placeholder: got %q", res.Text)
 	}
 }
@@ -107,7 +98,7 @@ func TestReadSkillSubstitutesArguments(t *testing.T) {
 // Seed 002, read_skill, "ACP": kind read, no dialog (level read); the principal is the name.
 func TestReadSkillDeclaration(t *testing.T) {
 	t.Parallel()
-	rs := Tool([]Skill{{Name: "a"}}, 0)
+	rs := Tool([]Skill{{Name: "a"}}, Options{})
 	if rs.Name() != "read_skill" || rs.Level() != tool.LevelRead || rs.Kind() != tool.KindRead {
 		t.Fatalf("%s level %v kind %v", rs.Name(), rs.Level(), rs.Kind())
 	}
@@ -125,7 +116,7 @@ func TestReadSkillDeclaration(t *testing.T) {
 
 func TestReadSkillMalformedArguments(t *testing.T) {
 	t.Parallel()
-	rs := Tool([]Skill{{Name: "a"}}, 0)
+	rs := Tool([]Skill{{Name: "a"}}, Options{})
 	for input, field := range map[string]string{
 		`{}`:                              "name",
 		`{"name": 3}`:                     "name",

@@ -1,0 +1,273 @@
+package skill
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+)
+
+// maxDescription bounds a catalogue line's description, in characters: Anthropic's
+// limit for a skill's description. A longer one is cut, with a marker and a notice.
+const maxDescription = 1024
+
+// maxName bounds a skill's name, in characters (Anthropic's limit).
+const maxName = 64
+
+// meta is what gantry reads of a skill's text.
+type meta struct {
+	// name is the front matter's name ("" when it has none or it is not usable).
+	name string
+	// description is one line: the front matter's description, else the first
+	// paragraph; cut at maxDescription.
+	description string
+	// allowed are the entries of allowed-tools, one tool each, as written.
+	allowed []string
+	// problems are sentences about what could not be used; each says what gantry
+	// does instead.
+	problems []string
+}
+
+// parseMeta reads a skill's markdown: the YAML front matter's name, description and
+// allowed-tools, else (for the description) the first paragraph after the front
+// matter and any leading headings. Bad front matter is a problem, never a panic.
+func parseMeta(markdown string) (m meta) {
+	block, body, closed := splitFrontMatter(markdown)
+	fields := map[string]any{}
+	if closed {
+		var err error
+		if fields, err = decodeFrontMatter(block); err != nil {
+			m.problems = append(m.problems, fmt.Sprintf("its front matter is not valid YAML (%s), so gantry uses none of it", err))
+			fields = map[string]any{}
+		}
+	}
+	m.name = m.nameOf(fields)
+	desc, fromFrontMatter := m.descriptionOf(fields, closed)
+	if !fromFrontMatter {
+		desc = firstParagraph(body)
+	}
+	m.description = m.bound(oneLine(desc), fromFrontMatter)
+	m.allowed = m.allowedOf(fields)
+	return m
+}
+
+// decodeFrontMatter decodes a front matter block into its keys; an error is one line
+// naming the line of the file.
+func decodeFrontMatter(block string) (fields map[string]any, err error) {
+	defer func() {
+		if r := recover(); r != nil { // the YAML library is not trusted with a panic
+			fields, err = nil, fmt.Errorf("the YAML reader failed: %v", r)
+		}
+	}()
+	var v any
+	if err := yaml.Unmarshal([]byte(block), &v); err != nil {
+		return nil, yamlProblem(err)
+	}
+	switch v := v.(type) {
+	case nil:
+		return map[string]any{}, nil
+	case map[string]any:
+		return v, nil
+	}
+	return nil, fmt.Errorf("it is %s, not a mapping of keys such as name and description", kind(v))
+}
+
+var yamlPosition = regexp.MustCompile(`^\[(\d+):(\d+)\]\s*(.*)$`)
+
+// yamlProblem is the first line of a YAML error, its position a line of the file
+// (the front matter starts on line 2).
+func yamlProblem(err error) error {
+	first, _, _ := strings.Cut(strings.TrimSpace(yaml.FormatError(err, false, false)), "\n")
+	if m := yamlPosition.FindStringSubmatch(first); m != nil {
+		if n, e := strconv.Atoi(m[1]); e == nil {
+			return fmt.Errorf("line %d: %s", n+1, strings.TrimSpace(m[3]))
+		}
+	}
+	return fmt.Errorf("%s", first)
+}
+
+var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// nameOf returns a usable front-matter name, or "" (with a problem when one was given
+// that cannot be used).
+func (m *meta) nameOf(fields map[string]any) string {
+	v, ok := fields["name"]
+	if !ok || v == nil {
+		return ""
+	}
+	s, str := v.(string)
+	s = strings.TrimSpace(s)
+	switch {
+	case !str:
+		m.problems = append(m.problems, fmt.Sprintf("its name is %s, not a string, so it is named after its file", kind(v)))
+		return ""
+	case s == "":
+		return ""
+	case len([]rune(s)) > maxName || !validName.MatchString(s):
+		m.problems = append(m.problems, fmt.Sprintf("its name %q is not a name gantry can use (at most %d letters, digits, hyphens, dots or underscores, starting with a letter or digit), so it is named after its file", clip(s), maxName))
+		return ""
+	}
+	return s
+}
+
+// descriptionOf returns the front matter's description and whether there is one.
+func (m *meta) descriptionOf(fields map[string]any, hasFrontMatter bool) (string, bool) {
+	v, ok := fields["description"]
+	if s, str := v.(string); ok && str && strings.TrimSpace(s) != "" {
+		return s, true
+	}
+	switch {
+	case ok && v != nil && !isString(v):
+		m.problems = append(m.problems, fmt.Sprintf("its description is %s, not a string, so the catalogue shows its first paragraph", kind(v)))
+	case hasFrontMatter && len(fields) > 0:
+		m.problems = append(m.problems, "its front matter has no description, so the catalogue shows its first paragraph")
+	}
+	return "", false
+}
+
+// bound cuts a description longer than maxDescription, with a marker (and, for one the
+// author wrote in the front matter, a problem).
+func (m *meta) bound(desc string, fromFrontMatter bool) string {
+	r := []rune(desc)
+	if len(r) <= maxDescription {
+		return desc
+	}
+	if fromFrontMatter {
+		m.problems = append(m.problems, fmt.Sprintf("its description has %d characters, more than the %d a skill may have, so the catalogue keeps the first %d", len(r), maxDescription, maxDescription-1))
+	}
+	return string(r[:maxDescription-1]) + "…"
+}
+
+// allowedOf returns the entries of allowed-tools: a string of entries separated by
+// commas or spaces, or a list of them.
+func (m *meta) allowedOf(fields map[string]any) []string {
+	v, ok := fields["allowed-tools"]
+	if !ok || v == nil {
+		return nil
+	}
+	var out []string
+	switch v := v.(type) {
+	case string:
+		out = splitTools(v)
+	case []any:
+		for i, x := range v {
+			s, ok := x.(string)
+			if !ok {
+				m.problems = append(m.problems, fmt.Sprintf("item %d of its allowed-tools is %s, not a tool name, so it is ignored", i+1, kind(x)))
+				continue
+			}
+			out = append(out, splitTools(s)...)
+		}
+	default:
+		m.problems = append(m.problems, fmt.Sprintf("its allowed-tools is %s, not a string or a list of tool names, so it allows nothing", kind(v)))
+	}
+	return out
+}
+
+// splitTools splits "Read, Grep Bash(git status:*)" into its entries: commas and
+// white space separate them, except inside parentheses.
+func splitTools(s string) []string {
+	var out []string
+	var cur strings.Builder
+	depth := 0
+	flush := func() {
+		if t := strings.TrimSpace(cur.String()); t != "" {
+			out = append(out, t)
+		}
+		cur.Reset()
+	}
+	for _, c := range s {
+		switch {
+		case c == '(':
+			depth++
+		case c == ')' && depth > 0:
+			depth--
+		case depth == 0 && (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r'):
+			flush()
+			continue
+		}
+		cur.WriteRune(c)
+	}
+	flush()
+	return out
+}
+
+func isString(v any) bool {
+	_, ok := v.(string)
+	return ok
+}
+
+// kind names the YAML type of a decoded value for a sentence.
+func kind(v any) string {
+	switch v.(type) {
+	case bool:
+		return "true or false"
+	case int, int64, uint64, float64, uint, int32:
+		return "a number"
+	case []any:
+		return "a list"
+	case map[string]any:
+		return "a mapping"
+	case nil:
+		return "empty"
+	}
+	return fmt.Sprintf("a %T", v)
+}
+
+// clip bounds a quoted value in a sentence.
+func clip(s string) string {
+	if r := []rune(s); len(r) > 80 {
+		return string(r[:79]) + "…"
+	}
+	return s
+}
+
+// splitFrontMatter separates a leading `---` … `---` block from the rest, and tells
+// whether there was one. Without a closed block the whole text is the body.
+func splitFrontMatter(s string) (block, body string, closed bool) {
+	s = strings.TrimPrefix(s, "\uFEFF")
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	if !strings.HasPrefix(s, "---\n") {
+		return "", s, false
+	}
+	rest := s[len("---\n"):]
+	for off := 0; off <= len(rest); {
+		end := strings.IndexByte(rest[off:], '\n')
+		line := rest[off:]
+		if end >= 0 {
+			line = rest[off : off+end]
+		}
+		if strings.TrimRight(line, " \t") == "---" {
+			if end < 0 {
+				return rest[:off], "", true
+			}
+			return rest[:off], rest[off+end+1:], true
+		}
+		if end < 0 {
+			break
+		}
+		off += end + 1
+	}
+	return "", s, false
+}
+
+// firstParagraph returns the first run of non-blank lines that are not headings.
+func firstParagraph(body string) string {
+	var para []string
+	for line := range strings.SplitSeq(body, "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case (t == "" || strings.HasPrefix(t, "#")) && len(para) > 0:
+			return strings.Join(para, " ")
+		case t == "" || strings.HasPrefix(t, "#"):
+		default:
+			para = append(para, t)
+		}
+	}
+	return strings.Join(para, " ")
+}
+
+// oneLine collapses white space.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
