@@ -41,14 +41,14 @@ func ProjectRoot(cwd string) string {
 // SkillDirs returns the skill folders to search, in order: gantry's — SkillsDir
 // resolved against the project root (by default .gantry/skills), then the user's
 // skills folder (UserDir()/skills) — then Claude Code's: the project's .claude/skills,
-// then ~/.claude/skills (when there is a home folder). Each folder is listed once; the
+// then Claude Code's user folder's (~/.claude/skills, or $CLAUDE_CONFIG_DIR/skills). Each folder is listed once; the
 // first skill found with a name wins (see skill.Catalog).
 func (c *Config) SkillDirs() []string {
 	var out []string
 	seen := map[string]bool{}
 	dirs := append(slices.Clone(c.SkillsDir), filepath.Join(UserDir(), "skills"), filepath.Join(".claude", "skills"))
-	if home, err := os.UserHomeDir(); err == nil && home != "" {
-		dirs = append(dirs, filepath.Join(home, ".claude", "skills"))
+	if d := ClaudeDir(); d != "" {
+		dirs = append(dirs, filepath.Join(d, "skills"))
 	}
 	for _, d := range dirs {
 		d = expandHome(d)
