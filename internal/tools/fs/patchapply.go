@@ -111,12 +111,16 @@ func (e *fileEdit) planUpdate(ctx context.Context, env tool.Env) string {
 	if src.info != nil {
 		e.mode, e.onDisk = src.info.Mode().Perm(), true
 	}
-	text, form := splitForm(e.old)
-	updated, msg := applyChunks(text, form, e.op)
-	if msg != "" {
-		return msg
+	if len(e.op.chunks) == 0 {
+		e.new = e.old // a pure move keeps the bytes
+	} else {
+		text, form := splitForm(e.old)
+		updated, msg := applyChunks(text, form, e.op)
+		if msg != "" {
+			return msg
+		}
+		e.new = form.join(updated)
 	}
-	e.new = form.join(updated)
 	if e.op.moveTo != "" {
 		e.dest = env.Abs(e.op.moveTo)
 		if e.dest != e.abs {
@@ -138,12 +142,13 @@ func patchMissing(msg string, op patchOp) string {
 
 // applyChunks applies the hunks of an Update to text (BOM removed), each located after
 // the previous one. It returns the new text or a sentence saying which hunk did not match.
+// As in Codex, the new text ends with a line end unless it is empty, also when the old
+// text did not.
 func applyChunks(text string, form textForm, op patchOp) (string, string) {
 	body := text
 	if form.crlf {
 		body = strings.ReplaceAll(text, "\r\n", "\n")
 	}
-	endsNL := body == "" || strings.HasSuffix(body, "\n")
 	var lines []string
 	if body != "" {
 		lines = strings.Split(strings.TrimSuffix(body, "\n"), "\n")
@@ -191,7 +196,7 @@ func applyChunks(text string, form textForm, op patchOp) (string, string) {
 		lines = append(append(lines[:r.start], r.new...), tail...)
 	}
 	out := strings.Join(lines, "\n")
-	if endsNL && len(lines) > 0 {
+	if len(lines) > 0 {
 		out += "\n"
 	}
 	if form.crlf {
