@@ -92,14 +92,15 @@ func (l *providersLayer) applyProviders(c *Config, path string, project bool) {
 // providers checks the base URLs of a file's providers.
 func (v *validator) providers(l *providersLayer) {
 	for _, p := range l.list() {
-		if p.BaseURL != nil && *p.BaseURL != "" && !isBaseURL(*p.BaseURL) {
+		if p.BaseURL != nil && *p.BaseURL != "" && !IsBaseURL(*p.BaseURL) {
 			v.fail(keyPath{"providers", p.name, "baseURL"}, "must be an absolute http or https URL, such as http://localhost:11434/v1, not %q", *p.BaseURL)
 		}
 	}
 }
 
-// isBaseURL says whether s is an absolute http or https URL naming a host.
-func isBaseURL(s string) bool {
+// IsBaseURL says whether s can be a provider's base URL: an absolute http or https URL
+// naming a host, without surrounding spaces.
+func IsBaseURL(s string) bool {
 	if strings.TrimSpace(s) != s {
 		return false
 	}
