@@ -23,7 +23,7 @@ var defaultModels = map[string]string{
 }
 
 // ErrNoProvider is the one sentence print mode says when nothing is configured.
-var ErrNoProvider = fmt.Errorf("no model provider is configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY (or choose one with --provider / GANTRY_PROVIDER, and a model with --model / GANTRY_MODEL)")
+var ErrNoProvider = fmt.Errorf("no model provider is configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY, or a local server's base URL as providers.<provider>.baseURL in config.yaml (name the provider with --provider / GANTRY_PROVIDER, the model with --model / GANTRY_MODEL)")
 
 // chooseProvider picks the provider and model: flags, then the environment, then the
 // config, then whichever provider something points at — an API key or a base URL in
