@@ -147,12 +147,13 @@ func New(opts Options) (_ *App, err error) {
 	}
 	cfg := a.cfg
 	model := ""
-	if a.provider, model, err = chooseProvider(opts.Provider, opts.Model, cfg.Provider, cfg.Model); err != nil {
+	if a.provider, model, err = chooseProvider(opts.Provider, opts.Model, cfg); err != nil {
 		return nil, err
 	}
 	provider := opts.LLM
 	if provider == nil {
-		if provider, err = newProvider(a.provider, timeoutsOf(cfg)); err != nil {
+		base, _ := baseURLFor(a.provider, cfg)
+		if provider, err = newProvider(a.provider, base, timeoutsOf(cfg)); err != nil {
 			return nil, err
 		}
 	}

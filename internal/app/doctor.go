@@ -21,8 +21,8 @@ type DoctorRow struct {
 }
 
 // Doctor says what is in force for a session in cwd: the sandbox, the exec supervisor,
-// the PID namespaces, where the config and store are, the providers with keys, and
-// the language servers and debug adapters found on PATH.
+// the PID namespaces, where the config and store are, the providers with keys and base
+// URLs, and the language servers and debug adapters found on PATH.
 func Doctor(cwd string) ([]DoctorRow, error) {
 	if cwd == "" {
 		var err error
@@ -105,14 +105,50 @@ func Doctor(cwd string) ([]DoctorRow, error) {
 			keys = append(keys, p.name+" (credentials.yaml)")
 		}
 	}
-	if len(keys) == 0 {
-		add("providers", "no key found (ANTHROPIC_API_KEY, OPENAI_API_KEY, or gantry's setup)", true)
-	} else {
+	bases := baseURLRows(cfg)
+	switch {
+	case len(keys) > 0:
 		add("providers", "keys for "+strings.Join(keys, ", "), false)
+	case len(bases) > 0:
+		add("providers", "no key found; a base URL is set (a local server needs none)", false)
+	default:
+		add("providers", "no key found (ANTHROPIC_API_KEY, OPENAI_API_KEY, or gantry's setup)", true)
+	}
+	for _, b := range bases {
+		add("", b, false)
+	}
+	for _, s := range cfg.Providers.Ignored {
+		add("", "ignored: "+s, true)
 	}
 	add("language servers", found("gopls", "clangd", "clangd-19", "pyright-langserver", "typescript-language-server", "rust-analyzer"), false)
 	add("debug adapters", found("dlv", "lldb-dap", "lldb-dap-19", "debugpy-adapter"), false)
 	return append(rows, claudeRows(cfg)...), nil
+}
+
+// baseURLRows says where the requests of each provider with a base URL go, and what
+// said so; providers sharing one (OPENAI_BASE_URL serves openai and openai-chat) share
+// a row.
+func baseURLRows(cfg *config.Config) []string {
+	var rows []string
+	at := map[string]int{}
+	var names [][]string
+	for _, name := range Providers {
+		url, from := baseURLFor(name, cfg)
+		if url == "" {
+			continue
+		}
+		key := url + " (" + from + ")"
+		i, ok := at[key]
+		if !ok {
+			i, at[key] = len(rows), len(rows)
+			rows, names = append(rows, key), append(names, nil)
+		}
+		names[i] = append(names[i], name)
+	}
+	for i := range rows {
+		rows[i] = "base URL of " + strings.Join(names[i], ", ") + ": " + rows[i]
+	}
+	return rows
 }
 
 // describeDir names dir and which of files are in it.

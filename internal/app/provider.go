@@ -23,19 +23,25 @@ var defaultModels = map[string]string{
 }
 
 // ErrNoProvider is the one sentence print mode says when nothing is configured.
-var ErrNoProvider = fmt.Errorf("no model provider is configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY (or choose one with --provider / GANTRY_PROVIDER, and a model with --model / GANTRY_MODEL)")
+var ErrNoProvider = fmt.Errorf("no model provider is configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY, or a local server's base URL as providers.<provider>.baseURL in config.yaml (name the provider with --provider / GANTRY_PROVIDER, the model with --model / GANTRY_MODEL)")
 
 // chooseProvider picks the provider and model: flags, then the environment, then the
-// config, then whichever API key is set (in the environment, then stored by the
-// setup; anthropic's first).
-func chooseProvider(flagProvider, flagModel, cfgProvider, cfgModel string) (name, model string, err error) {
-	name = first(flagProvider, os.Getenv("GANTRY_PROVIDER"), cfgProvider)
+// config, then whichever provider something points at — an API key or a base URL in
+// the environment, a base URL in the config, a key stored by the setup (anthropic's
+// first each time). cfg may be nil.
+func chooseProvider(flagProvider, flagModel string, cfg *config.Config) (name, model string, err error) {
+	if cfg == nil {
+		cfg = &config.Config{}
+	}
+	name = first(flagProvider, os.Getenv("GANTRY_PROVIDER"), cfg.Provider)
 	if name == "" {
 		switch {
 		case os.Getenv("ANTHROPIC_API_KEY") != "" || os.Getenv("ANTHROPIC_BASE_URL") != "":
 			name = "anthropic"
 		case os.Getenv("OPENAI_API_KEY") != "" || os.Getenv("OPENAI_BASE_URL") != "":
 			name = "openai"
+		case withBaseURL(cfg) != "":
+			name = withBaseURL(cfg)
 		default:
 			creds, err := config.LoadCredentials()
 			switch {
@@ -53,14 +59,48 @@ func chooseProvider(flagProvider, flagModel, cfgProvider, cfgModel string) (name
 	if _, ok := defaultModels[name]; !ok {
 		return "", "", fmt.Errorf("unknown provider %q: choose anthropic, openai or openai-chat", name)
 	}
-	model = first(flagModel, os.Getenv("GANTRY_MODEL"), cfgModel, defaultModels[name])
+	model = first(flagModel, os.Getenv("GANTRY_MODEL"), cfg.Model, defaultModels[name])
 	return name, model, nil
 }
 
-// newProvider builds the adapter, wrapped in retries. The SDKs read the base-URL
-// variables themselves; a key (from the environment, else stored by the setup) is
-// required unless a base URL points elsewhere.
-func newProvider(name string, st streamTimeouts) (llm.Provider, error) {
+// withBaseURL returns the first provider the config gives a base URL, or "".
+func withBaseURL(cfg *config.Config) string {
+	for _, p := range config.ProviderNames {
+		if cfg.Providers.Get(p).BaseURL != "" {
+			return p
+		}
+	}
+	return ""
+}
+
+// baseURLEnv is the environment variable the SDK of a provider reads its base URL from.
+func baseURLEnv(name string) string {
+	if name == "anthropic" {
+		return "ANTHROPIC_BASE_URL"
+	}
+	return "OPENAI_BASE_URL"
+}
+
+// baseURLFor returns where the requests of the provider name go, and what said so: its
+// environment variable, else providers.<name>.baseURL of the config; "" for the
+// provider's own API. cfg may be nil.
+func baseURLFor(name string, cfg *config.Config) (url, from string) {
+	env := baseURLEnv(name)
+	if v := os.Getenv(env); v != "" {
+		return v, env
+	}
+	if cfg != nil {
+		if v := cfg.Providers.Get(name).BaseURL; v != "" {
+			return v, "providers." + name + ".baseURL"
+		}
+	}
+	return "", ""
+}
+
+// newProvider builds the adapter, wrapped in retries, sending its requests to baseURL
+// (see baseURLFor; "" for the provider's API). A key (from the environment, else stored
+// by the setup) is required unless a base URL points elsewhere.
+func newProvider(name, baseURL string, st streamTimeouts) (llm.Provider, error) {
 	var p llm.Provider
 	// Every provider's requests go through the stall guard: a server that goes
 	// quiet is a retryable failure, not a hang.
@@ -71,19 +111,19 @@ func newProvider(name string, st streamTimeouts) (llm.Provider, error) {
 		if err != nil {
 			return nil, err
 		}
-		if key == "" && os.Getenv("ANTHROPIC_BASE_URL") == "" {
-			return nil, fmt.Errorf("the anthropic provider needs ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for a compatible server)")
+		if key == "" && baseURL == "" {
+			return nil, fmt.Errorf("the anthropic provider needs ANTHROPIC_API_KEY (or, for a compatible server, a base URL: ANTHROPIC_BASE_URL or providers.anthropic.baseURL in config.yaml)")
 		}
-		p = anthropic.New(anthropic.Options{APIKey: key, HTTPClient: client})
+		p = anthropic.New(anthropic.Options{APIKey: key, BaseURL: baseURL, HTTPClient: client})
 	case "openai", "openai-chat":
 		key, err := apiKey("OPENAI_API_KEY", func(c config.Credentials) string { return c.OpenAIAPIKey })
 		if err != nil {
 			return nil, err
 		}
-		if key == "" && os.Getenv("OPENAI_BASE_URL") == "" {
-			return nil, fmt.Errorf("the %s provider needs OPENAI_API_KEY (or OPENAI_BASE_URL for a compatible server)", name)
+		if key == "" && baseURL == "" {
+			return nil, fmt.Errorf("the %s provider needs OPENAI_API_KEY (or, for a compatible server, a base URL: OPENAI_BASE_URL or providers.%s.baseURL in config.yaml)", name, name)
 		}
-		o := openai.Options{APIKey: key, HTTPClient: client}
+		o := openai.Options{APIKey: key, BaseURL: baseURL, HTTPClient: client}
 		if name == "openai" {
 			p = openai.NewResponses(o)
 		} else {
@@ -137,11 +177,12 @@ func CheckProvider(opts Options, cwd string) error {
 	if err != nil {
 		return err
 	}
-	name, _, err := chooseProvider(opts.Provider, opts.Model, cfg.Provider, cfg.Model)
+	name, _, err := chooseProvider(opts.Provider, opts.Model, cfg)
 	if err != nil {
 		return err
 	}
-	_, err = newProvider(name, streamTimeouts{})
+	base, _ := baseURLFor(name, cfg)
+	_, err = newProvider(name, base, streamTimeouts{})
 	return err
 }
 

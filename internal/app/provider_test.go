@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -54,7 +55,7 @@ func keySent(t *testing.T, name string) string {
 	} else {
 		t.Setenv("OPENAI_BASE_URL", srv.URL+"/v1")
 	}
-	p, err := newProvider(name, streamTimeouts{})
+	p, err := newProvider(name, os.Getenv(baseURLEnv(name)), streamTimeouts{})
 	if err != nil {
 		t.Fatalf("newProvider(%s): %v", name, err)
 	}
@@ -71,7 +72,7 @@ func TestStoredKeyWhenTheEnvironmentHasNone(t *testing.T) {
 	noKeys(t)
 	store(t, config.Credentials{AnthropicAPIKey: "stored-ant", OpenAIAPIKey: "stored-oai"})
 
-	name, model, err := chooseProvider("", "", "", "")
+	name, model, err := chooseProvider("", "", nil)
 	if err != nil || name != "anthropic" || model != "claude-sonnet-4-5" {
 		t.Fatalf("chooseProvider = %q %q %v; want anthropic first", name, model, err)
 	}
@@ -87,7 +88,7 @@ func TestStoredKeyWhenTheEnvironmentHasNone(t *testing.T) {
 	noKeysButStored := func(name string) {
 		t.Setenv("ANTHROPIC_BASE_URL", "")
 		t.Setenv("OPENAI_BASE_URL", "")
-		if _, err := newProvider(name, streamTimeouts{}); err != nil {
+		if _, err := newProvider(name, os.Getenv(baseURLEnv(name)), streamTimeouts{}); err != nil {
 			t.Errorf("newProvider(%s) with a stored key: %v", name, err)
 		}
 	}
@@ -110,7 +111,7 @@ func TestEnvironmentKeyWinsOverStoredKey(t *testing.T) {
 	// Inference: any key in the environment comes before any stored key.
 	t.Setenv("ANTHROPIC_API_KEY", "")
 	t.Setenv("ANTHROPIC_BASE_URL", "")
-	if name, _, err := chooseProvider("", "", "", ""); err != nil || name != "openai" {
+	if name, _, err := chooseProvider("", "", nil); err != nil || name != "openai" {
 		t.Errorf("chooseProvider = %q, %v; want openai from the environment", name, err)
 	}
 }
@@ -118,7 +119,7 @@ func TestEnvironmentKeyWinsOverStoredKey(t *testing.T) {
 func TestStoredOpenAIKeyAloneChoosesOpenAI(t *testing.T) {
 	noKeys(t)
 	store(t, config.Credentials{OpenAIAPIKey: "stored-oai"})
-	name, model, err := chooseProvider("", "", "", "")
+	name, model, err := chooseProvider("", "", nil)
 	if err != nil || name != "openai" || model != "gpt-5" {
 		t.Fatalf("chooseProvider = %q %q %v", name, model, err)
 	}
@@ -126,18 +127,18 @@ func TestStoredOpenAIKeyAloneChoosesOpenAI(t *testing.T) {
 		t.Errorf("CheckProvider with a stored key: %v", err)
 	}
 	// A stored key for the other provider does not serve a named one.
-	if _, err := newProvider("anthropic", streamTimeouts{}); err == nil || !strings.Contains(err.Error(), "ANTHROPIC_API_KEY") {
+	if _, err := newProvider("anthropic", "", streamTimeouts{}); err == nil || !strings.Contains(err.Error(), "ANTHROPIC_API_KEY") {
 		t.Errorf("anthropic with only an openai key stored: %v", err)
 	}
 }
 
 func TestNoKeyAnywhereIsErrNoProvider(t *testing.T) {
 	noKeys(t)
-	if _, _, err := chooseProvider("", "", "", ""); !errors.Is(err, ErrNoProvider) {
+	if _, _, err := chooseProvider("", "", nil); !errors.Is(err, ErrNoProvider) {
 		t.Fatalf("err = %v, want ErrNoProvider", err)
 	}
 	store(t, config.Credentials{}) // a file without keys is no key
-	if _, _, err := chooseProvider("", "", "", ""); !errors.Is(err, ErrNoProvider) {
+	if _, _, err := chooseProvider("", "", nil); !errors.Is(err, ErrNoProvider) {
 		t.Fatalf("empty file: err = %v, want ErrNoProvider", err)
 	}
 	if err := CheckProvider(Options{}, t.TempDir()); !errors.Is(err, ErrNoProvider) {
@@ -154,18 +155,109 @@ func TestOpenCredentialsFileIsRefusedOnlyWhenNeeded(t *testing.T) {
 	if err := os.Chmod(config.CredentialsPath(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := chooseProvider("", "", "", ""); err == nil || !strings.Contains(err.Error(), "chmod 600 "+filepath.Join(os.Getenv("GANTRY_CONFIG_DIR"), "credentials.yaml")) {
+	if _, _, err := chooseProvider("", "", nil); err == nil || !strings.Contains(err.Error(), "chmod 600 "+filepath.Join(os.Getenv("GANTRY_CONFIG_DIR"), "credentials.yaml")) {
 		t.Errorf("chooseProvider: %v", err)
 	}
-	if _, err := newProvider("anthropic", streamTimeouts{}); err == nil || !strings.Contains(err.Error(), "chmod 600") {
+	if _, err := newProvider("anthropic", "", streamTimeouts{}); err == nil || !strings.Contains(err.Error(), "chmod 600") {
 		t.Errorf("newProvider: %v", err)
 	}
 	// With the key in the environment the file is not read.
 	t.Setenv("ANTHROPIC_API_KEY", "env-ant")
-	if _, _, err := chooseProvider("", "", "", ""); err != nil {
+	if _, _, err := chooseProvider("", "", nil); err != nil {
 		t.Errorf("chooseProvider with an environment key: %v", err)
 	}
-	if _, err := newProvider("anthropic", streamTimeouts{}); err != nil {
+	if _, err := newProvider("anthropic", "", streamTimeouts{}); err != nil {
 		t.Errorf("newProvider with an environment key: %v", err)
+	}
+}
+
+// pathsServer is a local model server that refuses every request and records its path.
+func pathsServer(t *testing.T) (*httptest.Server, func() []string) {
+	t.Helper()
+	var mu sync.Mutex
+	var paths []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		paths = append(paths, r.URL.Path)
+		mu.Unlock()
+		w.Header().Set("Connection", "close")
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		w.Write([]byte(`{"type":"error","error":{"type":"authentication_error","message":"no"}}`))
+	}))
+	t.Cleanup(srv.Close)
+	return srv, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), paths...)
+	}
+}
+
+// refusedCall makes one request of p, which the server refuses.
+func refusedCall(t *testing.T, p llm.Provider) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	msg := llm.Message{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockText, Text: "hi"}}}
+	if _, err := p.Stream(ctx, llm.Request{Model: "m", Messages: []llm.Message{msg}, MaxTokens: 10}, func(llm.Delta) {}); err == nil {
+		t.Fatal("the call succeeded against a server that refuses it")
+	}
+}
+
+// A base URL in the user's config picks the provider when nothing else does, needs no
+// key, and receives the requests; the environment variable wins over it.
+func TestBaseURLFromTheConfig(t *testing.T) {
+	noKeys(t)
+	srv, paths := pathsServer(t)
+	cfgFile := filepath.Join(os.Getenv("GANTRY_CONFIG_DIR"), "config.yaml")
+	if err := os.WriteFile(cfgFile, []byte("providers:\n  openai-chat:\n    baseURL: "+srv.URL+"/v1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cfg, err := config.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name, model, err := chooseProvider("", "", cfg)
+	if err != nil || name != "openai-chat" || model != "gpt-5" {
+		t.Fatalf("chooseProvider = %q %q %v; want openai-chat from its base URL", name, model, err)
+	}
+	base, from := baseURLFor(name, cfg)
+	if base != srv.URL+"/v1" || from != "providers.openai-chat.baseURL" {
+		t.Fatalf("baseURLFor = %q %q", base, from)
+	}
+	if err := CheckProvider(Options{}, dir); err != nil {
+		t.Fatalf("CheckProvider with a base URL and no key: %v", err)
+	}
+	p, err := newProvider(name, base, streamTimeouts{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	refusedCall(t, p)
+	if got := paths(); len(got) != 1 || got[0] != "/v1/chat/completions" {
+		t.Fatalf("requests %v", got)
+	}
+	// Another provider's base URL serves no other: openai has neither key nor URL.
+	if _, err := newProvider("openai", "", streamTimeouts{}); err == nil || !strings.Contains(err.Error(), "providers.openai.baseURL") {
+		t.Errorf("openai without a key or a base URL: %v", err)
+	}
+	if err := CheckProvider(Options{Provider: "openai"}, dir); err == nil {
+		t.Error("CheckProvider(openai) passed with only openai-chat's base URL")
+	}
+
+	// The environment wins over the config.
+	srv2, paths2 := pathsServer(t)
+	t.Setenv("OPENAI_BASE_URL", srv2.URL+"/v1")
+	if base, from = baseURLFor(name, cfg); base != srv2.URL+"/v1" || from != "OPENAI_BASE_URL" {
+		t.Fatalf("baseURLFor with the variable set = %q %q", base, from)
+	}
+	p, _ = newProvider(name, base, streamTimeouts{})
+	refusedCall(t, p)
+	if len(paths()) != 1 || len(paths2()) != 1 {
+		t.Errorf("requests: config's server %v, environment's %v", paths(), paths2())
+	}
+	// As it does when choosing: OPENAI_BASE_URL names openai.
+	if name, _, _ := chooseProvider("", "", cfg); name != "openai" {
+		t.Errorf("chooseProvider with OPENAI_BASE_URL = %q, want openai", name)
 	}
 }

@@ -15,6 +15,8 @@ type Config struct {
 	FirstByteTimeout  int `yaml:"-"`
 	// Models names the tiers used for workers and subagents.
 	Models Models `yaml:"models,omitempty"`
+	// Providers configures each model provider (its base URL).
+	Providers Providers `yaml:"providers,omitempty"`
 	// MaxOutput bounds, in characters, what one tool result gives the model.
 	MaxOutput int `yaml:"maxOutput"`
 	// PreviewLines is how many dimmed lines of a tool's output the terminal shows.

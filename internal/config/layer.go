@@ -12,6 +12,7 @@ type layer struct {
 	Provider           *string                  `yaml:"provider"`
 	Model              *modelLayer              `yaml:"model"`
 	Models             *modelsLayer             `yaml:"models"`
+	Providers          *providersLayer          `yaml:"providers"`
 	MaxOutput          *int                     `yaml:"maxOutput"`
 	PreviewLines       *int                     `yaml:"previewLines"`
 	SkillsDir          *stringList              `yaml:"skillsDir"`

@@ -42,6 +42,9 @@ func Load(cwd string) (*Config, error) {
 		if l.Sandbox != nil {
 			l.Sandbox.applySandbox(c, path, i == 1)
 		}
+		if l.Providers != nil {
+			l.Providers.applyProviders(c, path, i == 1)
+		}
 		c.files = append(c.files, path)
 	}
 	return c, nil

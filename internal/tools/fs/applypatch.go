@@ -90,23 +90,41 @@ func previewPatch(ctx context.Context, env tool.Env, a patchArgs) tool.Display {
 	return display
 }
 
-// reportPatch is the model's report of a planned patch and what faces show of it.
+// reportPatch is the model's report of a planned patch and what faces show of it. A
+// Delete File followed by an Add File of the same path is reported as one replacement.
 func reportPatch(plan []*fileEdit) (string, tool.Display) {
+	replaced := map[*fileEdit]bool{}
+	for _, e := range plan {
+		if e.replaces != nil && e.replaces.op.kind == 'D' {
+			replaced[e.replaces] = true
+		}
+	}
 	var text, display []string
 	var cs fileChanges
-	added, deleted := 0, 0
+	added, deleted, files := 0, 0, 0
 	for _, e := range plan {
+		if replaced[e] {
+			continue
+		}
+		files++
 		path := e.named
 		if e.op.moveTo != "" {
 			path = e.dest
 		}
-		cs.add(path, e.old, e.new, e.op.kind == 'A', e.op.kind == 'D')
-		c := newChange(e.op.path, e.old, e.new, e.op.kind == 'A', e.op.kind == 'D')
+		old, created := e.old, e.op.kind == 'A'
+		replacing := created && e.replaces != nil && e.replaces.op.kind == 'D'
+		if replacing {
+			old, created = e.replaces.old, false
+		}
+		cs.add(path, old, e.new, created, e.op.kind == 'D')
+		c := newChange(e.op.path, old, e.new, created, e.op.kind == 'D')
 		c.movedTo = e.op.moveTo
 		a, d, _ := c.stats()
 		added, deleted = added+a, deleted+d
 		display = append(display, c.diff(false))
 		switch {
+		case replacing:
+			text = append(text, joinReport(fmt.Sprintf("Replaced %s (%s): %s.", e.op.path, plural(countLines(e.new), "line"), c.summary()), c.diff(true)))
 		case e.op.kind == 'A':
 			text = append(text, joinReport(fmt.Sprintf("Added %s (%s).", e.op.path, plural(countLines(e.new), "line")), c.diff(true)))
 		case e.op.kind == 'D':
@@ -117,7 +135,7 @@ func reportPatch(plan []*fileEdit) (string, tool.Display) {
 			text = append(text, joinReport(fmt.Sprintf("Updated %s: %s.", e.op.path, c.summary()), c.diff(true)))
 		}
 	}
-	headline := fmt.Sprintf("Applied the patch to %s: +%d -%d lines.", plural(len(plan), "file"), added, deleted)
+	headline := fmt.Sprintf("Applied the patch to %s: +%d -%d lines.", plural(files, "file"), added, deleted)
 	return headline + "\n\n" + strings.Join(text, "\n\n"), tool.Display{Diff: strings.Join(display, ""), Changes: cs}
 }
 

@@ -205,3 +205,43 @@ func TestApplyPatch_DeleteDirectoryRefused(t *testing.T) {
 	r := call(t, ApplyPatch(testOpts), d, A{"patch": "*** Begin Patch\n*** Delete File: dir\n*** End Patch"})
 	wantError(t, r, "dir is a directory, not a file, so it cannot be deleted")
 }
+
+// A Delete File and an Add File of one path apply in order and are reported as one
+// replacement: one file, one diff from the old text to the new, one change for faces.
+func TestApplyPatch_DeleteThenAddReportsOneReplacement(t *testing.T) {
+	d := t.TempDir()
+	p := writeTestFile(t, d, "a.txt", "one\ntwo\n")
+	patch := "*** Begin Patch\n*** Delete File: a.txt\n*** Add File: a.txt\n+one\n+2\n+three\n*** End Patch"
+	inv, msg := ApplyPatch(testOpts).Decode(tool.Env{Cwd: d}, []byte(`{"patch":`+jsonString(patch)+`}`))
+	if msg != "" {
+		t.Fatal(msg)
+	}
+	if inv.Principal != "a.txt" || len(inv.Paths) != 1 || inv.Paths[0] != p {
+		t.Fatalf("principal %q, paths %v", inv.Principal, inv.Paths)
+	}
+	r := call(t, ApplyPatch(testOpts), d, A{"patch": patch})
+	wantOK(t, r)
+	want := "Applied the patch to 1 file: +2 -1 lines.\n\n" +
+		"Replaced a.txt (3 lines): +2 -1 lines, first change at line 2.\n\n--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,3 @@\n 1| one\n-2| two\n+2| 2\n+3| three"
+	if r.Text != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", r.Text, want)
+	}
+	wantChanges(t, r.Display.Changes, tool.FileChange{Path: p, Old: "one\ntwo\n", New: "one\n2\nthree\n"})
+	if got := readTestFile(t, p); got != "one\n2\nthree\n" {
+		t.Fatalf("a.txt %q", got)
+	}
+}
+
+// Every refusal to overwrite says how to do it instead.
+func TestApplyPatch_OverwriteRefusalsSayHow(t *testing.T) {
+	d := t.TempDir()
+	writeTestFile(t, d, "a.txt", "a\n")
+	writeTestFile(t, d, "b.txt", "b\n")
+	r := call(t, ApplyPatch(testOpts), d, A{"patch": "*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch"})
+	wantError(t, r, "a.txt already exists (patch line 2) and *** Add File does not overwrite; use *** Update File: a.txt to change it, or put *** Delete File: a.txt before this section to replace it. Nothing was changed.")
+	r = call(t, ApplyPatch(testOpts), d, A{"patch": "*** Begin Patch\n*** Update File: a.txt\n*** Move to: b.txt\n*** End Patch"})
+	wantError(t, r, "b.txt already exists, so a.txt cannot be moved there (patch line 2): *** Move to does not overwrite; to replace it, put *** Delete File: b.txt before this section. Nothing was changed.")
+	if strings.Contains(r.Text, "\n") {
+		t.Fatalf("not one sentence: %q", r.Text)
+	}
+}

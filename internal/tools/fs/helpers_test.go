@@ -121,3 +121,8 @@ func noTempFiles(t testing.TB, dir string) {
 		t.Fatalf("temporary files left: %v", m)
 	}
 }
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}

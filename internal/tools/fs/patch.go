@@ -238,13 +238,17 @@ func (p *patchParser) chunks(path string) ([]chunk, error) {
 	return out, nil
 }
 
-// patchPaths lists the paths a patch names (move destinations included), in order.
+// patchPaths lists the paths a patch names (move destinations included), in order, each
+// once.
 func patchPaths(ops []patchOp) []string {
 	var out []string
+	seen := map[string]bool{}
 	for _, op := range ops {
-		out = append(out, op.path)
-		if op.moveTo != "" {
-			out = append(out, op.moveTo)
+		for _, p := range []string{op.path, op.moveTo} {
+			if p != "" && !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
 		}
 	}
 	return out

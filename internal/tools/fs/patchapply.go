@@ -25,14 +25,22 @@ type fileEdit struct {
 	// onDisk says the file exists on disk (not for Add, nor for an Update of a buffer
 	// only the editor has).
 	onDisk bool
+	// replaces is, for an Add, the earlier Delete File or move of the patch that emptied
+	// its path; nil else.
+	replaces *fileEdit
 }
 
 // planPatch reads every file the patch touches and computes every new content, writing
 // nothing. It returns the sentence refusing the patch when any section cannot apply.
+//
+// Sections apply in order, so a path a Delete File or a move empties may be created
+// again by a later Add File or Move to of the same patch; any other second mention of a
+// path is refused.
 func planPatch(ctx context.Context, env tool.Env, ops []patchOp) ([]*fileEdit, string) {
-	seen := map[string]int{}
-	claim := func(abs, shown string, line int) string {
-		if first, ok := seen[abs]; ok {
+	seen := map[string]int{}        // path → patch line of the last section that named it
+	freed := map[string]*fileEdit{} // path → the earlier section that removed it
+	claim := func(abs, shown string, line int, creates bool) string {
+		if first, ok := seen[abs]; ok && (!creates || freed[abs] == nil) {
 			return fmt.Sprintf("The patch touches %s twice (patch lines %d and %d); put all its changes in one section. Nothing was changed.", shown, first, line)
 		}
 		seen[abs] = line
@@ -45,19 +53,25 @@ func planPatch(ctx context.Context, env tool.Env, ops []patchOp) ([]*fileEdit, s
 		}
 		e := &fileEdit{op: op, named: env.Abs(op.path), mode: newFileMode}
 		e.abs = e.named
-		if msg := claim(e.abs, op.path, op.line); msg != "" {
+		if msg := claim(e.abs, op.path, op.line, op.kind == 'A'); msg != "" {
 			return nil, msg
 		}
 		var msg string
 		switch op.kind {
 		case 'A':
+			e.replaces = freed[e.abs]
+			delete(freed, e.abs)
 			msg = e.planAdd()
 		case 'D':
 			msg = e.planDelete()
+			freed[e.abs] = e
 		case 'U':
-			msg = e.planUpdate(ctx, env)
+			msg = e.planUpdate(ctx, env, freed)
 			if msg == "" && e.dest != e.abs {
-				msg = claim(e.dest, op.moveTo, op.line)
+				if msg = claim(e.dest, op.moveTo, op.line, true); msg == "" {
+					delete(freed, e.dest)
+					freed[e.abs] = e
+				}
 			}
 		}
 		if msg != "" {
@@ -70,8 +84,10 @@ func planPatch(ctx context.Context, env tool.Env, ops []patchOp) ([]*fileEdit, s
 
 func (e *fileEdit) planAdd() string {
 	e.dest = e.abs
-	if _, err := os.Lstat(e.abs); err == nil {
-		return fmt.Sprintf("%s already exists (patch line %d); use *** Update File to change it, or *** Delete File first. Nothing was changed.", e.op.path, e.op.line)
+	if e.replaces == nil {
+		if _, err := os.Lstat(e.abs); err == nil {
+			return fmt.Sprintf("%s already exists (patch line %d) and *** Add File does not overwrite; use *** Update File: %s to change it, or put *** Delete File: %s before this section to replace it. Nothing was changed.", e.op.path, e.op.line, e.op.path, e.op.path)
+		}
 	}
 	if len(e.op.add) > 0 {
 		e.new = []byte(strings.Join(e.op.add, "\n") + "\n")
@@ -100,7 +116,9 @@ func (e *fileEdit) planDelete() string {
 	return ""
 }
 
-func (e *fileEdit) planUpdate(ctx context.Context, env tool.Env) string {
+// planUpdate plans an Update section; freed holds the paths earlier sections removed, which
+// a Move to may take.
+func (e *fileEdit) planUpdate(ctx context.Context, env tool.Env, freed map[string]*fileEdit) string {
 	e.abs = writeTarget(e.abs)
 	e.dest = e.abs
 	src, msg := loadSource(ctx, env, e.op.path, e.named, e.abs, "apply_patch")
@@ -111,17 +129,21 @@ func (e *fileEdit) planUpdate(ctx context.Context, env tool.Env) string {
 	if src.info != nil {
 		e.mode, e.onDisk = src.info.Mode().Perm(), true
 	}
-	text, form := splitForm(e.old)
-	updated, msg := applyChunks(text, form, e.op)
-	if msg != "" {
-		return msg
+	if len(e.op.chunks) == 0 {
+		e.new = e.old // a pure move keeps the bytes
+	} else {
+		text, form := splitForm(e.old)
+		updated, msg := applyChunks(text, form, e.op)
+		if msg != "" {
+			return msg
+		}
+		e.new = form.join(updated)
 	}
-	e.new = form.join(updated)
 	if e.op.moveTo != "" {
 		e.dest = env.Abs(e.op.moveTo)
-		if e.dest != e.abs {
+		if e.dest != e.abs && freed[e.dest] == nil {
 			if _, err := os.Lstat(e.dest); err == nil {
-				return fmt.Sprintf("%s already exists, so %s cannot be moved there (patch line %d). Nothing was changed.", e.op.moveTo, e.op.path, e.op.line)
+				return fmt.Sprintf("%s already exists, so %s cannot be moved there (patch line %d): *** Move to does not overwrite; to replace it, put *** Delete File: %s before this section. Nothing was changed.", e.op.moveTo, e.op.path, e.op.line, e.op.moveTo)
 			}
 		}
 	}
@@ -138,12 +160,13 @@ func patchMissing(msg string, op patchOp) string {
 
 // applyChunks applies the hunks of an Update to text (BOM removed), each located after
 // the previous one. It returns the new text or a sentence saying which hunk did not match.
+// As in Codex, the new text ends with a line end unless it is empty, also when the old
+// text did not.
 func applyChunks(text string, form textForm, op patchOp) (string, string) {
 	body := text
 	if form.crlf {
 		body = strings.ReplaceAll(text, "\r\n", "\n")
 	}
-	endsNL := body == "" || strings.HasSuffix(body, "\n")
 	var lines []string
 	if body != "" {
 		lines = strings.Split(strings.TrimSuffix(body, "\n"), "\n")
@@ -191,7 +214,7 @@ func applyChunks(text string, form textForm, op patchOp) (string, string) {
 		lines = append(append(lines[:r.start], r.new...), tail...)
 	}
 	out := strings.Join(lines, "\n")
-	if endsNL && len(lines) > 0 {
+	if len(lines) > 0 {
 		out += "\n"
 	}
 	if form.crlf {

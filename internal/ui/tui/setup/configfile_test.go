@@ -9,7 +9,7 @@ import (
 )
 
 func TestSetTopLevel(t *testing.T) {
-	set := []setting{{"provider", "openai"}, {"model", "gpt-5"}}
+	set := []setting{{key: "provider", value: "openai"}, {key: "model", value: "gpt-5"}}
 	for _, tc := range []struct{ name, in, want string }{
 		{"empty", "", "provider: openai\nmodel: gpt-5\n"},
 		{"comments only", "# mine\n", "# mine\nprovider: openai\nmodel: gpt-5\n"},
@@ -78,11 +78,11 @@ func TestSetTopLevel(t *testing.T) {
 }
 
 func TestSetTopLevelQuotesWhatNeedsIt(t *testing.T) {
-	got, err := setTopLevel([]byte("model: x\n"), []setting{{"model", "true"}})
+	got, err := setTopLevel([]byte("model: x\n"), []setting{{key: "model", value: "true"}})
 	if err != nil || string(got) != "model: \"true\"\n" {
 		t.Fatalf("got %q, %v", got, err)
 	}
-	got, err = setTopLevel(nil, []setting{{"model", "org/model:7b"}})
+	got, err = setTopLevel(nil, []setting{{key: "model", value: "org/model:7b"}})
 	if err != nil || !strings.HasPrefix(string(got), "model: ") {
 		t.Fatalf("got %q, %v", got, err)
 	}
@@ -92,7 +92,7 @@ func TestSetTopLevelQuotesWhatNeedsIt(t *testing.T) {
 }
 
 func TestSetTopLevelRefusesWhatItCannotEditSafely(t *testing.T) {
-	set := []setting{{"provider", "openai"}, {"model", "gpt-5"}}
+	set := []setting{{key: "provider", value: "openai"}, {key: "model", value: "gpt-5"}}
 	for _, in := range []string{
 		"provider: [unclosed\n",               // not YAML
 		"- a\n- b\n",                          // not a mapping
@@ -125,7 +125,7 @@ func TestSetTopLevelRefusesWhatItCannotEditSafely(t *testing.T) {
 func TestWriteUserConfigFreshAndExisting(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cfg")
 	path := filepath.Join(dir, "config.yaml")
-	if err := writeUserConfig(path, "anthropic", "claude-sonnet-4-5"); err != nil {
+	if err := writeUserConfig(path, choice{"anthropic", "claude-sonnet-4-5", ""}); err != nil {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(path)
@@ -143,7 +143,7 @@ func TestWriteUserConfigFreshAndExisting(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Chmod(path, 0o640)
-	if err := writeUserConfig(path, "openai-chat", "llama3"); err != nil {
+	if err := writeUserConfig(path, choice{"openai-chat", "llama3", ""}); err != nil {
 		t.Fatal(err)
 	}
 	data, _ = os.ReadFile(path)
@@ -158,7 +158,7 @@ func TestWriteUserConfigFreshAndExisting(t *testing.T) {
 	// A file it cannot edit is left alone, with a sentence that says what to do.
 	bad := "{maxOutput: 4000}\n"
 	os.WriteFile(path, []byte(bad), 0o644)
-	err := writeUserConfig(path, "openai", "gpt-5")
+	err := writeUserConfig(path, choice{"openai", "gpt-5", ""})
 	if err == nil || !strings.Contains(err.Error(), "by hand") || !strings.Contains(err.Error(), path) {
 		t.Errorf("err = %v", err)
 	}
@@ -179,7 +179,7 @@ func TestWriteUserConfigFollowsALink(t *testing.T) {
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeUserConfig(link, "openai", "gpt-5"); err != nil {
+	if err := writeUserConfig(link, choice{"openai", "gpt-5", ""}); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {

@@ -18,6 +18,7 @@ func sandbox(t *testing.T) string {
 	t.Setenv("GANTRY_CONFIG_DIR", dir)
 	t.Setenv("ANTHROPIC_API_KEY", "")
 	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("OPENAI_BASE_URL", "")
 	return dir
 }
 

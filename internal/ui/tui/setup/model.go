@@ -16,6 +16,7 @@ type step int
 
 const (
 	stepProvider step = iota
+	stepServer        // openai-chat only: which server
 	stepKey
 	stepModel
 	stepConfirm
@@ -29,9 +30,14 @@ type Model struct {
 	width  int
 	step   step
 	choice int  // index in providers
-	envKey bool // the chosen provider's variable is set: its key is used, none stored
-	key    textinput.Model
-	model  textinput.Model
+	server int  // index in servers, at stepServer
+	typing bool // at stepServer: the base URL of another server is being typed
+	// baseURL is the chosen server's ("" for the provider's own API).
+	baseURL string
+	envKey  bool // the chosen provider's variable is set: its key is used, none stored
+	key     textinput.Model
+	model   textinput.Model
+	url     textinput.Model
 	// configExists says config.yaml was there when the summary was reached.
 	configExists bool
 	// problem is the sentence under the current step: an empty key, a failed write.
@@ -50,6 +56,9 @@ func New(opts Options) Model {
 	m.key.CharLimit = 1000
 	m.model = m.newInput("Model: ")
 	m.model.CharLimit = 200
+	m.url = m.newInput("Base URL: ")
+	m.url.CharLimit = 500
+	m.url.Placeholder = "http://host:port/v1"
 	m.fitInputs()
 	return m
 }
@@ -103,6 +112,8 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch m.step {
 	case stepProvider:
 		return m.updateProvider(msg)
+	case stepServer:
+		return m.updateServer(msg)
 	case stepKey:
 		return m.updateKey(msg)
 	case stepModel:
@@ -134,13 +145,29 @@ func (m Model) updateProvider(msg tea.Msg) (Model, tea.Cmd) {
 	return m, nil
 }
 
-// chooseProvider goes on to the key step for providers[m.choice].
+// chooseProvider goes on from the choice of providers[m.choice]: to the choice of a
+// server for a provider that has them, else to the key.
 func (m Model) chooseProvider() (Model, tea.Cmd) {
+	m.baseURL = ""
+	if providers[m.choice].servers {
+		m.step, m.server, m.typing = stepServer, 0, false
+		return m, nil
+	}
+	return m.toKey()
+}
+
+// toKey goes on to the key step, with the model's default for the server chosen.
+func (m Model) toKey() (Model, tea.Cmd) {
 	p := providers[m.choice]
 	m.step = stepKey
+	m.problem = ""
 	m.envKey = os.Getenv(p.env) != ""
 	m.key.Reset()
-	m.model.SetValue(p.defaultModel)
+	if m.baseURL == "" {
+		m.model.SetValue(p.defaultModel)
+	} else {
+		m.model.SetValue("") // the server's models are its own
+	}
 	m.model.CursorEnd()
 	m.fitInputs()
 	if !m.envKey {
@@ -149,12 +176,59 @@ func (m Model) chooseProvider() (Model, tea.Cmd) {
 	return m, nil
 }
 
+func (m Model) updateServer(msg tea.Msg) (Model, tea.Cmd) {
+	if m.typing {
+		if k, ok := msg.(tea.KeyPressMsg); ok && k.String() == "enter" {
+			v := strings.TrimSpace(m.url.Value())
+			if !config.IsBaseURL(v) {
+				m.problem = "Give the server's whole base URL, with http:// or https://, such as http://localhost:8000/v1."
+				return m, nil
+			}
+			m.url.SetValue(v)
+			m.url.Blur()
+			m.baseURL = v
+			return m.toKey()
+		}
+		var cmd tea.Cmd
+		m.url, cmd = m.url.Update(msg)
+		return m, cmd
+	}
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return m, nil
+	}
+	switch s := k.String(); s {
+	case "up", "k", "shift+tab":
+		m.server = max(m.server-1, 0)
+	case "down", "j", "tab":
+		m.server = min(m.server+1, len(servers)-1)
+	case "1", "2", "3", "4":
+		m.server = int(s[0] - '1')
+		return m.chooseServer()
+	case "enter":
+		return m.chooseServer()
+	}
+	return m, nil
+}
+
+// chooseServer takes servers[m.server]: its base URL, or the typing of another's.
+func (m Model) chooseServer() (Model, tea.Cmd) {
+	sv := servers[m.server]
+	if sv.other {
+		m.typing = true
+		m.url.Focus()
+		return m, nil
+	}
+	m.baseURL = sv.url
+	return m.toKey()
+}
+
 func (m Model) updateKey(msg tea.Msg) (Model, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok && k.String() == "enter" {
 		if !m.envKey {
 			v := strings.TrimSpace(m.key.Value())
 			switch {
-			case v == "":
+			case v == "" && m.baseURL == "":
 				m.problem = "The key cannot be empty: paste it, or press Esc to stop."
 				return m, nil
 			case strings.ContainsAny(v, " \t"):
@@ -177,10 +251,16 @@ func (m Model) updateKey(msg tea.Msg) (Model, tea.Cmd) {
 	return m, cmd
 }
 
+// storesKey says a typed key is to be stored (none is for a server that needs none).
+func (m Model) storesKey() bool { return !m.envKey && m.key.Value() != "" }
+
 func (m Model) updateModel(msg tea.Msg) (Model, tea.Cmd) {
 	if k, ok := msg.(tea.KeyPressMsg); ok && k.String() == "enter" {
 		v := strings.TrimSpace(m.model.Value())
 		switch {
+		case v == "" && m.baseURL != "":
+			m.problem = "Type the model's name as the server knows it."
+			return m, nil
 		case v == "":
 			m.problem = "Type a model name (" + providers[m.choice].defaultModel + " is the default)."
 			return m, nil
@@ -207,19 +287,19 @@ func (m Model) updateModel(msg tea.Msg) (Model, tea.Cmd) {
 func (m Model) save() (Model, tea.Cmd) {
 	p := providers[m.choice]
 	var creds config.Credentials
-	if !m.envKey {
+	if m.storesKey() {
 		var err error
 		if creds, err = config.LoadCredentials(); err != nil {
 			m.problem = "Nothing was saved: " + err.Error()
 			return m, nil
 		}
 	}
-	edit, err := editUserConfig(configPath(), p.name, m.model.Value())
+	edit, err := editUserConfig(configPath(), choice{p.name, m.model.Value(), m.baseURL})
 	if err != nil {
 		m.problem = "Nothing was saved: " + err.Error()
 		return m, nil
 	}
-	if !m.envKey {
+	if m.storesKey() {
 		if p.env == "ANTHROPIC_API_KEY" {
 			creds.AnthropicAPIKey = m.key.Value()
 		} else {
@@ -235,7 +315,7 @@ func (m Model) save() (Model, tea.Cmd) {
 		return m, nil
 	}
 	m.problem = ""
-	return m.finish(Result{Provider: p.name, Model: m.model.Value(), StoredKey: !m.envKey})
+	return m.finish(Result{Provider: p.name, Model: m.model.Value(), BaseURL: m.baseURL, StoredKey: m.storesKey()})
 }
 
 // abort ends the setup without writing anything.
@@ -247,6 +327,7 @@ func (m Model) finish(r Result) (Model, tea.Cmd) {
 	m.step, m.result = stepDone, r
 	m.key.Blur()
 	m.model.Blur()
+	m.url.Blur()
 	m.key.Reset() // the key is no longer needed in memory
 	return m, func() tea.Msg { return DoneMsg{r} }
 }

@@ -104,13 +104,17 @@ func TestProviderListMoves(t *testing.T) {
 		{[]string{"down", "down", "1"}, "anthropic"},
 	} {
 		m, _ := press(t, New(Options{}), tc.keys...)
-		if m.step != stepKey || providers[m.choice].name != tc.want {
+		want := stepKey
+		if tc.want == "openai-chat" {
+			want = stepServer // the Chat Completions choice asks for the server first
+		}
+		if m.step != want || providers[m.choice].name != tc.want {
 			t.Errorf("%v: step %d provider %s, want %s", tc.keys, m.step, providers[m.choice].name, tc.want)
 		}
 	}
-	// The Chat Completions choice asks for OpenAI's key.
+	// The Chat Completions choice, with OpenAI's API, asks for OpenAI's key.
 	t.Setenv("OPENAI_API_KEY", "sk-env")
-	m, _ := press(t, New(Options{}), "3")
+	m, _ := press(t, New(Options{}), "3", "4")
 	if !m.envKey || !strings.Contains(m.View().Content, "OPENAI_API_KEY is set") {
 		t.Errorf("openai-chat does not see OPENAI_API_KEY:\n%s", m.View().Content)
 	}
@@ -151,9 +155,10 @@ func TestEmptyOrSpacedKeyIsRefused(t *testing.T) {
 func TestAbortAtEveryStepWritesNothing(t *testing.T) {
 	toStep := map[step][]string{
 		stepProvider: nil,
+		stepServer:   {"3", "3", "http://half"},
 		stepKey:      {"down", "enter", "sk-half"},
 		stepModel:    {"enter", "sk-1", "enter", "edited"},
-		stepConfirm:  {"3", "sk-1", "enter", "enter"},
+		stepConfirm:  {"3", "4", "sk-1", "enter", "enter"},
 	}
 	aborts := map[string]tea.Msg{
 		"esc": named["esc"], "ctrl+c": named["ctrl+c"], "interrupt": tea.InterruptMsg{},
@@ -208,7 +213,7 @@ permissions:
 	os.WriteFile(filepath.Join(dir, "config.yaml"), []byte(existing), 0o600)
 	os.Chmod(filepath.Join(dir, "config.yaml"), 0o600)
 	t.Setenv("OPENAI_API_KEY", "sk-env")
-	m, cmd := press(t, New(Options{}), "3", "enter", "ctrl+u", "qwen3-coder", "enter", "enter")
+	m, cmd := press(t, New(Options{}), "3", "4", "enter", "ctrl+u", "qwen3-coder", "enter", "enter")
 	if want := (Result{Provider: "openai-chat", Model: "qwen3-coder"}); doneMsg(t, cmd).Result != want {
 		t.Fatalf("result %+v", m.Result())
 	}

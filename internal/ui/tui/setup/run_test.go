@@ -130,7 +130,7 @@ func TestRunWithWholeInputThenItsEnd(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w.WriteString("3sk-y\r\r\r")
+		w.WriteString("34sk-y\r\r\r")
 		w.Close()
 		res, err := Run(r, &bytes.Buffer{}, Options{})
 		r.Close()

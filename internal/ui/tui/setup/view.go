@@ -58,6 +58,7 @@ func (m *Model) fitInputs() {
 	w := m.contentWidth()
 	fit(&m.key, w)
 	fit(&m.model, w)
+	fit(&m.url, w)
 }
 
 // fit sizes in to width columns, prompt and cursor included. The input scrolls its
@@ -73,15 +74,18 @@ func fit(in *textinput.Model, width int) {
 // View draws the current step.
 func (m Model) View() tea.View {
 	p := &page{width: m.contentWidth()}
-	titles := map[step]string{stepProvider: "provider", stepKey: "API key", stepModel: "model", stepConfirm: "confirm"}
+	titles := map[step]string{stepProvider: "provider", stepServer: "server", stepKey: "API key", stepModel: "model", stepConfirm: "confirm"}
 	if m.step != stepDone {
-		p.para(m.st.r(m.st.title, fmt.Sprintf("Set up gantry (step %d of 4: %s)", m.step+1, titles[m.step])))
+		n, total := m.stepNumber()
+		p.para(m.st.r(m.st.title, fmt.Sprintf("Set up gantry (step %d of %d: %s)", n, total, titles[m.step])))
 		p.blank()
 	}
 	var hint string
 	switch m.step {
 	case stepProvider:
 		hint = m.viewProvider(p)
+	case stepServer:
+		hint = m.viewServer(p)
 	case stepKey:
 		hint = m.viewKey(p)
 	case stepModel:
@@ -104,6 +108,21 @@ func (m Model) View() tea.View {
 	return v
 }
 
+// stepNumber is the number of the current step and how many there are for the
+// provider chosen (or, on the first step, the one the cursor is on).
+func (m Model) stepNumber() (n, total int) {
+	steps := []step{stepProvider, stepKey, stepModel, stepConfirm}
+	if providers[m.choice].servers {
+		steps = []step{stepProvider, stepServer, stepKey, stepModel, stepConfirm}
+	}
+	for i, s := range steps {
+		if s == m.step {
+			n = i + 1
+		}
+	}
+	return n, len(steps)
+}
+
 func (m Model) viewProvider(p *page) string {
 	p.para("No model provider is configured yet. Which one should gantry use?")
 	p.blank()
@@ -118,11 +137,47 @@ func (m Model) viewProvider(p *page) string {
 	return "↑/↓ or j/k: move · Enter or 1-3: choose"
 }
 
+func (m Model) viewServer(p *page) string {
+	p.para("Which server answers gantry's Chat Completions requests?")
+	p.blank()
+	for i, sv := range servers {
+		about := sv.about
+		if about == "" {
+			about = sv.url
+		}
+		line := fmt.Sprintf("%d. %-10s  %s", i+1, sv.name, about)
+		if i == m.server {
+			p.para(m.st.r(m.st.accent, "> "+line))
+		} else {
+			p.para("  " + line)
+		}
+	}
+	if env := os.Getenv("OPENAI_BASE_URL"); env != "" {
+		p.blank()
+		p.para(m.st.r(m.st.warn, fmt.Sprintf("OPENAI_BASE_URL is set in your environment (%s): while it is, it wins over the server chosen here.", env)))
+	}
+	if m.typing {
+		p.blank()
+		p.para("Its base URL, as the server documents it (usually ending in /v1):")
+		p.blank()
+		p.input(m.url)
+		return "Enter: continue"
+	}
+	return "↑/↓ or j/k: move · Enter or 1-4: choose"
+}
+
 func (m Model) viewKey(p *page) string {
 	pr := providers[m.choice]
 	if m.envKey {
 		p.para(m.st.r(m.st.key, pr.env) + " is set in your environment: gantry will use it, and stores no key.")
 		return "Enter: use it"
+	}
+	if m.baseURL != "" {
+		p.para(fmt.Sprintf("A local server needs no key: press Enter to go on without one. If the server at %s wants one, paste it: gantry stores it in %s as your %s key, readable only by you.",
+			m.baseURL, tilde(config.CredentialsPath()), pr.label))
+		p.blank()
+		p.input(m.key)
+		return "Enter: continue"
 	}
 	p.para(fmt.Sprintf("Paste your %s API key. gantry stores it in %s, readable only by you (%s, when set, wins over it).",
 		pr.label, tilde(config.CredentialsPath()), m.st.r(m.st.key, pr.env)))
@@ -133,6 +188,12 @@ func (m Model) viewKey(p *page) string {
 
 func (m Model) viewModel(p *page) string {
 	pr := providers[m.choice]
+	if m.baseURL != "" {
+		p.para("Which model? Type its name as the server knows it (for Ollama, a name that ollama list shows).")
+		p.blank()
+		p.input(m.model)
+		return "Enter: continue"
+	}
 	p.para(fmt.Sprintf("Which model? %s is the default for %s; edit the name to use another.",
 		m.st.r(m.st.key, pr.defaultModel), pr.name))
 	p.blank()
@@ -143,10 +204,22 @@ func (m Model) viewModel(p *page) string {
 func (m Model) viewConfirm(p *page) string {
 	pr := providers[m.choice]
 	key := "from " + pr.env + ", not stored"
-	if !m.envKey {
+	switch {
+	case m.storesKey():
 		key = fmt.Sprintf("typed (%d characters), stored in %s (mode 600)", len([]rune(m.key.Value())), tilde(config.CredentialsPath()))
+	case !m.envKey:
+		key = "none"
 	}
-	for _, row := range [][2]string{{"provider", pr.name}, {"key", key}, {"model", m.model.Value()}} {
+	rows := [][2]string{{"provider", pr.name}}
+	if pr.servers {
+		server := "OpenAI's API"
+		if m.baseURL != "" {
+			server = m.baseURL
+		}
+		rows = append(rows, [2]string{"server", server})
+	}
+	rows = append(rows, [2]string{"key", key}, [2]string{"model", m.model.Value()})
+	for _, row := range rows {
 		const indent = "  %-10s"
 		value := strings.Split(lipgloss.Wrap(row[1], p.width-12, " /"), "\n")
 		for i, v := range value {
@@ -160,10 +233,14 @@ func (m Model) viewConfirm(p *page) string {
 		}
 	}
 	p.blank()
+	keys := "provider and model go"
+	if m.baseURL != "" {
+		keys = "provider, model and providers." + pr.name + ".baseURL go"
+	}
 	if m.configExists {
-		p.para(fmt.Sprintf("provider and model go into %s; the rest of that file is kept.", tilde(configPath())))
+		p.para(fmt.Sprintf("%s into %s; the rest of that file is kept.", keys, tilde(configPath())))
 	} else {
-		p.para(fmt.Sprintf("provider and model go into a new %s.", tilde(configPath())))
+		p.para(fmt.Sprintf("%s into a new %s.", keys, tilde(configPath())))
 	}
 	return "Enter: save"
 }
@@ -173,8 +250,12 @@ func (m Model) viewDone(p *page) {
 		p.para("Setup stopped: nothing was written.")
 		return
 	}
+	provider := m.st.r(m.st.accent, m.result.Provider)
+	if m.result.BaseURL != "" {
+		provider += " at " + m.st.r(m.st.accent, m.result.BaseURL)
+	}
 	p.para(fmt.Sprintf("gantry is set up: %s, model %s. The settings are in %s.",
-		m.st.r(m.st.accent, m.result.Provider), m.st.r(m.st.accent, m.result.Model), tilde(configPath())))
+		provider, m.st.r(m.st.accent, m.result.Model), tilde(configPath())))
 }
 
 // tilde writes path with the home folder as "~".

@@ -32,6 +32,15 @@ var views = []struct {
 	{"confirm-env", true, []string{"enter", "enter", "enter"}},
 	{"done", true, []string{"enter", "enter", "enter", "enter"}},
 	{"aborted", false, []string{"down", "esc"}},
+	{"server", false, []string{"3"}},
+	{"server-moved", false, []string{"3", "down", "down"}},
+	{"server-other", false, []string{"3", "3", "http://gpu-box:8000/v1"}},
+	{"server-bad-url", false, []string{"3", "3", "gpu-box:8000", "enter"}},
+	{"key-local", false, []string{"3", "1"}},
+	{"model-local", false, []string{"3", "2", "enter", "enter"}},
+	{"confirm-local", false, []string{"3", "1", "enter", "qwen3-coder:30b", "enter"}},
+	{"confirm-local-key", false, []string{"existing config", "3", "3", "https://openrouter.ai/api/v1", "enter", "sk-or-1", "enter", "qwen/qwen3-coder", "enter"}},
+	{"done-local", false, []string{"3", "1", "enter", "qwen3-coder:30b", "enter", "enter"}},
 }
 
 func TestViewsGolden(t *testing.T) {

@@ -1,0 +1,3 @@
+package old
+
+func Old() {}
