@@ -21,6 +21,7 @@ const maxFileSize = 1 << 20
 func Load(cwd string) (*Config, error) {
 	c := Default()
 	c.root = ProjectRoot(cwd)
+	c.loadClaudeMCP(cwd)
 	for i, path := range []string{
 		filepath.Join(UserDir(), "config.yaml"),
 		filepath.Join(c.root, ".gantry", "config.yaml"),
@@ -74,6 +75,11 @@ func parse(path string, data []byte) (*layer, error) {
 	}
 	if err := validate(path, l, pos); err != nil {
 		return nil, err
+	}
+	for name, srv := range l.MCPServers {
+		v := validator{path: path, pos: pos}
+		srv.From = fmt.Sprintf("%s:%d", path, v.lineOf(keyPath{"mcpServers", name}))
+		l.MCPServers[name] = srv
 	}
 	if p := l.Permissions; p != nil {
 		v := validator{path: path, pos: pos}
