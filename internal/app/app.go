@@ -105,6 +105,7 @@ type App struct {
 	provider    string
 	resumed     bool
 	asker       askerRef
+	mcp         mcpBoard // the MCP servers' states
 
 	mu       sync.Mutex
 	sink     face.Sink
@@ -262,7 +263,7 @@ func (a *App) Start(ctx context.Context, sink face.Sink, asker face.Asker) error
 	a.mu.Unlock()
 	a.asker.set(asker)
 
-	notices := a.connectMCP(ctx, mcpServers(a.cfg, a.opts.MCPServers))
+	notices := a.connectMCP(ctx)
 	notices = append(notices, mcpRuleNotices(a.gate, a.reg)...)
 	context, warnings := a.sessionStart(ctx)
 	a.agent.Config.System += context
