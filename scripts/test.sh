@@ -24,5 +24,12 @@ if [ ! -d "$acp_client/node_modules/@agentclientprotocol/sdk" ]; then
   fi
   npm ci --no-audit --no-fund --prefix "$acp_client"
 fi
+# The MCP client's tests (internal/mcpclient/everything_test.go) connect to the MCP
+# project's reference server, @modelcontextprotocol/server-everything, pinned by its
+# lockfile; install it when it is missing (without npm the test is skipped).
+mcp_everything=internal/mcpclient/testdata/everything
+if [ ! -d "$mcp_everything/node_modules/@modelcontextprotocol/server-everything" ] && command -v npm >/dev/null; then
+  npm ci --no-audit --no-fund --prefix "$mcp_everything"
+fi
 # -race: the loop, the store and the faces run goroutines side by side.
 go test -race -count=1 -timeout 20m "$@" ./...

@@ -121,7 +121,7 @@ func TestStartFailuresAreNotices(t *testing.T) {
 				t.Errorf("the working server's tool did not run: %s", requestText(t, srv, 1))
 			}
 			if format == "text" {
-				if strings.Count(r.stdout, `⚠ MCP server "broken"`) != 1 || strings.Count(r.stdout, "⚠ SessionStart hook") != 1 {
+				if strings.Count(r.stdout, `: MCP server "broken"`) != 1 || strings.Count(r.stdout, "⚠ SessionStart hook") != 1 {
 					t.Errorf("want one notice each:\n%s", r.stdout)
 				}
 				if !strings.Contains(r.stdout, "The echo worked.") {

@@ -107,6 +107,7 @@ type App struct {
 	provider    string
 	resumed     bool
 	asker       askerRef
+	mcp         mcpBoard // the MCP servers' states
 
 	mu       sync.Mutex
 	sink     face.Sink
@@ -278,7 +279,7 @@ func (a *App) Start(ctx context.Context, sink face.Sink, asker face.Asker) error
 	a.mu.Unlock()
 	a.asker.set(asker)
 
-	notices := a.connectMCP(ctx, mcpServers(a.cfg, a.opts.MCPServers))
+	notices := a.connectMCP(ctx)
 	notices = append(notices, mcpRuleNotices(a.gate, a.reg)...)
 	notices = append(notices, a.skillNotes...)
 	context, warnings := a.sessionStart(ctx)

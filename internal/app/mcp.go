@@ -4,6 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -16,12 +20,52 @@ import (
 )
 
 // MCPServer is an MCP server whose tools a session offers: a command to start
-// (stdio) or a URL (streamable HTTP).
+// (stdio) or a URL (streamable HTTP, or SSE).
 type MCPServer = mcpclient.Server
 
-// mcpServers lists the configured servers, by name, then extra; a server of extra
-// replaces a configured one of the same name.
-func mcpServers(cfg *config.Config, extra []MCPServer) []MCPServer {
+// MCPState is where an MCP server of the session stands.
+type MCPState string
+
+// The states of an MCP server.
+const (
+	MCPStarting  MCPState = "starting"
+	MCPConnected MCPState = "connected"
+	MCPFailed    MCPState = "failed"
+)
+
+// MCPServerStatus is what a face shows of one MCP server of the session (the terminal's
+// /mcp).
+type MCPServerStatus struct {
+	Name string
+	// From says where the server is defined: "file:line", or "the ACP client".
+	From string
+	// Transport is stdio, http or sse; Target the command line or the url, as written
+	// (before ${VAR} expansion, so that no secret is shown).
+	Transport, Target string
+	State             MCPState
+	// Reason says why a failed server failed: one sentence naming it.
+	Reason string
+	// Tools are the names the model knows a connected server's tools by.
+	Tools []string
+}
+
+// mcpEntry is a server a session is to connect to: the server, what a face shows of
+// it, and why it cannot be started, when it cannot.
+type mcpEntry struct {
+	server  MCPServer
+	status  MCPServerStatus
+	problem string
+}
+
+// fromACP is where the servers an ACP client gives are said to be defined.
+const fromACP = "the ACP client"
+
+// mcpEntries lists the configured servers, by name, then extra (an ACP client's); a
+// server of extra replaces a configured one of the same name. The configured ones
+// have ${VAR} expanded (a variable not set makes the server's problem), and stdio ones
+// are told the project folder in CLAUDE_PROJECT_DIR, as Claude Code tells it, which
+// ${CLAUDE_PROJECT_DIR} also means when it is not set.
+func mcpEntries(cfg *config.Config, extra []MCPServer, lookup func(string) (string, bool)) []mcpEntry {
 	given := map[string]bool{}
 	for _, s := range extra {
 		given[s.Name] = true
@@ -33,22 +77,66 @@ func mcpServers(cfg *config.Config, extra []MCPServer) []MCPServer {
 		}
 	}
 	sort.Strings(names)
-	out := make([]MCPServer, 0, len(names)+len(extra))
+	vars := func(name string) (string, bool) {
+		if v, ok := lookup(name); ok {
+			return v, true
+		}
+		if name == "CLAUDE_PROJECT_DIR" {
+			return cfg.Root(), true
+		}
+		return "", false
+	}
+	out := make([]mcpEntry, 0, len(names)+len(extra))
 	for _, name := range names {
 		c := cfg.MCPServers[name]
-		out = append(out, MCPServer{Name: name, Command: c.Command, Args: c.Args, Env: c.Env, URL: c.URL,
-			Headers: c.Headers, Timeout: time.Duration(c.Timeout) * time.Second, Level: c.Level})
+		e := mcpEntry{status: MCPServerStatus{Name: name, From: c.From, Target: mcpTarget(c.Command, c.Args, c.URL)}}
+		e.problem = c.Problem
+		if e.problem == "" {
+			x, err := config.ExpandMCP(c, vars)
+			if err != nil {
+				e.problem = fmt.Sprintf("%s: MCP server %q %v, so it was not started.", c.From, name, err)
+			}
+			c = x
+		}
+		e.server = MCPServer{Name: name, Type: c.Type, Command: c.Command, Args: c.Args, Env: c.Env, Cwd: c.Cwd, URL: c.URL,
+			Headers: c.Headers, Timeout: time.Duration(c.Timeout) * time.Second, Level: c.Level}
+		if e.server.Transport() == mcpclient.TypeStdio {
+			if _, ok := e.server.Env["CLAUDE_PROJECT_DIR"]; !ok {
+				env := maps.Clone(e.server.Env)
+				if env == nil {
+					env = map[string]string{}
+				}
+				env["CLAUDE_PROJECT_DIR"] = cfg.Root()
+				e.server.Env = env
+			}
+		}
+		e.status.Transport = e.server.Transport()
+		out = append(out, e)
 	}
-	return append(out, extra...)
+	for _, s := range extra {
+		out = append(out, mcpEntry{server: s, status: MCPServerStatus{Name: s.Name, From: fromACP, Transport: s.Transport(),
+			Target: mcpTarget(s.Command, s.Args, s.URL)}})
+	}
+	return out
+}
+
+// mcpTarget is a server's command line, or its url.
+func mcpTarget(command string, args []string, url string) string {
+	if command == "" {
+		return url
+	}
+	return strings.Join(append([]string{command}, args...), " ")
 }
 
 // mcpKey names a server's connection in the resource pool: the same server, started
-// in the same folder, is one connection for every session of the process.
-func mcpKey(s MCPServer, dir string) resource.Key {
+// in the same folder with the same roots, is one connection for every session of the
+// process.
+func mcpKey(s MCPServer, dir string, roots []string) resource.Key {
 	def, _ := json.Marshal(struct {
-		S   MCPServer
-		Dir string
-	}{s, dir})
+		S     MCPServer
+		Dir   string
+		Roots []string
+	}{s, dir, roots})
 	return resource.Key{Kind: "mcp:" + s.Name, Of: string(def)}
 }
 
@@ -57,20 +145,68 @@ type startFailure string
 
 func (f startFailure) Error() string { return string(f) }
 
-// connectMCP connects the servers, in parallel, through the pool (a server another
-// session of the process connected is shared), and registers their tools in reg. It
-// returns one sentence per server that failed; failing is never fatal.
-func connectMCP(ctx context.Context, pool *resource.Pool, reg *tool.Registry, servers []MCPServer, dir string) []string {
-	if len(servers) == 0 {
+// mcpBoard holds the states of a session's MCP servers, for the faces to read while
+// they connect.
+type mcpBoard struct {
+	mu   sync.Mutex
+	list []MCPServerStatus
+}
+
+func (b *mcpBoard) set(list []MCPServerStatus) {
+	b.mu.Lock()
+	b.list = list
+	b.mu.Unlock()
+}
+
+func (b *mcpBoard) update(i int, f func(*MCPServerStatus)) {
+	b.mu.Lock()
+	f(&b.list[i])
+	b.mu.Unlock()
+}
+
+// all returns a copy of the states.
+func (b *mcpBoard) all() []MCPServerStatus {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := slices.Clone(b.list)
+	for i := range out {
+		out[i].Tools = slices.Clone(out[i].Tools)
+	}
+	return out
+}
+
+// connectMCP connects the servers of entries, in parallel, through the pool (a server
+// another session of the process connected is shared), telling them of roots, and
+// registers their tools in reg. board, when not nil, follows their states. It returns
+// one sentence per server that failed; failing is never fatal.
+func connectMCP(ctx context.Context, pool *resource.Pool, reg *tool.Registry, entries []mcpEntry, dir string, roots []string, board *mcpBoard) []string {
+	if board == nil {
+		board = &mcpBoard{}
+	}
+	list := make([]MCPServerStatus, len(entries))
+	for i, e := range entries {
+		list[i] = e.status
+		list[i].State = MCPStarting
+		if e.problem != "" {
+			list[i].State, list[i].Reason = MCPFailed, e.problem
+		}
+	}
+	board.set(list)
+	if len(entries) == 0 {
 		return nil
 	}
-	sets := make([]*mcpclient.Set, len(servers))
-	failures := make([]string, len(servers))
+	sets := make([]*mcpclient.Set, len(entries))
+	failures := make([]string, len(entries))
 	var wg sync.WaitGroup
-	for i, s := range servers {
+	for i, e := range entries {
+		if e.problem != "" {
+			failures[i] = e.problem
+			continue
+		}
+		s := e.server
 		wg.Go(func() {
-			set, err := resource.Get(ctx, pool, mcpKey(s, dir), func(ctx context.Context) (*mcpclient.Set, error) {
-				set := mcpclient.Connect(ctx, []MCPServer{s}, mcpclient.Options{Dir: dir})
+			set, err := resource.Get(ctx, pool, mcpKey(s, dir, roots), func(ctx context.Context) (*mcpclient.Set, error) {
+				set := mcpclient.Connect(ctx, []MCPServer{s}, mcpclient.Options{Dir: dir, Roots: roots})
 				if f := set.Failures(); len(f) > 0 {
 					_ = set.Close(ctx)
 					return nil, startFailure(strings.Join(f, " "))
@@ -82,15 +218,28 @@ func connectMCP(ctx context.Context, pool *resource.Pool, reg *tool.Registry, se
 			case errors.As(err, &sf):
 				failures[i] = string(sf)
 			case err != nil:
-				failures[i] = "MCP server " + s.Name + " was not started: " + err.Error() + "."
+				failures[i] = fmt.Sprintf("MCP server %q was not started: %v.", s.Name, err)
 			default:
 				sets[i] = set
 			}
+			if e.status.From != fromACP && e.status.From != "" && failures[i] != "" && !strings.HasPrefix(failures[i], e.status.From) {
+				failures[i] = e.status.From + ": " + failures[i]
+			}
+			board.update(i, func(st *MCPServerStatus) {
+				if failures[i] != "" {
+					st.State, st.Reason = MCPFailed, failures[i]
+					return
+				}
+				st.State = MCPConnected
+				for _, t := range set.Tools() {
+					st.Tools = append(st.Tools, t.Name())
+				}
+			})
 		})
 	}
 	wg.Wait()
 	var out []string
-	for i := range servers {
+	for i := range entries {
 		if failures[i] != "" {
 			out = append(out, failures[i])
 			continue
@@ -102,7 +251,14 @@ func connectMCP(ctx context.Context, pool *resource.Pool, reg *tool.Registry, se
 	return out
 }
 
-// connectMCP connects the session's servers (see the function of that name).
-func (a *App) connectMCP(ctx context.Context, servers []MCPServer) []string {
-	return connectMCP(ctx, a.pool, a.reg, servers, a.opts.Cwd)
+// connectMCP connects the session's servers (see the function of that name); the
+// project folder is their root.
+func (a *App) connectMCP(ctx context.Context) []string {
+	notices := slices.Clone(a.cfg.MCPProblems)
+	entries := mcpEntries(a.cfg, a.opts.MCPServers, os.LookupEnv)
+	return append(notices, connectMCP(ctx, a.pool, a.reg, entries, a.opts.Cwd, []string{a.cfg.Root()}, &a.mcp)...)
 }
+
+// MCPServers returns the session's MCP servers, in the order they are connected in,
+// each with its state now: starting, connected (with its tools) or failed (with why).
+func (a *App) MCPServers() []MCPServerStatus { return a.mcp.all() }

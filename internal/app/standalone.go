@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/gantry-dev/gantry/internal/config"
 	"github.com/gantry-dev/gantry/internal/permission"
@@ -44,7 +45,7 @@ func Standalone(ctx context.Context, cwd string, rules bool) (reg *tool.Registry
 		gate.SetFileTools(fileTools(reg))
 	}
 	pool := resource.NewPool(nil)
-	failures = connectMCP(ctx, pool, reg, mcpServers(cfg, nil), cwd)
+	failures = append(slices.Clone(cfg.MCPProblems), connectMCP(ctx, pool, reg, mcpEntries(cfg, nil, os.LookupEnv), cwd, []string{cfg.Root()}, nil)...)
 	stop = func() error {
 		return errors.Join(reg.Close(context.Background()), pool.Close(context.Background()))
 	}

@@ -34,8 +34,12 @@ type Config struct {
 	Compact Compact `yaml:"compact"`
 	// Sandbox configures the sandbox bash commands run in.
 	Sandbox Sandbox `yaml:"sandbox"`
-	// MCPServers are the MCP servers to connect to, by name.
+	// MCPServers are the MCP servers to connect to, by name: those of Claude Code's
+	// files (see loadClaudeMCP), then gantry's own, which win on a name clash.
 	MCPServers map[string]MCPServer `yaml:"mcpServers,omitempty"`
+	// MCPProblems are the sentences of what Claude Code's MCP files could not give
+	// (a file that is not JSON, say), each naming the file: notices, not errors.
+	MCPProblems []string `yaml:"-"`
 	// Hooks maps a hook event (PreToolUse, …) to its matchers, in Claude Code's shape.
 	Hooks map[string][]HookMatcher `yaml:"hooks,omitempty"`
 	// Permissions are the allow and deny rules.
@@ -95,17 +99,31 @@ type Compact struct {
 	Window int `yaml:"window,omitempty"`
 }
 
-// MCPServer is one MCP server: a command (stdio) or a URL (streamable HTTP).
+// MCPServer is one MCP server: a command (stdio) or a URL (streamable HTTP, or the
+// legacy HTTP+SSE transport), in the shape of Claude Code's entries. Command, Args,
+// Env, URL and Headers may hold ${VAR} and ${VAR:-default}: see ExpandMCP.
 type MCPServer struct {
+	// Type is the transport: stdio, http or sse; empty means stdio with a command
+	// and http with a url.
+	Type    string            `yaml:"type,omitempty"`
 	Command string            `yaml:"command,omitempty"`
 	Args    []string          `yaml:"args,omitempty"`
 	Env     map[string]string `yaml:"env,omitempty"`
+	// Cwd is a stdio server's working folder; a relative one is made absolute
+	// against the project root when the file is read. Empty: the session's folder.
+	Cwd     string            `yaml:"cwd,omitempty"`
 	URL     string            `yaml:"url,omitempty"`
 	Headers map[string]string `yaml:"headers,omitempty"`
 	// Timeout bounds start-up and each call, in seconds; 0 means gantry's default.
 	Timeout int `yaml:"timeout,omitempty"`
 	// Level is the level of the server's tools: read, write or exec (the default).
 	Level string `yaml:"level,omitempty"`
+	// From says where the server is defined: "file:line".
+	From string `yaml:"-"`
+	// Problem, when not empty, is why the server cannot be started as its file
+	// writes it (an entry of Claude Code's files gantry cannot use), as one
+	// sentence naming the file and the server. Such a server is not started.
+	Problem string `yaml:"-"`
 }
 
 // HookMatcher is a group of hooks that run for the tools whose name matches Matcher

@@ -104,8 +104,8 @@ appendSystemPrompt: more
 		{"editTools", c.EditTools, false},
 		{"bash.timeout (user only)", c.Bash.Timeout, 60},
 		{"compact.threshold", c.Compact.Threshold, 0.5},
-		{"mcp server of both: the project's", c.MCPServers["shared"], MCPServer{Command: "project-cmd", Args: []string{"a"}}},
-		{"mcp server of the user only", c.MCPServers["mine"], MCPServer{URL: "http://localhost:1"}},
+		{"mcp server of both: the project's", c.MCPServers["shared"], MCPServer{Command: "project-cmd", Args: []string{"a"}, From: pf + ":9"}},
+		{"mcp server of the user only", c.MCPServers["mine"], MCPServer{URL: "http://localhost:1", From: uf + ":13"}},
 		{"hooks are added, user's first", c.Hooks["PreToolUse"], []HookMatcher{
 			{Matcher: "bash", Hooks: []Hook{{Type: "command", Command: "user-hook"}}},
 			{Hooks: []Hook{{Type: "command", Command: "project-hook", OnFailure: "block"}}},

@@ -129,10 +129,7 @@ func (l *layer) apply(c *Config) {
 		set(&c.Compact.Window, l.Compact.Window)
 	}
 	for name, srv := range l.MCPServers {
-		if c.MCPServers == nil {
-			c.MCPServers = map[string]MCPServer{}
-		}
-		c.MCPServers[name] = srv
+		c.addMCPServer(name, srv)
 	}
 	for event, ms := range l.Hooks {
 		if c.Hooks == nil {

@@ -24,6 +24,7 @@ func Load(cwd string) (*Config, error) {
 	if err := loadClaude(c, c.root); err != nil {
 		return nil, err
 	}
+	c.loadClaudeMCP(cwd)
 	for i, path := range []string{
 		filepath.Join(UserDir(), "config.yaml"),
 		filepath.Join(c.root, ".gantry", "config.yaml"),
@@ -80,6 +81,11 @@ func parse(path string, data []byte) (*layer, error) {
 	}
 	if err := validate(path, l, pos); err != nil {
 		return nil, err
+	}
+	for name, srv := range l.MCPServers {
+		v := validator{path: path, pos: pos}
+		srv.From = fmt.Sprintf("%s:%d", path, v.lineOf(keyPath{"mcpServers", name}))
+		l.MCPServers[name] = srv
 	}
 	if p := l.Permissions; p != nil {
 		v := validator{path: path, pos: pos}

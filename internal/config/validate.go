@@ -105,11 +105,10 @@ func (v *validator) oneOf(key keyPath, val string, allowed []string) {
 }
 
 func (v *validator) mcpServer(at keyPath, s MCPServer) {
-	switch {
-	case s.Command == "" && s.URL == "":
-		v.fail(at, "needs a command (a stdio server) or a url (an HTTP server)")
-	case s.Command != "" && s.URL != "":
-		v.fail(at, "has both a command and a url; give one")
+	if s.Type != "" && !slices.Contains(MCPTypes, s.Type) {
+		v.oneOf(at.child("type"), s.Type, MCPTypes)
+	} else if msg := mcpShape(s); msg != "" {
+		v.fail(at, "%s", msg)
 	}
 	if s.Level != "" {
 		v.oneOf(at.child("level"), s.Level, Levels)

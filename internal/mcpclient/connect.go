@@ -68,10 +68,16 @@ func checkServer(s Server, seen map[string]bool) string {
 		return "An MCP server has no name, so it was not started."
 	case seen[s.Name]:
 		return fmt.Sprintf("MCP server %q is given twice; only the first was started.", s.Name)
+	case s.Type != "" && s.Type != TypeStdio && s.Type != TypeHTTP && s.Type != TypeSSE:
+		return fmt.Sprintf("MCP server %q has type %q; gantry connects to stdio, http and sse servers, so it was not started.", s.Name, s.Type)
 	case s.Command == "" && s.URL == "":
 		return fmt.Sprintf("MCP server %q has neither a command nor a url, so it was not started.", s.Name)
 	case s.Command != "" && s.URL != "":
 		return fmt.Sprintf("MCP server %q has both a command and a url; give one.", s.Name)
+	case s.Transport() == TypeStdio && s.Command == "":
+		return fmt.Sprintf("MCP server %q is a stdio server without a command, so it was not started.", s.Name)
+	case s.Transport() != TypeStdio && s.URL == "":
+		return fmt.Sprintf("MCP server %q is an %s server without a url, so it was not started.", s.Name, s.Transport())
 	}
 	if s.Level != "" {
 		if _, err := tool.ParseLevel(s.Level); err != nil {
@@ -86,13 +92,16 @@ func checkServer(s Server, seen map[string]bool) string {
 func connectOne(ctx context.Context, s Server, opts Options) (*conn, []*mcp.Tool, string) {
 	c := &conn{name: s.Name}
 	var transport mcp.Transport
-	if s.Command != "" {
+	switch s.Transport() {
+	case TypeStdio:
 		t, proc, err := newStdioTransport(s, opts.Dir)
 		if err != nil {
 			return nil, nil, fmt.Sprintf("MCP server %q was not started: %v.", s.Name, err)
 		}
 		transport, c.proc = t, proc
-	} else {
+	case TypeSSE:
+		transport, c.http = newSSETransport(s)
+	default:
 		transport, c.http = newHTTPTransport(s)
 	}
 
@@ -110,7 +119,7 @@ func connectOne(ctx context.Context, s Server, opts Options) (*conn, []*mcp.Tool
 			c.proc.kill()
 		}
 	})
-	tools, err := c.start(startCtx, transport)
+	tools, err := c.start(startCtx, transport, opts.Roots)
 	if !stopKill() {
 		<-killed
 		if err == nil {
@@ -140,14 +149,10 @@ func connectOne(ctx context.Context, s Server, opts Options) (*conn, []*mcp.Tool
 	return nil, nil, msg + "."
 }
 
-// start connects c's session over transport and lists the server's tools, following
-// the listing's pages.
-func (c *conn) start(ctx context.Context, transport mcp.Transport) ([]*mcp.Tool, error) {
-	client := mcp.NewClient(&mcp.Implementation{Name: "gantry", Version: "dev"}, &mcp.ClientOptions{
-		// gantry offers no roots, sampling or elicitation.
-		Capabilities: &mcp.ClientCapabilities{},
-	})
-	cs, err := client.Connect(ctx, transport, nil)
+// start connects c's session over transport, telling the server of roots, and lists
+// the server's tools, following the listing's pages.
+func (c *conn) start(ctx context.Context, transport mcp.Transport, roots []string) ([]*mcp.Tool, error) {
+	cs, err := newClient(roots).Connect(ctx, transport, nil)
 	switch {
 	case err != nil && c.proc == nil:
 		return nil, fmt.Errorf("could not be reached: %w", err)

@@ -28,7 +28,7 @@ func TestToolsAreListedAcrossPages(t *testing.T) {
 		}
 	}
 	want := []string{"mcp__echo__echo", "mcp__echo__add", "mcp__echo__fail", "mcp__echo__slow", "mcp__echo__image",
-		"mcp__echo__resource", "mcp__echo__pid", "mcp__echo__spawn", "mcp__echo__crash", "mcp__echo__weird_name_"}
+		"mcp__echo__resource", "mcp__echo__pid", "mcp__echo__spawn", "mcp__echo__crash", "mcp__echo__weird_name_", "mcp__echo__roots", "mcp__echo__env", "mcp__echo__whereami"}
 	if len(names) != len(want) {
 		t.Fatalf("tools %q, want %q", names, want)
 	}
@@ -161,7 +161,7 @@ func TestFailingServersAreReportedAndTheOthersWork(t *testing.T) {
 	if r := call(context.Background(), t, set, "mcp__good__echo", `{"text":"fine"}`); r.Text != "fine" {
 		t.Errorf("the good server: %+v", r)
 	}
-	if len(set.Tools()) != 10 {
+	if len(set.Tools()) != 13 {
 		t.Errorf("%d tools", len(set.Tools()))
 	}
 }

@@ -2,10 +2,12 @@ package mcpclient
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"sync/atomic"
 	"syscall"
@@ -93,11 +95,21 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	return c, nil
 }
 
-// newStdioTransport prepares the command of s, run in dir (gantry's own when empty): its
-// own session and process group (no controlling terminal, so it cannot read or prompt
-// on gantry's), s.Env added to gantry's environment, standard error kept in a bounded
-// buffer and nowhere else.
+// newStdioTransport prepares the command of s, run in s.Cwd (relative to dir) or dir
+// (gantry's own when empty): its own session and process group (no controlling
+// terminal, so it cannot read or prompt on gantry's), s.Env added to gantry's
+// environment, standard error kept in a bounded buffer and nowhere else.
 func newStdioTransport(s Server, dir string) (*stdioTransport, *stdioProc, error) {
+	if s.Cwd != "" {
+		if filepath.IsAbs(s.Cwd) || dir == "" {
+			dir = s.Cwd
+		} else {
+			dir = filepath.Join(dir, s.Cwd)
+		}
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return nil, nil, fmt.Errorf("its cwd %s is not a folder", dir)
+		}
+	}
 	errR, errW, err := os.Pipe()
 	if err != nil {
 		return nil, nil, err
@@ -129,14 +141,60 @@ func sortedPairs(env map[string]string) []string {
 	return pairs
 }
 
-// newHTTPTransport prepares the streamable-HTTP transport of s, with an HTTP transport
-// of its own (closed with the server) that adds s.Headers to every request.
-func newHTTPTransport(s Server) (mcp.Transport, *http.Transport) {
+// httpClient is the HTTP client of s, with an HTTP transport of its own (closed with
+// the server) that adds s.Headers to every request.
+func httpClient(s Server) (*http.Client, *http.Transport) {
 	base := &http.Transport{Proxy: http.ProxyFromEnvironment}
 	if def, ok := http.DefaultTransport.(*http.Transport); ok {
 		base = def.Clone()
 	}
-	client := &http.Client{Transport: headerTransport{base: base, headers: s.Headers}}
+	return &http.Client{Transport: headerTransport{base: base, headers: s.Headers}}, base
+}
+
+// newSSETransport prepares the legacy HTTP+SSE transport of s (the 2024-11-05
+// protocol's: a GET event stream, and POSTs to the endpoint it names).
+func newSSETransport(s Server) (mcp.Transport, *http.Transport) {
+	client, base := httpClient(s)
+	return sseTransport{&mcp.SSEClientTransport{Endpoint: s.URL, HTTPClient: client}}, base
+}
+
+// sseTransport is the SDK's SSE transport with its event stream living as long as the
+// connection: the SDK ties the stream to the context given to Connect, which is
+// start-up's and ends with it.
+type sseTransport struct{ inner *mcp.SSEClientTransport }
+
+// Connect opens the event stream within ctx's bounds, then detaches it from ctx.
+func (t sseTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	life, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, cancel)
+	c, err := t.inner.Connect(life)
+	if !stop() && err == nil {
+		// ctx ended while the stream was opened: the stream is gone with it.
+		_ = c.Close()
+		err = ctx.Err()
+	}
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	return &sseConn{Connection: c, cancel: cancel}, nil
+}
+
+// sseConn ends its event stream's context when closed.
+type sseConn struct {
+	mcp.Connection
+	cancel context.CancelFunc
+}
+
+func (c *sseConn) Close() error {
+	err := c.Connection.Close()
+	c.cancel()
+	return err
+}
+
+// newHTTPTransport prepares the streamable-HTTP transport of s.
+func newHTTPTransport(s Server) (mcp.Transport, *http.Transport) {
+	client, base := httpClient(s)
 	return &mcp.StreamableClientTransport{
 		Endpoint:   s.URL,
 		HTTPClient: client,

@@ -35,6 +35,7 @@ func init() {
 		{"sessions", "list the stored sessions", "", (*Model).cmdSessions},
 		{"skills", "list the skills found", "", (*Model).cmdSkills},
 		{"hooks", "list the configured hooks", "", (*Model).cmdHooks},
+		{"mcp", "list the MCP servers, where they stand and their tools", "", (*Model).cmdMCP},
 		{"permissions", "show the mode and the allow and deny rules", "", (*Model).cmdPermissions},
 		{"quit", "leave gantry", "", (*Model).cmdQuit},
 	}

@@ -1,6 +1,7 @@
 // Command echoserver is a small MCP server over stdio for mcpclient's tests. Its tools
 // echo, add, fail, sleep (saying so on stderr), draw a PNG, embed a resource, tell its pid, start a
-// grandchild and crash. Flags make it exit at once (-exit), never answer (-hang), or list its
+// grandchild, crash, list the client's roots, and tell an environment variable, its working
+// folder and its arguments. Flags make it exit at once (-exit), never answer (-hang), or list its
 // tools a few per page (-page).
 package main
 
@@ -15,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -33,10 +35,31 @@ type slowIn struct {
 	MS int `json:"ms" jsonschema:"how long to sleep, in milliseconds"`
 }
 
+type envIn struct {
+	Name string `json:"name" jsonschema:"the variable's name"`
+}
+
 type none struct{}
 
 func text(s string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
+}
+
+// listRoots asks the client of req for its roots the way the 2026-07-28 protocol
+// asks (a result of input requests the client fulfils, then the call again); the SDK
+// turns that into a roots/list request for a client of an earlier protocol.
+//
+//lint:ignore SA1019 roots are what the tests check the client answers
+func listRoots(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, any, error) {
+	answer, ok := req.Params.InputResponses["roots"].(*mcp.ListRootsResult)
+	if !ok {
+		return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"roots": &mcp.ListRootsParams{}}}, nil, nil
+	}
+	var uris []string
+	for _, r := range answer.Roots {
+		uris = append(uris, r.URI)
+	}
+	return text(strings.Join(uris, "\n")), nil, nil
 }
 
 func main() {
@@ -121,6 +144,26 @@ func main() {
 	mcp.AddTool(s, &mcp.Tool{Name: "weird name!", Description: "Has a name to sanitise."},
 		func(_ context.Context, _ *mcp.CallToolRequest, _ none) (*mcp.CallToolResult, any, error) {
 			return text("weird"), nil, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "roots", Description: "Asks the client for its roots and tells their URIs, one a line."},
+		func(ctx context.Context, req *mcp.CallToolRequest, _ none) (*mcp.CallToolResult, any, error) {
+			return listRoots(ctx, req)
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "env", Description: "Tells the value of an environment variable."},
+		func(_ context.Context, _ *mcp.CallToolRequest, in envIn) (*mcp.CallToolResult, any, error) {
+			v, ok := os.LookupEnv(in.Name)
+			if !ok {
+				return text("(unset)"), nil, nil
+			}
+			return text(v), nil, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "whereami", Description: "Tells the server's working folder and its arguments."},
+		func(_ context.Context, _ *mcp.CallToolRequest, _ none) (*mcp.CallToolResult, any, error) {
+			wd, err := os.Getwd()
+			if err != nil {
+				return nil, nil, err
+			}
+			return text(wd + "\n" + strings.Join(os.Args[1:], " ")), nil, nil
 		})
 	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, "echoserver:", err)

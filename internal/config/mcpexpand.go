@@ -1,0 +1,73 @@
+package config
+
+import (
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// mcpVar is ${NAME} or ${NAME:-default}, as Claude Code reads them.
+var mcpVar = regexp.MustCompile(`\$\{([^}]+)\}`)
+
+// UnsetVarsError is a server's ${VAR} with no default whose variable is not set.
+type UnsetVarsError struct {
+	Names []string // sorted, each once
+}
+
+func (e *UnsetVarsError) Error() string {
+	if len(e.Names) == 1 {
+		return fmt.Sprintf("needs the environment variable %s, which is not set (${%s:-value} gives it a default)", e.Names[0], e.Names[0])
+	}
+	return fmt.Sprintf("needs the environment variables %s, which are not set", strings.Join(e.Names, ", "))
+}
+
+// ExpandMCP returns s with ${VAR} and ${VAR:-default} replaced in its command, args,
+// env values, url and header values, as Claude Code replaces them: by the variable's
+// value when it is set (even to ""), else by the default. lookup says a variable's
+// value and whether it is set. Nothing else is expanded ($VAR, a cwd, the names of env
+// and headers stay as written). A variable that is not set and has no default is an
+// *UnsetVarsError naming every such variable.
+func ExpandMCP(s MCPServer, lookup func(string) (string, bool)) (MCPServer, error) {
+	missing := map[string]bool{}
+	expand := func(v string) string {
+		return mcpVar.ReplaceAllStringFunc(v, func(m string) string {
+			name, def, hasDef := strings.Cut(m[2:len(m)-1], ":-")
+			if val, ok := lookup(name); ok {
+				return val
+			}
+			if hasDef {
+				return def
+			}
+			missing[name] = true
+			return m
+		})
+	}
+	out := s
+	out.Command = expand(s.Command)
+	out.URL = expand(s.URL)
+	if s.Args != nil {
+		out.Args = make([]string, len(s.Args))
+		for i, a := range s.Args {
+			out.Args[i] = expand(a)
+		}
+	}
+	out.Env = expandValues(s.Env, expand)
+	out.Headers = expandValues(s.Headers, expand)
+	if len(missing) > 0 {
+		return s, &UnsetVarsError{Names: slices.Sorted(maps.Keys(missing))}
+	}
+	return out, nil
+}
+
+func expandValues(m map[string]string, expand func(string) string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = expand(v)
+	}
+	return out
+}
