@@ -78,11 +78,13 @@ func (r *Runner) selected(event, toolName string) []*spec {
 	return out
 }
 
-// Run runs, one after the other, the hooks of event whose matcher selects toolName,
-// each with a JSON object on stdin: session_id, cwd, hook_event_name,
-// permission_mode, transcript_path and fields (tool_name, tool_input, tool_response,
-// tool_use_id, prompt, …). The first hook that blocks stops the others. A cancelled
-// ctx stops the running hook and blocks, so that nothing goes ahead unchecked.
+// Run runs the hooks of event whose matcher selects toolName, all at once, each with
+// the same JSON object on stdin: session_id, cwd, hook_event_name, permission_mode,
+// transcript_path and fields (tool_name, tool_input, tool_response, tool_use_id,
+// prompt, …). It returns once every one has ended. What they said is folded in their
+// order (those of the settings files, then the session's): a block by any of them
+// wins, the others still run; see Outcome for how the rest is joined. A cancelled ctx
+// stops the running hooks and blocks, so that nothing goes ahead unchecked.
 func (r *Runner) Run(ctx context.Context, event, toolName string, fields map[string]any) Outcome {
 	var o Outcome
 	if r == nil {
@@ -94,26 +96,39 @@ func (r *Runner) Run(ctx context.Context, event, toolName string, fields map[str
 	}
 	input, err := r.base.stdin(event, fields)
 	env := r.base.env(event)
-	for _, s := range hooks {
-		var v verdict
-		switch {
-		case ctx.Err() != nil:
-			v = verdict{block: true, reason: fmt.Sprintf("The %s did not run: the call was cancelled.", s.label())}
-		case err != nil:
-			v = s.failed(fmt.Sprintf("The %s did not run: its input could not be written as JSON (%v).", s.label(), err))
-		case s.reErr != nil:
-			v = s.failed(fmt.Sprintf("The %s did not run: %v.", s.label(), s.reErr))
-		default:
-			x := execute(ctx, newCommand(s.source, s.command, r.base.Cwd, env, r.base.Judge), input, s.timeout)
-			v = judge(event, s, x)
-			for _, b := range x.blocked {
-				o.Warnings = append(o.Warnings, fmt.Sprintf("The %s tried to run %q, which the deny rule %s forbids; it was refused.", s.label(), b.Command, b.Rule))
-			}
-		}
-		o.add(v)
-		if o.Block {
-			break
-		}
+	results := make([]result, len(hooks))
+	var wg sync.WaitGroup
+	for i, s := range hooks {
+		wg.Go(func() { results[i] = r.runOne(ctx, event, s, input, err, env) })
+	}
+	wg.Wait()
+	for _, res := range results {
+		o.add(res.verdict)
+		o.Warnings = append(o.Warnings, res.warnings...)
 	}
 	return o
+}
+
+// result is what one hook of a Run said, and the warnings of its running.
+type result struct {
+	verdict  verdict
+	warnings []string
+}
+
+// runOne runs hook s of event with input (or says why it could not: inputErr).
+func (r *Runner) runOne(ctx context.Context, event string, s *spec, input []byte, inputErr error, env []string) result {
+	switch {
+	case ctx.Err() != nil:
+		return result{verdict: verdict{block: true, reason: fmt.Sprintf("The %s did not run: the call was cancelled.", s.label())}}
+	case inputErr != nil:
+		return result{verdict: s.failed(fmt.Sprintf("The %s did not run: its input could not be written as JSON (%v).", s.label(), inputErr))}
+	case s.reErr != nil:
+		return result{verdict: s.failed(fmt.Sprintf("The %s did not run: %v.", s.label(), s.reErr))}
+	}
+	x := execute(ctx, newCommand(s.source, s.command, r.base.Cwd, env, r.base.Judge), input, s.timeout)
+	res := result{verdict: judge(event, s, x)}
+	for _, b := range x.blocked {
+		res.warnings = append(res.warnings, fmt.Sprintf("The %s tried to run %q, which the deny rule %s forbids; it was refused.", s.label(), b.Command, b.Rule))
+	}
+	return res
 }
