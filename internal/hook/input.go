@@ -20,6 +20,8 @@ type Base struct {
 	// deny rules of bash, see package contain); a settings file's hooks are the
 	// user's own and are not checked.
 	Judge contain.Judge
+	// Model judges prompt hooks (nil: they fail, with a warning).
+	Model Model
 }
 
 // stdin builds the JSON object a hook of event reads: the session's fields, then the

@@ -28,15 +28,22 @@ func NewRunner(cfg map[string][]config.HookMatcher, base Base) *Runner {
 		for _, m := range matchers {
 			re, reErr := newMatcher(m.Matcher)
 			for _, h := range m.Hooks {
+				kind, def := TypeCommand, DefaultTimeout
+				if h.Type == TypePrompt {
+					kind, def = TypePrompt, DefaultPromptTimeout
+				}
 				r.config[event] = append(r.config[event], &spec{
-					source:    SourceConfig,
-					event:     event,
-					matcher:   m.Matcher,
-					re:        re,
-					reErr:     reErr,
-					command:   h.Command,
-					timeout:   seconds(h.Timeout),
-					onFailure: h.OnFailure,
+					source:     SourceConfig,
+					event:      event,
+					matcher:    m.Matcher,
+					re:         re,
+					reErr:      reErr,
+					kind:       kind,
+					command:    h.Command,
+					prompt:     h.Prompt,
+					timeout:    seconds(h.Timeout, def),
+					ownTimeout: h.Timeout > 0,
+					onFailure:  h.OnFailure,
 				})
 			}
 		}
@@ -44,10 +51,10 @@ func NewRunner(cfg map[string][]config.HookMatcher, base Base) *Runner {
 	return r
 }
 
-// seconds turns a configured timeout into a duration; 0 or less is the default.
-func seconds(n int) time.Duration {
+// seconds turns a configured timeout into a duration; 0 or less is def.
+func seconds(n int, def time.Duration) time.Duration {
 	if n <= 0 {
-		return DefaultTimeout
+		return def
 	}
 	return time.Duration(n) * time.Second
 }
@@ -99,6 +106,9 @@ func (r *Runner) Run(ctx context.Context, event, toolName string, fields map[str
 	results := make([]result, len(hooks))
 	var wg sync.WaitGroup
 	for i, s := range hooks {
+		if event == SessionEnd {
+			s = s.atSessionEnd()
+		}
 		wg.Go(func() { results[i] = r.runOne(ctx, event, s, input, err, env) })
 	}
 	wg.Wait()
@@ -124,6 +134,9 @@ func (r *Runner) runOne(ctx context.Context, event string, s *spec, input []byte
 		return result{verdict: s.failed(fmt.Sprintf("The %s did not run: its input could not be written as JSON (%v).", s.label(), inputErr))}
 	case s.reErr != nil:
 		return result{verdict: s.failed(fmt.Sprintf("The %s did not run: %v.", s.label(), s.reErr))}
+	}
+	if s.kind == TypePrompt {
+		return result{verdict: r.ask(ctx, event, s, input)}
 	}
 	x := execute(ctx, newCommand(s.source, s.command, r.base.Cwd, env, r.base.Judge), input, s.timeout)
 	res := result{verdict: judge(event, s, x)}

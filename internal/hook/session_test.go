@@ -24,10 +24,10 @@ func TestSessionHooksRegisterListRemove(t *testing.T) {
 
 	got := r.List()
 	want := []Entry{
-		{Source: SourceConfig, Event: PreToolUse, Matcher: "bash", Command: `echo '{"reason":"config","decision":"block"}'`, Timeout: 30 * time.Second, OnFailure: "block"},
-		{Source: SourceSession, Event: PreToolUse, Command: `echo '{"reason":"one","decision":"block"}'`, Timeout: DefaultTimeout, OnFailure: "warn", Index: 1},
-		{Source: SourceSession, Event: PreToolUse, Command: `echo '{"reason":"two","decision":"block"}'`, Timeout: DefaultTimeout, OnFailure: "warn", Index: 2},
-		{Source: SourceSession, Event: Stop, Command: "true", Timeout: 5 * time.Second, OnFailure: "warn", Index: 1},
+		{Source: SourceConfig, Event: PreToolUse, Matcher: "bash", Type: TypeCommand, Command: `echo '{"reason":"config","decision":"block"}'`, Timeout: 30 * time.Second, OnFailure: "block"},
+		{Source: SourceSession, Event: PreToolUse, Type: TypeCommand, Command: `echo '{"reason":"one","decision":"block"}'`, Timeout: DefaultTimeout, OnFailure: "warn", Index: 1},
+		{Source: SourceSession, Event: PreToolUse, Type: TypeCommand, Command: `echo '{"reason":"two","decision":"block"}'`, Timeout: DefaultTimeout, OnFailure: "warn", Index: 2},
+		{Source: SourceSession, Event: Stop, Type: TypeCommand, Command: "true", Timeout: 5 * time.Second, OnFailure: "warn", Index: 1},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("List = %+v", got)
