@@ -168,7 +168,7 @@ func wait(ctx context.Context, cmd *exec.Cmd, timeout, grace time.Duration, sett
 // Hangup hangs up the group pgid, whose leader has exited, as a terminal hangs up the
 // processes of a session when it closes: every member gets SIGHUP (and SIGCONT, so
 // that a stopped one sees it). A process lives on if it left the group (setsid, a shell
-// with job control) or ignores, catches or blocks SIGHUP (nohup, trap ” HUP); the
+// with job control) or ignores, catches or blocks SIGHUP (nohup, a trap on HUP); the
 // others die of it. Members are first given up to grace to get there (a child that
 // runs nohup or setsid may not have done so yet when its parent exits); Hangup returns
 // once every living member of the group is one that lives on, or grace after the
