@@ -2,8 +2,9 @@ package hook
 
 import (
 	"encoding/json"
-	"github.com/gantry-dev/gantry/internal/contain"
 	"maps"
+
+	"github.com/gantry-dev/gantry/internal/contain"
 )
 
 // Base is what every hook's stdin says of the session.
@@ -22,6 +23,9 @@ type Base struct {
 	Judge contain.Judge
 	// Model judges prompt hooks (nil: they fail, with a warning).
 	Model Model
+	// EnvDir is a folder of the session's own where SessionStart hooks get their
+	// CLAUDE_ENV_FILE ("": they get none).
+	EnvDir string
 }
 
 // stdin builds the JSON object a hook of event reads: the session's fields, then the
@@ -43,7 +47,7 @@ func (b Base) stdin(event string, fields map[string]any) ([]byte, error) {
 
 // env is what a hook's environment gets beside gantry's own.
 func (b Base) env(event string) []string {
-	env := []string{"GANTRY=1", "GANTRY_HOOK_EVENT=" + event, "GANTRY_SESSION_ID=" + b.SessionID}
+	env := []string{"GANTRY=1", "GANTRY_HOOK_EVENT=" + event, "GANTRY_SESSION_ID=" + b.SessionID, "CLAUDE_SESSION_ID=" + b.SessionID}
 	if b.Cwd != "" {
 		env = append(env, "GANTRY_PROJECT_DIR="+b.Cwd, "CLAUDE_PROJECT_DIR="+b.Cwd)
 	}

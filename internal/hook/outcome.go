@@ -23,6 +23,9 @@ type Outcome struct {
 	// Warnings has one sentence per hook that failed without blocking (other exit
 	// codes, timeout, unreadable JSON).
 	Warnings []string
+	// Env are the exports SessionStart hooks wrote to their CLAUDE_ENV_FILE, as
+	// NAME=value in the hooks' order (a later one of a name wins).
+	Env []string
 }
 
 // verdict is what one hook said.

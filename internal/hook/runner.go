@@ -3,6 +3,9 @@ package hook
 import (
 	"context"
 	"fmt"
+	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -109,24 +112,57 @@ func (r *Runner) Run(ctx context.Context, event, toolName string, fields map[str
 		if event == SessionEnd {
 			s = s.atSessionEnd()
 		}
-		wg.Go(func() { results[i] = r.runOne(ctx, event, s, input, err, env) })
+		wg.Go(func() { results[i] = r.runOne(ctx, event, i, s, input, err, env) })
 	}
 	wg.Wait()
-	for _, res := range results {
+	exported := map[string]string{}
+	for i, res := range results {
 		o.add(res.verdict)
 		o.Warnings = append(o.Warnings, res.warnings...)
+		if res.envText == "" {
+			continue
+		}
+		get := func(name string) string {
+			if v, ok := exported[name]; ok {
+				return v
+			}
+			return os.Getenv(name)
+		}
+		bad := parseEnv(res.envText, get, func(name, value string) {
+			exported[name] = value
+			o.Env = append(o.Env, name+"="+value)
+		})
+		if len(bad) > 0 {
+			o.Warnings = append(o.Warnings, fmt.Sprintf("The %s wrote lines to CLAUDE_ENV_FILE that gantry does not take (%s): only NAME=value and export NAME=value are read, with quotes and $NAME but no command substitution or other shell.", hooks[i].label(), lineNumbers(bad)))
+		}
 	}
 	return o
 }
 
-// result is what one hook of a Run said, and the warnings of its running.
+// lineNumbers says which lines: "line 3", "lines 2, 5".
+func lineNumbers(ns []int) string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = strconv.Itoa(n)
+	}
+	if len(s) == 1 {
+		return "line " + s[0]
+	}
+	return "lines " + strings.Join(s, ", ")
+}
+
+// result is what one hook of a Run said, the warnings of its running, and what it
+// wrote to its CLAUDE_ENV_FILE.
 type result struct {
 	verdict  verdict
 	warnings []string
+	envText  string
 }
 
-// runOne runs hook s of event with input (or says why it could not: inputErr).
-func (r *Runner) runOne(ctx context.Context, event string, s *spec, input []byte, inputErr error, env []string) result {
+// runOne runs hook s, the i-th of event, with input (or says why it could not:
+// inputErr). A SessionStart command hook gets a CLAUDE_ENV_FILE when the session has a
+// folder for them.
+func (r *Runner) runOne(ctx context.Context, event string, i int, s *spec, input []byte, inputErr error, env []string) result {
 	switch {
 	case ctx.Err() != nil:
 		return result{verdict: verdict{block: true, reason: fmt.Sprintf("The %s did not run: the call was cancelled.", s.label())}}
@@ -138,10 +174,28 @@ func (r *Runner) runOne(ctx context.Context, event string, s *spec, input []byte
 	if s.kind == TypePrompt {
 		return result{verdict: r.ask(ctx, event, s, input)}
 	}
+	var res result
+	var envPath string
+	if event == SessionStart && r.base.EnvDir != "" {
+		p, err := envFile(r.base.EnvDir, i)
+		if err != nil {
+			res.warnings = append(res.warnings, fmt.Sprintf("The %s runs without CLAUDE_ENV_FILE: %v.", s.label(), err))
+		} else {
+			envPath = p
+			env = append(env[:len(env):len(env)], "CLAUDE_ENV_FILE="+p)
+		}
+	}
 	x := execute(ctx, newCommand(s.source, s.command, r.base.Cwd, env, r.base.Judge), input, s.timeout)
-	res := result{verdict: judge(event, s, x)}
+	res.verdict = judge(event, s, x)
 	for _, b := range x.blocked {
 		res.warnings = append(res.warnings, fmt.Sprintf("The %s tried to run %q, which the deny rule %s forbids; it was refused.", s.label(), b.Command, b.Rule))
+	}
+	if envPath != "" {
+		text, err := readEnvFile(envPath)
+		if err != nil {
+			res.warnings = append(res.warnings, fmt.Sprintf("The CLAUDE_ENV_FILE of the %s could not be read: %v.", s.label(), err))
+		}
+		res.envText = text
 	}
 	return res
 }
