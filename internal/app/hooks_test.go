@@ -253,7 +253,7 @@ func TestTranscriptLines(t *testing.T) {
 		t.Errorf("line 2 has no usage: %v", lines[1])
 	}
 	res := msg(2)["content"].([]any)[0].(map[string]any)
-	if lines[2]["type"] != "user" || res["type"] != "tool_result" || res["tool_use_id"] != "c1" || res["content"] != "listed" {
+	if lines[2]["type"] != "user" || res["type"] != "tool_result" || res["tool_use_id"] != "c1" || res["content"] != "listed" || res["is_error"] != false {
 		t.Errorf("line 3: %v", lines[2])
 	}
 	if lines[3]["type"] != "assistant" || msg(3)["content"].([]any)[0].(map[string]any)["text"] != "It is listed." {

@@ -105,8 +105,8 @@ type lineBlock struct {
 	Name      string          `json:"name,omitempty"`
 	Input     json.RawMessage `json:"input,omitempty"`
 	ToolUseID string          `json:"tool_use_id,omitempty"`
-	Content   *string         `json:"content,omitempty"` // a tool result's text
-	IsError   bool            `json:"is_error,omitempty"`
+	Content   *string         `json:"content,omitempty"`  // a tool result's text
+	IsError   *bool           `json:"is_error,omitempty"` // a tool result's, always said
 	Source    *imageSource    `json:"source,omitempty"`
 }
 
@@ -150,8 +150,8 @@ func contentOf(m llm.Message) any {
 			}
 			blocks = append(blocks, lineBlock{Type: "tool_use", ID: b.ToolCallID, Name: b.ToolName, Input: in})
 		case llm.BlockToolResult:
-			text := b.Text
-			blocks = append(blocks, lineBlock{Type: "tool_result", ToolUseID: b.ToolCallID, Content: &text, IsError: b.IsError})
+			text, isErr := b.Text, b.IsError
+			blocks = append(blocks, lineBlock{Type: "tool_result", ToolUseID: b.ToolCallID, Content: &text, IsError: &isErr})
 		case llm.BlockImage:
 			for _, img := range b.Images {
 				blocks = append(blocks, lineBlock{Type: "image", Source: &imageSource{Type: "base64", MediaType: img.MediaType}})
