@@ -66,6 +66,9 @@ func runPrint(f *flags) int {
 		return exitCode(err)
 	}
 	code := runPrompt(ctx, a, asker, &printer, format, prompt)
+	for _, w := range a.EndSession(app.EndOther) {
+		fmt.Fprintln(os.Stderr, "gantry:", w)
+	}
 	if err := a.Close(); err != nil {
 		fmt.Fprintln(os.Stderr, "gantry:", sentence(err))
 		code = max(code, 1)

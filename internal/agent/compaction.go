@@ -42,10 +42,12 @@ func (a *Agent) maybeCompact(ctx context.Context) {
 
 // compact replaces the model's context with a summary of it, followed by the turn in
 // progress (the prompt, or the last calls and their results), and marks the session
-// store, which keeps every message.
+// store, which keeps every message. The PreCompact hooks run first.
 func (a *Agent) compact(ctx context.Context, trigger, focus string) error {
-	if r, ran := a.hook(ctx, HookPreCompact, trigger, map[string]any{"trigger": trigger, "custom_instructions": focus}); ran && r.Block {
-		return fmt.Errorf("a PreCompact hook refused: %s", r.Reason)
+	// As in Claude Code, a PreCompact hook cannot stop the compaction: what it says
+	// when it blocks (exit 2's stderr) is for the person.
+	if r, ran := a.hook(ctx, HookPreCompact, trigger, map[string]any{"trigger": trigger, "custom_instructions": focus}); ran && r.Block && r.Reason != "" && ctx.Err() == nil {
+		a.emit(face.Notice{Text: "PreCompact hook: " + r.Reason})
 	}
 	history := a.History()
 	head, tail := splitTail(history)

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/llm"
 	"github.com/gantry-dev/gantry/internal/llm/scripted"
 	"github.com/gantry-dev/gantry/internal/permission"
@@ -111,5 +112,29 @@ func TestCompactToolAndPreCompactHook(t *testing.T) {
 	}
 	if len(h.seen) == 0 || h.seen[len(h.seen)-1]["trigger"] != "manual" {
 		t.Fatalf("PreCompact hook: %+v", h.seen)
+	}
+}
+
+// A PreCompact hook that blocks (exit 2) does not stop the compaction, as in Claude
+// Code: its reason is a notice for the person.
+func TestPreCompactBlockStillCompacts(t *testing.T) {
+	g := &growing{}
+	a, ev, _ := newAgent(t, g, permission.ModeYolo)
+	a.Config.MaxTurns = 3
+	a.Hooks = &fakeHooks{result: map[string][]HookResult{HookPreCompact: {{Block: true, Reason: "backing up the transcript failed"}}}}
+	a.Run(context.Background(), "go")
+	if err := a.Compact(context.Background(), ""); err != nil {
+		t.Fatal(err)
+	}
+	var notices []string
+	ev.mu.Lock()
+	for _, e := range ev.ev {
+		if n, ok := e.(face.Notice); ok {
+			notices = append(notices, n.Text)
+		}
+	}
+	ev.mu.Unlock()
+	if len(notices) != 2 || notices[0] != "PreCompact hook: backing up the transcript failed" || !strings.Contains(notices[1], "compacted the conversation (manual)") {
+		t.Fatalf("notices %q", notices)
 	}
 }

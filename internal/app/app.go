@@ -85,6 +85,13 @@ type App struct {
 	judge   contain.Judge // the exec supervisor's, nil when no deny rule names bash
 	sandbox *sandboxer    // the sandbox of bash commands, as the mode and config say
 	hooks   *hook.Runner
+
+	// env is what SessionStart hooks exported (CLAUDE_ENV_FILE) for bash commands;
+	// envDir holds their files. transcript is the file of transcript_path.
+	env        sessionEnv
+	envDir     string
+	transcript *transcript
+
 	sess    *session.Session
 	store   *session.Store
 	lease   *session.Lease // this process is the session's one writer
@@ -112,6 +119,7 @@ type App struct {
 	mu       sync.Mutex
 	sink     face.Sink
 	started  bool
+	ended    bool // the SessionEnd hooks ran
 	closed   bool
 	modeNote bool // the person changed the mode since the model was last told
 }
@@ -179,13 +187,18 @@ func New(opts Options) (_ *App, err error) {
 		maxTurns = cfg.MaxTurns
 	}
 	a.records = session.NewPipeline(a.sess)
+	transcript, freshTranscript := openTranscript(transcriptPath(a.opts, a.sess.ID()), a.sess.ID(), opts.Cwd,
+		func() string { return a.agent.Config.Model })
+	a.transcript = transcript
+	a.envDir = filepath.Join(filepath.Dir(StorePath(a.opts)), "session-env", a.sess.ID())
 	a.judge = execJudge(a.gate)
 	a.sandbox = newSandboxer(cfg, opts.Sandbox, a.gate)
 	a.hooks = hook.NewRunner(cfg.Hooks, hook.Base{SessionID: a.sess.ID(), Cwd: opts.Cwd,
-		PermissionMode: func() string { return string(a.gate.Mode()) }, Judge: a.judge})
+		PermissionMode: func() string { return string(a.gate.Mode()) }, Judge: a.judge,
+		TranscriptPath: a.transcript.path, Model: a.askModel, EnvDir: a.envDir})
 	a.todos, a.board = todo.NewList(a.records, a.emit), task.NewBoard(a.records)
 	a.agent = &agent.Agent{
-		Provider: provider, Gate: a.gate, Asker: &a.asker, Sink: a.emit, Store: a.records,
+		Provider: provider, Gate: a.gate, Asker: &a.asker, Sink: a.emit, Store: transcribing{a.records, a.transcript},
 		Env:      tool.Env{Cwd: opts.Cwd, SessionID: a.sess.ID(), Editor: opts.Editor, Terminals: opts.Terminals},
 		Hooks:    hooks{a.hooks},
 		Nested:   nested,
@@ -225,10 +238,17 @@ func New(opts Options) (_ *App, err error) {
 			}
 		}
 		a.unfinished = r.Unfinished
+		if freshTranscript {
+			// A session from before transcripts, or a fork: its transcript starts
+			// with the conversation so far.
+			for _, m := range r.Messages {
+				a.transcript.message(m, nil)
+			}
+		}
 		if r.Results != nil {
 			// Stored before the next request: what the model is told of the calls
 			// it never had results of is what a later resume reads.
-			_ = a.records.AppendMessage(*r.Results) // an error comes back with the next record
+			_ = a.agent.Store.AppendMessage(*r.Results) // an error comes back with the next record
 		}
 	}
 	return a, nil
@@ -298,6 +318,7 @@ func (a *App) Start(ctx context.Context, sink face.Sink, asker face.Asker) error
 	if len(a.unfinished) > 0 {
 		a.emit(face.Notice{Text: unfinishedNotice(a.unfinished)})
 	}
+	a.transcript.listen(func(text string) { a.emit(face.Notice{Text: text}) })
 	if a.resumed {
 		if err := a.restoreLists(); err != nil {
 			return err
@@ -414,7 +435,7 @@ func (a *App) Run(ctx context.Context, prompt string, attached []llm.Block) face
 		}
 		a.agent.SetHistory(r.Messages)
 		if r.Results != nil {
-			_ = a.records.AppendMessage(*r.Results)
+			_ = a.agent.Store.AppendMessage(*r.Results)
 		}
 		if len(r.Unfinished) > 0 {
 			a.emit(face.Notice{Text: unfinishedNotice(r.Unfinished)})
@@ -484,7 +505,44 @@ func (a *App) ToolNames() []string {
 	return a.reg.Names(a.gate.Mode().MaxLevel())
 }
 
-// Close ends the session: the session's tools are closed (background tasks killed),
+// The reasons a session ends, for EndSession (SessionEnd's "reason").
+const (
+	EndClear           = hook.EndClear           // the person cleared the conversation
+	EndResume          = hook.EndResume          // the person switched to another session
+	EndPromptInputExit = hook.EndPromptInputExit // the person quit
+	EndOther           = hook.EndOther           // anything else
+)
+
+// EndSession runs the SessionEnd hooks, once, with reason (EndClear, …), before the
+// session's tools and store close: bounded by their own timeouts (1.5 seconds for a
+// hook that gives none, 60 at most), never by a face's context. It returns what the
+// person should read — failures, and the stderr of a hook that exited 2 — one
+// sentence each, for the face to show as it can. Only a started session ends so;
+// Close runs them with EndOther when the face did not.
+func (a *App) EndSession(reason string) []string {
+	a.mu.Lock()
+	if !a.started || a.ended {
+		a.mu.Unlock()
+		return nil
+	}
+	a.ended = true
+	a.mu.Unlock()
+	if !a.hooks.Has(hook.SessionEnd) {
+		return nil
+	}
+	o := a.hooks.Run(context.Background(), hook.SessionEnd, reason, map[string]any{"reason": reason})
+	var out []string
+	for _, w := range o.Warnings {
+		out = append(out, "SessionEnd hook: "+w)
+	}
+	if o.Block && o.Reason != "" {
+		out = append(out, "SessionEnd hook: "+o.Reason)
+	}
+	return out
+}
+
+// Close ends the session: the SessionEnd hooks run (reason EndOther, unless the face
+// ran them with EndSession), the session's tools are closed (background tasks killed),
 // the records flushed, the store closed, and the resources of an App that owns its
 // pool closed, newest first. It returns what failed, joined; it is safe to call twice.
 func (a *App) Close() error {
@@ -495,6 +553,9 @@ func (a *App) Close() error {
 	}
 	a.closed = true
 	a.mu.Unlock()
+	for _, w := range a.EndSession(EndOther) {
+		a.emit(face.Notice{Text: w})
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	var errs []error
@@ -505,6 +566,12 @@ func (a *App) Close() error {
 		if err := a.records.Close(); err != nil {
 			errs = append(errs, fmt.Errorf("storing the session's last records: %w", err))
 		}
+	}
+	if a.transcript != nil {
+		a.transcript.close()
+	}
+	if a.envDir != "" {
+		_ = os.RemoveAll(a.envDir) // the SessionStart hooks' exports; the next start writes them again
 	}
 	if a.lease != nil {
 		// A lease that cannot be given up (the disk is full) goes stale when this
@@ -525,6 +592,42 @@ func (a *App) Close() error {
 		errs = append(errs, a.pool.Close(ctx))
 	}
 	return errors.Join(errs...)
+}
+
+// askModel asks the session's model one question for a prompt hook: no tools, no
+// history; the tokens count in the session's.
+func (a *App) askModel(ctx context.Context, system, prompt string) (string, error) {
+	model := a.agent.Config.Model
+	resp, err := a.agent.Provider.Stream(ctx, llm.Request{
+		Model: model, System: system, MaxTokens: 1024,
+		Messages: []llm.Message{{Role: llm.RoleUser, Content: []llm.Block{{Type: llm.BlockText, Text: prompt}}}},
+	}, func(llm.Delta) {})
+	if resp.Usage != (llm.Usage{}) {
+		a.agent.AddUsage(resp.Usage, llm.Cost(model, resp.Usage))
+	}
+	if err != nil {
+		return "", err
+	}
+	return resp.Message.Text(), nil
+}
+
+// sessionEnv is the session's environment for bash commands: what SessionStart hooks
+// exported through CLAUDE_ENV_FILE.
+type sessionEnv struct {
+	mu   sync.Mutex
+	vars []string
+}
+
+func (e *sessionEnv) get() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]string(nil), e.vars...)
+}
+
+func (e *sessionEnv) add(vars []string) {
+	e.mu.Lock()
+	e.vars = append(e.vars, vars...)
+	e.mu.Unlock()
 }
 
 // refusalHint names the flag that would have allowed a call print mode could not ask for.

@@ -215,7 +215,8 @@ func (a *App) sessionStart(ctx context.Context) (context string, warnings []stri
 	if a.resumed {
 		source = "resume"
 	}
-	o := a.hooks.Run(ctx, hook.SessionStart, source, map[string]any{"source": source})
+	o := a.hooks.Run(ctx, hook.SessionStart, source, map[string]any{"source": source, "model": a.agent.Config.Model})
+	a.env.add(o.Env)
 	for _, w := range o.Warnings {
 		warnings = append(warnings, "SessionStart hook: "+w)
 	}

@@ -37,6 +37,8 @@ type deps struct {
 	judge contain.Judge
 	// sandbox gives the sandbox of each command (nil: never one).
 	sandbox func() *contain.Sandbox
+	// env gives the session's environment for commands (nil: none).
+	env func() []string
 
 	// A session's parts; session is false for a standalone registry.
 	session   bool
@@ -60,7 +62,7 @@ func buildTools(d deps) (*tool.Registry, *shell.Set, []skill.Skill, []string) {
 	cfg := d.cfg
 	reg := tool.NewRegistry()
 	sh := shell.NewSet(shell.Options{Tasks: tasks(d.tasksDir), DefaultTimeout: time.Duration(cfg.Bash.Timeout) * time.Second,
-		Judge: d.judge, Sandbox: d.sandbox})
+		Judge: d.judge, Sandbox: d.sandbox, Env: d.env})
 	reg.AddSet(sh)
 	each(fs.Tools(fs.Options{MaxOutput: cfg.MaxOutput}), func(t tool.Tool) { reg.AddIf(cfg.EditTools, t) })
 	each(search.Tools(search.Options{MaxOutput: cfg.MaxOutput}), reg.Add)
@@ -107,6 +109,7 @@ func (a *App) sessionDeps() deps {
 		tasksDir:  filepath.Join(filepath.Dir(StorePath(a.opts)), "tasks", a.sess.ID()),
 		judge:     a.judge,
 		sandbox:   a.sandbox.current,
+		env:       a.env.get,
 		session:   true,
 		allow:     a.gate,
 		notify:    func(n face.Notice) { a.emit(n) },

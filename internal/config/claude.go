@@ -176,12 +176,15 @@ func takeClaudeHooks(c *Config, path string, hooks map[string][]claudeMatcher, r
 				if typ == "" {
 					typ = "command"
 				}
-				if !slices.Contains(hookTypes, typ) {
+				if !slices.Contains(HookTypes, typ) {
 					rec.Skipped = append(rec.Skipped, fmt.Sprintf("%s was skipped: gantry has no hooks of type %q", hk, h.Type))
 					continue
 				}
 				if typ == "command" && strings.TrimSpace(h.Command) == "" {
 					return &FileError{Path: path, Key: hk + ".command", Msg: "a command hook needs a command"}
+				}
+				if typ == "prompt" && strings.TrimSpace(h.Prompt) == "" {
+					return &FileError{Path: path, Key: hk + ".prompt", Msg: "a prompt hook needs a prompt"}
 				}
 				if h.Timeout < 0 {
 					return &FileError{Path: path, Key: hk + ".timeout", Msg: fmt.Sprintf("the timeout must not be negative, not %v", h.Timeout)}
@@ -203,9 +206,6 @@ func takeClaudeHooks(c *Config, path string, hooks map[string][]claudeMatcher, r
 	}
 	return nil
 }
-
-// hookTypes are the kinds of hook gantry runs.
-var hookTypes = []string{"command", "prompt"}
 
 // jsonLine is the line of a JSON syntax error in data, or 0.
 func jsonLine(data []byte, err error) int {

@@ -137,17 +137,17 @@ type HookMatcher struct {
 	From   string `yaml:"-"`
 }
 
-// Hook is one hook command.
+// Hook is one hook: a shell command, or a prompt the session's model judges.
 type Hook struct {
-	// Type is "command", the only kind there is.
+	// Type is "command" (Command runs with bash -c) or "prompt" (the model is asked
+	// Prompt about the event and answers with the JSON a command hook prints).
 	Type    string `yaml:"type"`
-	Command string `yaml:"command"`
-	// Timeout in seconds; 0 means gantry's default.
+	Command string `yaml:"command,omitempty"`
+	Prompt  string `yaml:"prompt,omitempty"`
+	// Timeout in seconds; 0 means gantry's default (60 for a command, 30 for a prompt).
 	Timeout int `yaml:"timeout,omitempty"`
 	// OnFailure is "warn" (the default) or "block": what a failing or timed-out hook does.
 	OnFailure string `yaml:"onFailure,omitempty"`
-	// Prompt is the prompt of a hook of type prompt (the model judges).
-	Prompt string `yaml:"prompt,omitempty"`
 }
 
 // Permissions are rules in the shape of the rules file.
@@ -180,7 +180,8 @@ func at(ss []string, i int) string {
 // The values of the enumerations, in the order the documentation gives them.
 var (
 	PermissionModes = []string{"default", "accept-edits", "plan", "yolo"}
-	HookEvents      = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SubagentStop", "PreCompact", "Notification"}
+	HookEvents      = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SubagentStop", "PreCompact", "Notification", "SessionEnd"}
+	HookTypes       = []string{"command", "prompt"}
 	Levels          = []string{"read", "write", "exec"}
 )
 

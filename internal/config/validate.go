@@ -135,13 +135,23 @@ func (v *validator) hookMatcher(at keyPath, m HookMatcher) {
 		hat := at.child("hooks").child("[" + strconv.Itoa(i) + "]")
 		switch h.Type {
 		case "command":
+			if strings.TrimSpace(h.Command) == "" {
+				v.fail(hat.child("command"), "must be a shell command")
+			}
+			if h.Prompt != "" {
+				v.fail(hat.child("prompt"), "belongs to a hook of type prompt, and this one is of type command")
+			}
+		case "prompt":
+			if strings.TrimSpace(h.Prompt) == "" {
+				v.fail(hat.child("prompt"), "must be the question for the model (a hook of type prompt)")
+			}
+			if h.Command != "" {
+				v.fail(hat.child("command"), "belongs to a hook of type command, and this one is of type prompt")
+			}
 		case "":
-			v.fail(hat.child("type"), "is missing: give type: command")
+			v.fail(hat.child("type"), "is missing: give type: command (with a command) or type: prompt (with a prompt)")
 		default:
-			v.fail(hat.child("type"), "must be \"command\", not %q", h.Type)
-		}
-		if strings.TrimSpace(h.Command) == "" {
-			v.fail(hat.child("command"), "must be a shell command")
+			v.fail(hat.child("type"), "must be one of %s, not %q", strings.Join(HookTypes, ", "), h.Type)
 		}
 		if h.Timeout < 0 {
 			v.fail(hat.child("timeout"), "must be 0 (the default) or more seconds, not %d", h.Timeout)

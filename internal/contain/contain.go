@@ -89,6 +89,9 @@ type Options struct {
 	Env []string
 	// Loose runs the command in a session and process group of its own only — no
 	// namespace, no supervisor: a hook from a settings file, which Claude Code runs so.
+	// When a loose command exits, its group is hung up (procgroup.Hangup) rather than
+	// killed, so that what it detached on purpose (nohup, setsid) lives on; at its
+	// timeout, or when it is cancelled, the group is killed.
 	Loose bool
 	// Judge, when set, is asked about every program the command and its descendants
 	// execute, before it runs; a refusal makes the exec fail with EPERM and is kept
@@ -188,18 +191,25 @@ func (p *Process) Pid() int { return p.Cmd.Process.Pid }
 
 // Wait waits for the started command to exit; at timeout (none when 0) or when ctx
 // ends first it stops everything it started. After a normal exit, settle runs (to let
-// output drain) and what the command left running is stopped. grace is the time
-// between SIGTERM and SIGKILL.
+// output drain) and what the command left running is stopped (a Loose command's group
+// is hung up instead, see Options.Loose). grace is the time between SIGTERM and
+// SIGKILL.
 func (p *Process) Wait(ctx context.Context, timeout, grace time.Duration, settle func()) procgroup.Ending {
 	if timeout <= 0 {
 		timeout = 1<<63 - 1
 	}
-	end := procgroup.Wait(ctx, p.Cmd, timeout, grace, func() {
+	wait := procgroup.Wait
+	if p.opts.Loose {
+		wait = procgroup.WaitHangup
+	}
+	end := wait(ctx, p.Cmd, timeout, grace, func() {
 		if settle != nil {
 			settle()
 		}
 	})
-	p.Stop(grace)
+	if !p.opts.Loose || end.TimedOut || end.Cancelled {
+		p.Stop(grace)
+	}
 	p.finish()
 	return end
 }

@@ -16,6 +16,17 @@ const (
 	SubagentStop     = "SubagentStop"
 	PreCompact       = "PreCompact"
 	Notification     = "Notification"
+	SessionEnd       = "SessionEnd"
+)
+
+// The reasons a session ends, SessionEnd's "reason" (and what its matchers are tried
+// on), as Claude Code names them.
+const (
+	EndClear           = "clear"             // the person cleared the conversation (/clear)
+	EndResume          = "resume"            // the person switched to another session (/resume)
+	EndLogout          = "logout"            // the person logged out (gantry never ends so)
+	EndPromptInputExit = "prompt_input_exit" // the person quit the terminal UI
+	EndOther           = "other"             // anything else: print mode's end, an editor closing the session
 )
 
 // Events lists the hook events in the order the documentation gives them.

@@ -24,9 +24,10 @@ type execution struct {
 }
 
 // execute runs cmd with input on its stdin until it exits, timeout passes or ctx is
-// done, and makes sure no process of its group is left either way: once the main process
-// has exited, its group is given drainGrace to close the output pipes and is then killed,
-// so a background grandchild neither hangs the call nor outlives it.
+// done, and makes sure that nothing of its group is left that it did not detach on
+// purpose: once the main process has exited, its group is given drainGrace to close the
+// output pipes and is then ended (see newCommand), so a background grandchild neither
+// hangs the call nor outlives it unless it was detached.
 func execute(ctx context.Context, proc *contain.Process, input []byte, timeout time.Duration) execution {
 	p, err := newPipes()
 	if err != nil {
@@ -49,7 +50,7 @@ func execute(ctx context.Context, proc *contain.Process, input []byte, timeout t
 	outDone, errDone := drain(stdout, p.outR), drain(stderr, p.errR)
 	end := proc.Wait(ctx, timeout, termGrace, func() { waitAll(drainGrace, outDone, errDone) })
 	x := execution{err: end.Err, timedOut: end.TimedOut, cancelled: end.Cancelled, blocked: proc.Blocked()}
-	// The group is gone; only a process that left it (setsid) could still hold a pipe.
+	// Only what was detached (setsid, nohup) can still be alive and hold a pipe.
 	deadline := time.Now().Add(drainGrace)
 	_ = p.outR.SetReadDeadline(deadline)
 	_ = p.errR.SetReadDeadline(deadline)

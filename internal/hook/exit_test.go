@@ -4,7 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // Exit 2 blocks, with stderr (trimmed) as the reason.
@@ -66,19 +68,64 @@ func TestHookThatCannotStart(t *testing.T) {
 	}
 }
 
-// Hooks run in order and the first block stops the rest.
-func TestFirstBlockStopsTheRest(t *testing.T) {
+// The hooks of one event run at once: each of two hooks waits for the other on a pair
+// of FIFOs (opening one blocks until its other end is opened), so neither can end
+// unless both run together.
+func TestHooksRunAtOnce(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, name := range []string{"ab", "ba"} {
+		if err := syscall.Mkfifo(filepath.Join(dir, name), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start := time.Now()
+	o := NewRunner(hooks(PreToolUse, "",
+		cmd(`echo from-a > ab; read x < ba; echo "$x" > a.got`, 10, "block"),
+		cmd(`read x < ab; echo from-b > ba; echo "$x" > b.got`, 10, "block"),
+	), base(dir)).Run(t.Context(), PreToolUse, "bash", nil)
+	within(t, start, 5*time.Second)
+	if o.Block || len(o.Warnings) != 0 {
+		t.Fatalf("got %+v", o)
+	}
+	if a, b := readFile(t, filepath.Join(dir, "a.got")), readFile(t, filepath.Join(dir, "b.got")); a != "from-b\n" || b != "from-a\n" {
+		t.Errorf("a read %q, b read %q", a, b)
+	}
+}
+
+// A block among three hooks wins, and the other two still run to their end.
+func TestBlockAmongThreeOthersStillRun(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	o := NewRunner(hooks(UserPromptSubmit, "",
-		cmd("echo one >> order", 0, ""),
-		cmd("echo two >> order; echo no >&2; exit 2", 0, ""),
-		cmd("echo three >> order", 0, ""),
+		cmd(`echo '{"additionalContext":"from one"}'; touch one`, 0, ""),
+		cmd(`echo no >&2; exit 2`, 0, ""),
+		cmd(`touch three; echo '{"decision":"approve"}'`, 0, ""),
 	), base(dir)).Run(t.Context(), UserPromptSubmit, "", map[string]any{"prompt": "hi"})
-	if !o.Block || o.Reason != "no" {
+	if !o.Block || o.Reason != "no" || o.Allow || o.AdditionalContext != "from one" {
 		t.Fatalf("got %+v", o)
 	}
-	if got := readFile(t, filepath.Join(dir, "order")); got != "one\ntwo\n" {
-		t.Errorf("ran %q", got)
+	for _, f := range []string{"one", "three"} {
+		if !fileExists(filepath.Join(dir, f)) {
+			t.Errorf("hook %s did not run", f)
+		}
+	}
+}
+
+// What several hooks say is folded in their configured order, not in the order they
+// end: the first hook here ends last (it waits for the second to write the FIFO), yet
+// its reason comes first, and of two updatedInputs the last hook's wins.
+func TestFoldFollowsConfiguredOrder(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "done"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o := NewRunner(hooks(PreToolUse, "",
+		cmd(`read x < done; echo '{"decision":"block","reason":"first","updatedInput":{"command":"one"}}'`, 10, ""),
+		cmd(`echo '{"decision":"block","reason":"second","updatedInput":{"command":"two"}}' ; echo > done`, 10, ""),
+	), base(dir)).Run(t.Context(), PreToolUse, "bash", nil)
+	if !o.Block || o.Reason != "first\nsecond" || string(o.UpdatedInput) != `{"command":"two"}` {
+		t.Fatalf("got %+v (updatedInput %s)", o, o.UpdatedInput)
 	}
 }

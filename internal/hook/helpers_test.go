@@ -10,6 +10,7 @@ import (
 
 	"github.com/gantry-dev/gantry/internal/config"
 	"github.com/gantry-dev/gantry/internal/procgroup"
+	"syscall"
 )
 
 // script writes an executable bash script named name in dir and returns the command
@@ -92,3 +93,6 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// mkfifo makes a FIFO at p.
+func mkfifo(p string) error { return syscall.Mkfifo(p, 0o600) }

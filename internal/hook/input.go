@@ -22,6 +22,11 @@ type Base struct {
 	// deny rules of bash, see package contain); a settings file's hooks are the
 	// user's own and are not checked.
 	Judge contain.Judge
+	// Model judges prompt hooks (nil: they fail, with a warning).
+	Model Model
+	// EnvDir is a folder of the session's own where SessionStart hooks get their
+	// CLAUDE_ENV_FILE ("": they get none).
+	EnvDir string
 }
 
 // stdin builds the JSON object a hook of event reads: the session's fields, then the
@@ -48,7 +53,7 @@ func (b Base) stdin(event string, fields map[string]any, claude bool) ([]byte, e
 
 // env is what a hook's environment gets beside gantry's own.
 func (b Base) env(event string) []string {
-	env := []string{"GANTRY=1", "GANTRY_HOOK_EVENT=" + event, "GANTRY_SESSION_ID=" + b.SessionID}
+	env := []string{"GANTRY=1", "GANTRY_HOOK_EVENT=" + event, "GANTRY_SESSION_ID=" + b.SessionID, "CLAUDE_SESSION_ID=" + b.SessionID}
 	if b.Cwd != "" {
 		env = append(env, "GANTRY_PROJECT_DIR="+b.Cwd, "CLAUDE_PROJECT_DIR="+b.Cwd)
 	}

@@ -63,10 +63,10 @@ func TestUnmarshalableFields(t *testing.T) {
 func TestEnvAndCwd(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	body := `printf '%s\n' "$PWD" "$GANTRY_PROJECT_DIR" "$CLAUDE_PROJECT_DIR" "$GANTRY_SESSION_ID" "$GANTRY_HOOK_EVENT" "$GANTRY" > env.txt`
+	body := `printf '%s\n' "$PWD" "$GANTRY_PROJECT_DIR" "$CLAUDE_PROJECT_DIR" "$GANTRY_SESSION_ID" "$CLAUDE_SESSION_ID" "$GANTRY_HOOK_EVENT" "$GANTRY" "${CLAUDE_ENV_FILE-unset}" > env.txt`
 	NewRunner(hooks(Notification, "", cmd(body, 0, "")), base(dir)).Run(t.Context(), Notification, "", map[string]any{"message": "hi"})
 	got := strings.Split(strings.TrimSpace(readFile(t, filepath.Join(dir, "env.txt"))), "\n")
-	want := []string{dir, dir, dir, "s-123", "Notification", "1"}
+	want := []string{dir, dir, dir, "s-123", "s-123", "Notification", "1", "unset"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("got %q, want %q", got, want)
 	}

@@ -8,9 +8,10 @@ import (
 // Outcome is what the hooks of one event decided, folded together.
 type Outcome struct {
 	// Block: a hook exited 2, answered decision "block" or "deny" (or continue: false),
-	// or failed with onFailure: block. The hooks after it did not run.
+	// or failed with onFailure: block. The other hooks of the event still ran.
 	Block bool
-	// Reason is why, for the model: the stderr of exit 2, or the JSON reason.
+	// Reason is why, for the model: the stderr of exit 2, or the JSON reason; the
+	// reasons of several blocking hooks are joined with newlines, in their order.
 	Reason string
 	// AdditionalContext is context for the model, joined across hooks with newlines.
 	AdditionalContext string
@@ -32,6 +33,9 @@ type Outcome struct {
 	StopReason string
 	// Messages are the hooks' systemMessage lines, shown to the person.
 	Messages []string
+	// Env are the exports SessionStart hooks wrote to their CLAUDE_ENV_FILE, as
+	// NAME=value in the hooks' order (a later one of a name wins).
+	Env []string
 }
 
 // verdict is what one hook said.
@@ -53,7 +57,10 @@ type verdict struct {
 func (o *Outcome) add(v verdict) {
 	if v.block {
 		o.Block, o.Allow = true, false
-		o.Reason = v.reason
+		if o.Reason != "" && v.reason != "" {
+			o.Reason += "\n"
+		}
+		o.Reason += v.reason
 	}
 	if c := strings.TrimSpace(v.context); c != "" {
 		if o.AdditionalContext != "" {

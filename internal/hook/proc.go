@@ -19,8 +19,10 @@ const (
 // A hook the model registered (register_hook) is contained like a bash call: the init of
 // a PID namespace of its own, so nothing it starts outlives it (see package contain). A
 // hook from a settings file is the user's own program and runs as Claude Code runs it,
-// in a session and process group of its own; the group is still killed when the hook
-// ends.
+// in a session and process group of its own. When it exits its group is hung up
+// (SIGHUP): what it detached on purpose — a child that left the group (setsid) or that
+// ignores or catches SIGHUP (nohup) — lives on, the rest dies; at its timeout, or when
+// the call is cancelled, the whole group is killed (SIGTERM, then SIGKILL).
 // The model's hook is also held to the deny rules of bash by judge, when there is one.
 func newCommand(source, script, dir string, env []string, judge contain.Judge) *contain.Process {
 	if source == SourceSession {

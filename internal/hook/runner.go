@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -30,16 +33,23 @@ func NewRunner(cfg map[string][]config.HookMatcher, base Base) *Runner {
 		for _, m := range matchers {
 			re, reErr := newMatcher(m.Matcher)
 			for _, h := range m.Hooks {
+				kind, def := TypeCommand, DefaultTimeout
+				if h.Type == TypePrompt {
+					kind, def = TypePrompt, DefaultPromptTimeout
+				}
 				r.config[event] = append(r.config[event], &spec{
-					source:    SourceConfig,
-					event:     event,
-					matcher:   m.Matcher,
-					re:        re,
-					reErr:     reErr,
-					command:   h.Command,
-					timeout:   seconds(h.Timeout),
-					onFailure: h.OnFailure,
-					claude:    m.Claude,
+					source:     SourceConfig,
+					event:      event,
+					matcher:    m.Matcher,
+					re:         re,
+					reErr:      reErr,
+					kind:       kind,
+					command:    h.Command,
+					prompt:     h.Prompt,
+					timeout:    seconds(h.Timeout, def),
+					ownTimeout: h.Timeout > 0,
+					onFailure:  h.OnFailure,
+					claude:     m.Claude,
 				})
 			}
 		}
@@ -47,10 +57,10 @@ func NewRunner(cfg map[string][]config.HookMatcher, base Base) *Runner {
 	return r
 }
 
-// seconds turns a configured timeout into a duration; 0 or less is the default.
-func seconds(n int) time.Duration {
+// seconds turns a configured timeout into a duration; 0 or less is def.
+func seconds(n int, def time.Duration) time.Duration {
 	if n <= 0 {
-		return DefaultTimeout
+		return def
 	}
 	return time.Duration(n) * time.Second
 }
@@ -81,7 +91,7 @@ func (r *Runner) selected(event, toolName string, aliases []string) []*spec {
 	return out
 }
 
-// run is one run of a hook: the hook, and the stdin it reads.
+// hookRun is one run of a hook: the hook, and the stdin it reads.
 type hookRun struct {
 	s     *spec
 	input []byte
@@ -125,23 +135,23 @@ func (r *Runner) runs(event string, hooks []*spec, sub *tool.HookSubject, fields
 	return out
 }
 
-// Run runs, one after the other, the hooks of event whose matcher selects toolName,
-// each with a JSON object on stdin: session_id, cwd, hook_event_name,
-// permission_mode, transcript_path and fields (tool_name, tool_input, tool_response,
-// tool_use_id, prompt, …). The first hook that blocks stops the others. A cancelled
-// ctx stops the running hook and blocks, so that nothing goes ahead unchecked.
+// Run runs the hooks of event whose matcher selects toolName, all at once, each with
+// the same JSON object on stdin: session_id, cwd, hook_event_name, permission_mode,
+// transcript_path and fields (tool_name, tool_input, tool_response, tool_use_id,
+// prompt, …). It returns once every one has ended. What they said is folded in their
+// order (those of the settings files, then the session's): a block by any of them
+// wins, the others still run; see Outcome for how the rest is joined. A cancelled ctx
+// stops the running hooks and blocks, so that nothing goes ahead unchecked.
 func (r *Runner) Run(ctx context.Context, event, toolName string, fields map[string]any) Outcome {
 	var o Outcome
 	if r == nil {
 		return o
 	}
 	sub, _ := fields[tool.HookSubjectKey].(*tool.HookSubject)
+	var aliases []string
 	if sub != nil {
 		fields = maps.Clone(fields)
 		delete(fields, tool.HookSubjectKey)
-	}
-	var aliases []string
-	if sub != nil {
 		aliases = sub.ClaudeNames
 	}
 	hooks := r.selected(event, toolName, aliases)
@@ -149,27 +159,98 @@ func (r *Runner) Run(ctx context.Context, event, toolName string, fields map[str
 		return o
 	}
 	env := r.base.env(event)
-	for _, rn := range r.runs(event, hooks, sub, fields) {
-		s, input, err := rn.s, rn.input, rn.err
-		var v verdict
-		switch {
-		case ctx.Err() != nil:
-			v = verdict{block: true, reason: fmt.Sprintf("The %s did not run: the call was cancelled.", s.label())}
-		case err != nil:
-			v = s.failed(fmt.Sprintf("The %s did not run: its input could not be written as JSON (%v).", s.label(), err))
-		case s.reErr != nil:
-			v = s.failed(fmt.Sprintf("The %s did not run: %v.", s.label(), s.reErr))
-		default:
-			x := execute(ctx, newCommand(s.source, s.command, r.base.Cwd, env, r.base.Judge), input, s.timeout)
-			v = judge(event, s, x)
-			for _, b := range x.blocked {
-				o.Warnings = append(o.Warnings, fmt.Sprintf("The %s tried to run %q, which the deny rule %s forbids; it was refused.", s.label(), b.Command, b.Rule))
-			}
+	runs := r.runs(event, hooks, sub, fields)
+	results := make([]result, len(runs))
+	var wg sync.WaitGroup
+	for i, rn := range runs {
+		s := rn.s
+		if event == SessionEnd {
+			s = s.atSessionEnd()
 		}
-		o.add(v)
-		if o.Block {
-			break
+		wg.Go(func() { results[i] = r.runOne(ctx, event, i, s, rn.input, rn.err, env) })
+	}
+	wg.Wait()
+	exported := map[string]string{}
+	for i, res := range results {
+		o.add(res.verdict)
+		o.Warnings = append(o.Warnings, res.warnings...)
+		if res.envText == "" {
+			continue
+		}
+		get := func(name string) string {
+			if v, ok := exported[name]; ok {
+				return v
+			}
+			return os.Getenv(name)
+		}
+		bad := parseEnv(res.envText, get, func(name, value string) {
+			exported[name] = value
+			o.Env = append(o.Env, name+"="+value)
+		})
+		if len(bad) > 0 {
+			o.Warnings = append(o.Warnings, fmt.Sprintf("The %s wrote lines to CLAUDE_ENV_FILE that gantry does not take (%s): only NAME=value and export NAME=value are read, with quotes and $NAME but no command substitution or other shell.", runs[i].s.label(), lineNumbers(bad)))
 		}
 	}
 	return o
+}
+
+// lineNumbers says which lines: "line 3", "lines 2, 5".
+func lineNumbers(ns []int) string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = strconv.Itoa(n)
+	}
+	if len(s) == 1 {
+		return "line " + s[0]
+	}
+	return "lines " + strings.Join(s, ", ")
+}
+
+// result is what one hook of a Run said, the warnings of its running, and what it
+// wrote to its CLAUDE_ENV_FILE.
+type result struct {
+	verdict  verdict
+	warnings []string
+	envText  string
+}
+
+// runOne runs hook s, the i-th of event, with input (or says why it could not:
+// inputErr). A SessionStart command hook gets a CLAUDE_ENV_FILE when the session has a
+// folder for them.
+func (r *Runner) runOne(ctx context.Context, event string, i int, s *spec, input []byte, inputErr error, env []string) result {
+	switch {
+	case ctx.Err() != nil:
+		return result{verdict: verdict{block: true, reason: fmt.Sprintf("The %s did not run: the call was cancelled.", s.label())}}
+	case inputErr != nil:
+		return result{verdict: s.failed(fmt.Sprintf("The %s did not run: its input could not be written as JSON (%v).", s.label(), inputErr))}
+	case s.reErr != nil:
+		return result{verdict: s.failed(fmt.Sprintf("The %s did not run: %v.", s.label(), s.reErr))}
+	}
+	if s.kind == TypePrompt {
+		return result{verdict: r.ask(ctx, event, s, input)}
+	}
+	var res result
+	var envPath string
+	if event == SessionStart && r.base.EnvDir != "" {
+		p, err := envFile(r.base.EnvDir, i)
+		if err != nil {
+			res.warnings = append(res.warnings, fmt.Sprintf("The %s runs without CLAUDE_ENV_FILE: %v.", s.label(), err))
+		} else {
+			envPath = p
+			env = append(env[:len(env):len(env)], "CLAUDE_ENV_FILE="+p)
+		}
+	}
+	x := execute(ctx, newCommand(s.source, s.command, r.base.Cwd, env, r.base.Judge), input, s.timeout)
+	res.verdict = judge(event, s, x)
+	for _, b := range x.blocked {
+		res.warnings = append(res.warnings, fmt.Sprintf("The %s tried to run %q, which the deny rule %s forbids; it was refused.", s.label(), b.Command, b.Rule))
+	}
+	if envPath != "" {
+		text, err := readEnvFile(envPath)
+		if err != nil {
+			res.warnings = append(res.warnings, fmt.Sprintf("The CLAUDE_ENV_FILE of the %s could not be read: %v.", s.label(), err))
+		}
+		res.envText = text
+	}
+	return res
 }

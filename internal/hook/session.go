@@ -12,7 +12,10 @@ type Entry struct {
 	Source  string
 	Event   string
 	Matcher string // empty: every tool
+	// Type is TypeCommand (Command is set) or TypePrompt (Prompt is).
+	Type    string
 	Command string
+	Prompt  string
 	Timeout time.Duration
 	// OnFailure is "warn" or "block".
 	OnFailure string
@@ -34,7 +37,8 @@ func (r *Runner) Register(event, command string, timeout time.Duration) (int, er
 	if timeout < 0 {
 		return 0, fmt.Errorf("the timeout of a hook must not be negative, not %s", timeout)
 	}
-	if timeout == 0 {
+	own := timeout > 0
+	if !own {
 		timeout = DefaultTimeout
 	}
 	r.mu.Lock()
@@ -42,7 +46,7 @@ func (r *Runner) Register(event, command string, timeout time.Duration) (int, er
 	r.next[event]++
 	i := r.next[event]
 	r.session[event] = append(r.session[event], &spec{
-		source: SourceSession, event: event, command: command, timeout: timeout, onFailure: "warn", index: i,
+		source: SourceSession, event: event, kind: TypeCommand, command: command, timeout: timeout, ownTimeout: own, onFailure: "warn", index: i,
 	})
 	return i, nil
 }
@@ -95,7 +99,15 @@ func (s *spec) entry() Entry {
 		onFailure = "warn"
 	}
 	return Entry{
-		Source: s.source, Event: s.event, Matcher: s.matcher, Command: s.command,
+		Source: s.source, Event: s.event, Matcher: s.matcher, Type: s.kind, Command: s.command, Prompt: s.prompt,
 		Timeout: s.timeout, OnFailure: onFailure, Index: s.index,
 	}
+}
+
+// What is what the hook runs, for a listing: its command, or "prompt: " and its prompt.
+func (e Entry) What() string {
+	if e.Type == TypePrompt {
+		return "prompt: " + e.Prompt
+	}
+	return e.Command
 }

@@ -1,7 +1,6 @@
 package hook
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,8 +11,8 @@ import (
 func TestSessionHooksRegisterListRemove(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	r := NewRunner(hooks(PreToolUse, "bash", cmd("echo config >> order", 30, "block")), base(dir))
-	for i, c := range []string{"echo one >> order", "echo two >> order"} {
+	r := NewRunner(hooks(PreToolUse, "bash", cmd(`echo '{"reason":"config","decision":"block"}'`, 30, "block")), base(dir))
+	for i, c := range []string{`echo '{"reason":"one","decision":"block"}'`, `echo '{"reason":"two","decision":"block"}'`} {
 		n, err := r.Register(PreToolUse, c, 0)
 		if err != nil || n != i+1 {
 			t.Fatalf("Register %q = %d, %v", c, n, err)
@@ -25,10 +24,10 @@ func TestSessionHooksRegisterListRemove(t *testing.T) {
 
 	got := r.List()
 	want := []Entry{
-		{Source: SourceConfig, Event: PreToolUse, Matcher: "bash", Command: "echo config >> order", Timeout: 30 * time.Second, OnFailure: "block"},
-		{Source: SourceSession, Event: PreToolUse, Command: "echo one >> order", Timeout: DefaultTimeout, OnFailure: "warn", Index: 1},
-		{Source: SourceSession, Event: PreToolUse, Command: "echo two >> order", Timeout: DefaultTimeout, OnFailure: "warn", Index: 2},
-		{Source: SourceSession, Event: Stop, Command: "true", Timeout: 5 * time.Second, OnFailure: "warn", Index: 1},
+		{Source: SourceConfig, Event: PreToolUse, Matcher: "bash", Type: TypeCommand, Command: `echo '{"reason":"config","decision":"block"}'`, Timeout: 30 * time.Second, OnFailure: "block"},
+		{Source: SourceSession, Event: PreToolUse, Type: TypeCommand, Command: `echo '{"reason":"one","decision":"block"}'`, Timeout: DefaultTimeout, OnFailure: "warn", Index: 1},
+		{Source: SourceSession, Event: PreToolUse, Type: TypeCommand, Command: `echo '{"reason":"two","decision":"block"}'`, Timeout: DefaultTimeout, OnFailure: "warn", Index: 2},
+		{Source: SourceSession, Event: Stop, Type: TypeCommand, Command: "true", Timeout: 5 * time.Second, OnFailure: "warn", Index: 1},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("List = %+v", got)
@@ -39,15 +38,15 @@ func TestSessionHooksRegisterListRemove(t *testing.T) {
 		}
 	}
 
-	r.Run(t.Context(), PreToolUse, "bash", nil)
-	if s := readFile(t, filepath.Join(dir, "order")); s != "config\none\ntwo\n" {
-		t.Errorf("ran %q", s)
+	// They run at once; what they say is folded in this order.
+	if o := r.Run(t.Context(), PreToolUse, "bash", nil); o.Reason != "config\none\ntwo" {
+		t.Errorf("folded %q", o.Reason)
 	}
 
 	if err := r.Remove(PreToolUse, 1); err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := r.Register(PreToolUse, "echo three >> order", 0); n != 3 {
+	if n, _ := r.Register(PreToolUse, "echo three", 0); n != 3 {
 		t.Errorf("an index was given twice: %d", n)
 	}
 	var cmds []string
@@ -56,7 +55,7 @@ func TestSessionHooksRegisterListRemove(t *testing.T) {
 			cmds = append(cmds, e.Command)
 		}
 	}
-	if strings.Join(cmds, "|") != "echo config >> order|echo two >> order|echo three >> order" {
+	if strings.Join(cmds, "|") != `echo '{"reason":"config","decision":"block"}'|echo '{"reason":"two","decision":"block"}'|echo three` {
 		t.Errorf("after Remove: %q", cmds)
 	}
 }

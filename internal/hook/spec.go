@@ -6,8 +6,23 @@ import (
 	"time"
 )
 
-// DefaultTimeout is the timeout of a hook that gives none.
-const DefaultTimeout = 60 * time.Second
+// Timeouts of hooks.
+const (
+	// DefaultTimeout is the timeout of a command hook that gives none.
+	DefaultTimeout = 60 * time.Second
+	// DefaultPromptTimeout is the timeout of a prompt hook that gives none.
+	DefaultPromptTimeout = 30 * time.Second
+	// SessionEndTimeout is the timeout of a SessionEnd hook that gives none, and
+	// SessionEndMaxTimeout the most one may have: gantry is exiting.
+	SessionEndTimeout    = 1500 * time.Millisecond
+	SessionEndMaxTimeout = 60 * time.Second
+)
+
+// The types of hooks.
+const (
+	TypeCommand = "command" // a shell command
+	TypePrompt  = "prompt"  // a question to the session's model
+)
 
 // The sources of a hook.
 const (
@@ -17,16 +32,19 @@ const (
 
 // spec is one hook as the runner keeps it.
 type spec struct {
-	source    string
-	event     string
-	matcher   string
-	re        *regexp.Regexp // nil when matcher selects everything or is invalid
-	reErr     error          // the matcher does not compile
-	command   string
-	timeout   time.Duration
-	onFailure string // "warn" or "block"
-	index     int    // session hooks: the number register_hook gave it; config: 0
-	claude    bool   // from a Claude Code settings file: Claude's names and fields
+	source     string
+	event      string
+	matcher    string
+	re         *regexp.Regexp // nil when matcher selects everything or is invalid
+	reErr      error          // the matcher does not compile
+	kind       string         // TypeCommand or TypePrompt
+	command    string
+	prompt     string // a prompt hook's question
+	timeout    time.Duration
+	ownTimeout bool   // the hook gave its timeout
+	onFailure  string // "warn" or "block"
+	index      int    // session hooks: the number register_hook gave it; config: 0
+	claude     bool   // from a Claude Code settings file: Claude's names and fields
 }
 
 // newMatcher compiles a matcher for a whole-name match. Empty and "*" select everything.
@@ -72,11 +90,29 @@ func (s *spec) selects(event, toolName string, aliases ...string) bool {
 // blocksOnFailure tells whether a failure of this hook blocks.
 func (s *spec) blocksOnFailure() bool { return s.onFailure == "block" }
 
-// label names the hook in sentences: its event and its command, shortened.
+// label names the hook in sentences: its event and its command (or prompt), shortened.
 func (s *spec) label() string {
-	cmd := []rune(s.command)
-	if len(cmd) > 80 {
-		cmd = append(cmd[:77], '…')
+	if s.kind == TypePrompt {
+		return fmt.Sprintf("%s prompt hook %q", s.event, shorten(s.prompt))
 	}
-	return fmt.Sprintf("%s hook `%s`", s.event, string(cmd))
+	return fmt.Sprintf("%s hook `%s`", s.event, shorten(s.command))
+}
+
+func shorten(text string) string {
+	r := []rune(text)
+	if len(r) > 80 {
+		r = append(r[:77], '…')
+	}
+	return string(r)
+}
+
+// atSessionEnd is the hook as it runs at SessionEnd: with SessionEndTimeout unless it
+// gives a timeout, and with SessionEndMaxTimeout at most.
+func (s *spec) atSessionEnd() *spec {
+	c := *s
+	if !c.ownTimeout {
+		c.timeout = SessionEndTimeout
+	}
+	c.timeout = min(c.timeout, SessionEndMaxTimeout)
+	return &c
 }

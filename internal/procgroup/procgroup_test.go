@@ -99,3 +99,84 @@ func inGroup(pid, pgid int) bool {
 	state, g, ok := procStat(strconv.Itoa(pid))
 	return ok && g == pgid && state != 'Z' && state != 'X'
 }
+
+// After a normal exit, WaitHangup hangs up the group: a child that ignores SIGHUP
+// (nohup) or one that traps it lives on, in the group; a child that left the group
+// (setsid) is not touched; a plain background child dies. The pids are read from the
+// shell's output, the states from /proc.
+func TestWaitHangupKeepsWhatWasDetached(t *testing.T) {
+	dir := t.TempDir()
+	cmd := Command(`nohup sleep 301 >/dev/null 2>&1 & echo $!
+(trap 'echo hup >> trapped' HUP; while :; do sleep 0.05; done) >/dev/null 2>&1 & echo $!
+setsid sleep 303 >/dev/null 2>&1 & echo $!
+sleep 304 >/dev/null 2>&1 & echo $!`, dir, nil)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pgid := cmd.Process.Pid
+	var pids []int
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		n, err := strconv.Atoi(strings.TrimSpace(sc.Text()))
+		if err != nil {
+			t.Fatalf("the shell printed %q", sc.Text())
+		}
+		pids = append(pids, n)
+	}
+	t.Cleanup(func() {
+		for _, pid := range pids {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+		Kill(pgid, 0)
+	})
+	e := WaitHangup(context.Background(), cmd, 10*time.Second, 500*time.Millisecond, nil)
+	if e.TimedOut || e.Cancelled || e.Err != nil || len(pids) != 4 {
+		t.Fatalf("%+v, pids %v", e, pids)
+	}
+	nohup, trapped, escaped, plain := pids[0], pids[1], pids[2], pids[3]
+	if !inGroup(nohup, pgid) {
+		t.Error("the nohup child did not live on in the group")
+	}
+	if !inGroup(trapped, pgid) {
+		t.Error("the child that traps SIGHUP did not live on")
+	}
+	if state, g, ok := procStat(strconv.Itoa(escaped)); !ok || g == pgid || state == 'Z' {
+		t.Errorf("the setsid child: alive %v, group %d (the hook's %d)", ok && state != 'Z', g, pgid)
+	}
+	if inGroup(plain, pgid) {
+		t.Error("the plain background child survived the hangup")
+	}
+	// The trap ran: the child saw the hangup.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if b, _ := os.ReadFile(dir + "/trapped"); string(b) == "hup\n" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the trapping child never saw SIGHUP")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// What lives on in the group is killed with it later (a timeout, say).
+	Kill(pgid, 100*time.Millisecond)
+	if Alive(pgid) {
+		t.Error("Kill left members of the group")
+	}
+}
+
+// A group with nothing left after its leader exits costs Hangup nothing.
+func TestHangupOfAnEmptyGroupIsAtOnce(t *testing.T) {
+	cmd := Command(`exit 0`, t.TempDir(), nil)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	WaitHangup(context.Background(), cmd, 10*time.Second, 5*time.Second, nil)
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("took %v", d)
+	}
+}

@@ -43,6 +43,8 @@ type TerminalRequest struct {
 	// OutputLimit bounds the output the terminal keeps, in bytes (its start is
 	// dropped first).
 	OutputLimit int
+	// Env is added to the terminal's environment (NAME=value): the session's exports.
+	Env []string
 }
 
 // TerminalResult is how a command run in a face's terminal ended.

@@ -20,7 +20,7 @@ const Name = "register_hook"
 
 type args struct {
 	Action  string `json:"action" jsonschema:"enum=register,enum=list,enum=remove,enum=help,description=register a hook; list the hooks; remove a session hook; help prints the hook protocol."`
-	Event   string `json:"event,omitempty" jsonschema:"enum=SessionStart,enum=UserPromptSubmit,enum=PreToolUse,enum=PostToolUse,enum=Stop,enum=SubagentStop,enum=PreCompact,enum=Notification,description=The event (register and remove)."`
+	Event   string `json:"event,omitempty" jsonschema:"enum=SessionStart,enum=UserPromptSubmit,enum=PreToolUse,enum=PostToolUse,enum=Stop,enum=SubagentStop,enum=PreCompact,enum=Notification,enum=SessionEnd,description=The event (register and remove)."`
 	Command string `json:"command,omitempty" jsonschema:"description=The shell command to run with bash -c (register)."`
 	Index   int    `json:"index,omitempty" jsonschema:"minimum=1,description=The hook's index as list shows it (remove)."`
 	Timeout int    `json:"timeout,omitempty" jsonschema:"minimum=1,maximum=600,description=Seconds before the hook is stopped (register; default 60)."`
@@ -119,7 +119,7 @@ func list(entries []hook.Entry) string {
 		if matcher == "" {
 			matcher = "*"
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Event, index, e.Source, matcher, e.Timeout, e.OnFailure, oneLine(e.Command))
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", e.Event, index, e.Source, matcher, e.Timeout, e.OnFailure, oneLine(e.What()))
 	}
 	_ = w.Flush()
 	return strings.TrimRight(b.String(), "\n")

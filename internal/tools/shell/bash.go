@@ -83,7 +83,7 @@ func runBash(ctx context.Context, env tool.Env, o Options, a bashArgs) tool.Resu
 	if env.Terminals != nil && g.judge == nil && g.sandbox == nil {
 		// The editor's terminal is out of the supervisor's and the sandbox's reach: with
 		// deny rules on bash or the sandbox on, the command runs here.
-		out, err = runInTerminal(ctx, env.Terminals, a.Command, dir, timeout)
+		out, err = runInTerminal(ctx, env.Terminals, a.Command, dir, timeout, g.env)
 	} else {
 		out, err = runForeground(ctx, newProcess(a.Command, dir, g), timeout)
 		if g.sandbox != nil {

@@ -220,3 +220,29 @@ func TestBashMalformedArguments(t *testing.T) {
 		}
 	}
 }
+
+// The session's environment (Options.Env, read at each call) reaches foreground and
+// background commands and an editor's terminal; gantry's own settings still win.
+func TestBashSessionEnvironment(t *testing.T) {
+	t.Parallel()
+	var env []string
+	s := newSession(t)
+	s.o.Env = func() []string { return env }
+	echo := `echo "${FROM_HOOK-unset} $PAGER"`
+	if res := s.run("bash", map[string]any{"command": echo}); res.Text != "unset cat" {
+		t.Fatalf("before: %q", res.Text)
+	}
+	env = []string{"FROM_HOOK=one", "FROM_HOOK=two words", "PAGER=less"}
+	if res := s.run("bash", map[string]any{"command": echo}); res.Text != "two words cat" {
+		t.Fatalf("foreground: %q", res.Text)
+	}
+	id := s.start(echo)
+	if res := s.run("task_output", map[string]any{"task_id": id, "timeout": 10000}); !strings.HasPrefix(res.Text, "two words cat\n") {
+		t.Fatalf("background: %q", res.Text)
+	}
+	f := &fakeTerminals{res: tool.TerminalResult{}}
+	call(t, t.Context(), toolNamed(t, s.o, "bash"), tool.Env{Cwd: s.cwd, Terminals: f}, map[string]any{"command": "true"})
+	if strings.Join(f.got.Env, "|") != "FROM_HOOK=one|FROM_HOOK=two words|PAGER=less" {
+		t.Errorf("the terminal got %q", f.got.Env)
+	}
+}

@@ -28,19 +28,21 @@ var extraEnv = []string{
 	"GIT_TERMINAL_PROMPT=0",
 }
 
-// newProcess prepares `bash -c script` in dir with extraEnv added, contained: the
-// first process of a PID namespace of its own, so that nothing it starts outlives it,
-// in a process group of its own either way, every program it runs checked by judge
-// when there is one (see package contain).
+// newProcess prepares `bash -c script` in dir with the session's environment and
+// extraEnv added, contained: the first process of a PID namespace of its own, so that
+// nothing it starts outlives it, in a process group of its own either way, every
+// program it runs checked by judge when there is one (see package contain).
 func newProcess(script, dir string, g guard) *contain.Process {
-	return contain.New(script, contain.Options{Dir: dir, Env: extraEnv, Judge: g.judge, Sandbox: g.sandbox})
+	env := append(append([]string(nil), g.env...), extraEnv...)
+	return contain.New(script, contain.Options{Dir: dir, Env: env, Judge: g.judge, Sandbox: g.sandbox})
 }
 
-// guard is what holds a command: the exec supervisor's judge and the sandbox (each
-// may be nil).
+// guard is how a command runs: the exec supervisor's judge and the sandbox (each may
+// be nil), and the session's environment (Options.Env).
 type guard struct {
 	judge   contain.Judge
 	sandbox *contain.Sandbox
+	env     []string
 }
 
 // guardOf is the guard of a call under o. A sandboxed command is always supervised:
@@ -48,6 +50,9 @@ type guard struct {
 // watch still holds (an exec it cannot read is refused).
 func (o Options) guardOf() guard {
 	g := guard{judge: o.Judge}
+	if o.Env != nil {
+		g.env = o.Env()
+	}
 	if o.Sandbox != nil {
 		g.sandbox = o.Sandbox()
 	}

@@ -11,10 +11,10 @@ import (
 
 // runInTerminal runs a foreground command in the face's terminal (an editor's,
 // shown live) and reports it as a command run here would be.
-func runInTerminal(ctx context.Context, terms tool.Terminals, command, dir string, timeout time.Duration) (outcome, error) {
+func runInTerminal(ctx context.Context, terms tool.Terminals, command, dir string, timeout time.Duration, env []string) (outcome, error) {
 	res, err := terms.Run(ctx, tool.TerminalRequest{
 		CallID: tool.CallID(ctx), Command: command, Cwd: dir, Timeout: timeout,
-		OutputLimit: captureHead + captureTail,
+		OutputLimit: captureHead + captureTail, Env: env,
 	})
 	if err != nil {
 		return outcome{}, err

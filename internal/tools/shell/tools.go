@@ -32,6 +32,11 @@ type Options struct {
 	// Sandbox, when set, says for each call the sandbox its command runs in (nil:
 	// none); commands then run here, never in an editor's terminal.
 	Sandbox func() *contain.Sandbox
+	// Env, when set, gives for each call the session's environment (NAME=value, a
+	// later one of a name wins): added to gantry's own for every command, foreground
+	// or background (the exports of SessionStart hooks, CLAUDE_ENV_FILE). gantry's
+	// settings for commands (GANTRY, PAGER, TERM, …) still win.
+	Env func() []string
 }
 
 // withDefaults fills in the zero fields and keeps the default within the maximum.

@@ -131,6 +131,9 @@ func (s *session) close() {
 	s.mu.Unlock()
 	s.cancelTurn()
 	s.turnMu.Lock()
+	for _, w := range s.app.EndSession(app.EndOther) {
+		s.ag.log.Warn("a SessionEnd hook failed", "session", s.id, "warning", w)
+	}
 	if err := s.app.Close(); err != nil {
 		s.ag.log.Warn("the session did not close cleanly", "session", s.id, "err", err)
 	}

@@ -2,6 +2,7 @@ package acp
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -25,6 +26,11 @@ func (t *clientTerminals) Run(ctx context.Context, req tool.TerminalRequest) (to
 	}
 	if req.OutputLimit > 0 {
 		create.OutputByteLimit = sdk.Ptr(req.OutputLimit)
+	}
+	for _, kv := range req.Env {
+		if name, value, ok := strings.Cut(kv, "="); ok {
+			create.Env = append(create.Env, sdk.EnvVariable{Name: name, Value: value})
+		}
 	}
 	created, err := conn.CreateTerminal(ctx, create)
 	if err != nil {

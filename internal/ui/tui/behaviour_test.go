@@ -244,3 +244,31 @@ func TestResumeDoesNotBlockOnItsOwnEvents(t *testing.T) {
 		return strings.Count(strings.Join(append(d.m.transcript, d.m.out...), "\n"), "resume me") >= 2
 	})
 }
+
+// The SessionEnd hooks of a session the terminal UI leaves run with Claude Code's
+// reasons: clear for /clear, resume for /resume, prompt_input_exit when the UI quits.
+func TestSessionEndReasons(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "reasons.txt") // outlives the driver's folders
+	t.Cleanup(func() {
+		b, _ := os.ReadFile(out)
+		if got := strings.Fields(string(b)); strings.Join(got, " ") != `"reason":"clear" "reason":"resume" "reason":"prompt_input_exit"` {
+			t.Errorf("SessionEnd reasons %q", got)
+		}
+	})
+	d := newDriver(t, scripted.New(), 80, 24, false, func(dir string) {
+		os.MkdirAll(filepath.Join(dir, ".git"), 0o755)
+		os.MkdirAll(filepath.Join(dir, ".gantry"), 0o755)
+		cfg := "hooks:\n  SessionEnd:\n    - hooks:\n        - type: command\n          timeout: 20\n          command: grep -o '\"reason\":\"[a-z_]*\"' >> " + out + "\n"
+		if err := os.WriteFile(filepath.Join(dir, ".gantry", "config.yaml"), []byte(cfg), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	})
+	first := d.m.app.SessionID()
+	d.typeText("/clear")
+	d.press("enter")
+	d.typeText("/resume " + first)
+	d.press("enter")
+	if d.m.app.SessionID() != first {
+		t.Fatalf("/resume: session %s", d.m.app.SessionID())
+	}
+}

@@ -217,7 +217,7 @@ func (m *Model) cmdHooks(string) tea.Cmd {
 		if match == "" {
 			match = "*"
 		}
-		rows = append(rows, []string{h.Event, match, h.Source, h.Command})
+		rows = append(rows, []string{h.Event, match, h.Source, h.What()})
 	}
 	m.print(append([]string{m.st.r(m.st.bold, "Hooks")}, table(rows, m.width, "  ")...)...)
 	return nil

@@ -136,7 +136,7 @@ func New(opts Options, send func(tea.Msg)) (*Model, error) {
 	m.pool = resource.NewPool(func(k resource.Key, err error) {
 		m.sendFn(eventMsg{face.Notice{Text: fmt.Sprintf("%s stopped: %v", k, err)}})
 	})
-	if err := m.openApp(opts.App); err != nil {
+	if err := m.openApp(opts.App, ""); err != nil {
 		m.pump.stop()
 		_ = m.pool.Close(context.Background())
 		return nil, err
@@ -174,9 +174,10 @@ func New(opts Options, send func(tea.Msg)) (*Model, error) {
 	return m, nil
 }
 
-// openApp wires a session with opts, starts it and makes it the model's (closing the
-// one it replaces). Its events arrive as messages, after what is printed here.
-func (m *Model) openApp(opts app.Options) error {
+// openApp wires a session with opts, starts it and makes it the model's (ending the
+// one it replaces for reason, see app.EndSession). Its events arrive as messages, after
+// what is printed here.
+func (m *Model) openApp(opts app.Options, reason string) error {
 	opts.Resources = m.pool
 	a, err := app.New(opts)
 	if err != nil {
@@ -187,6 +188,9 @@ func (m *Model) openApp(opts app.Options) error {
 		return err
 	}
 	if m.app != nil {
+		for _, w := range m.app.EndSession(reason) {
+			m.print(m.st.r(m.st.warn, "⚠ "+w))
+		}
 		if err := m.app.Close(); err != nil {
 			m.print(m.st.r(m.st.warn, "⚠ the last session did not close cleanly: "+err.Error()))
 		}
@@ -214,7 +218,11 @@ func (m *Model) switchSession(id string) error {
 		opts.Resume = id
 	}
 	prev := m.app.SessionID()
-	if err := m.openApp(opts); err != nil {
+	reason := app.EndResume
+	if id == "" {
+		reason = app.EndClear
+	}
+	if err := m.openApp(opts, reason); err != nil {
 		return err
 	}
 	m.prevSession = prev
@@ -237,6 +245,10 @@ func (m *Model) Close() error {
 	}
 	var errs []error
 	if m.app != nil {
+		// The screen is gone by now: what the SessionEnd hooks say goes to stderr.
+		for _, w := range m.app.EndSession(app.EndPromptInputExit) {
+			fmt.Fprintln(os.Stderr, "gantry: "+w)
+		}
 		errs = append(errs, m.app.Close())
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
