@@ -122,8 +122,12 @@ if os.path.basename(path) == ".env":
 		t.Errorf("%d requests", n)
 	}
 
-	// gantry doctor says what it took from the file.
+	// gantry doctor says what it took from the file, and the servers of .mcp.json.
+	writeFiles(t, dir, map[string]string{".mcp.json": `{"mcpServers": {"notes": {"type": "http", "url": "http://127.0.0.1:1/mcp"}}}`})
 	d := gantry(t, dir, environ, "doctor")
+	if !strings.Contains(d.stdout, "notes (http) from "+filepath.Join(dir, ".mcp.json")) {
+		t.Errorf("gantry doctor does not list the .mcp.json server:\n%s", d.stdout)
+	}
 	if !strings.Contains(d.stdout, filepath.Join(dir, ".claude", "settings.json")+": 2 hook(s), 0 allow / 2 deny / 1 ask rule(s), env FROM_CLAUDE_SETTINGS") {
 		t.Errorf("gantry doctor:\n%s", d.stdout)
 	}

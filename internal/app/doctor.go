@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/gantry-dev/gantry/internal/config"
@@ -122,7 +123,8 @@ func Doctor(cwd string) ([]DoctorRow, error) {
 	}
 	add("language servers", found("gopls", "clangd", "clangd-19", "pyright-langserver", "typescript-language-server", "rust-analyzer"), false)
 	add("debug adapters", found("dlv", "lldb-dap", "lldb-dap-19", "debugpy-adapter"), false)
-	return append(rows, claudeRows(cfg)...), nil
+	rows = append(rows, claudeRows(cfg)...)
+	return append(rows, mcpRows(cfg)...), nil
 }
 
 // baseURLRows says where the requests of each provider with a base URL go, and what
@@ -191,6 +193,30 @@ func claudeRows(cfg *config.Config) []DoctorRow {
 		for _, s := range f.Skipped {
 			rows = append(rows, DoctorRow{"", s, true})
 		}
+	}
+	return rows
+}
+
+// mcpRows say which MCP servers the session would start, and where each is defined
+// (gantry's files, .mcp.json, ~/.claude.json); none when there are none.
+func mcpRows(cfg *config.Config) []DoctorRow {
+	names := make([]string, 0, len(cfg.MCPServers))
+	for n := range cfg.MCPServers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var rows []DoctorRow
+	for _, n := range names {
+		s := cfg.MCPServers[n]
+		what := s.Type
+		if what == "" {
+			what = "stdio"
+		}
+		v := fmt.Sprintf("%s (%s) from %s", n, what, s.From)
+		if s.Problem != "" {
+			v += ": " + s.Problem
+		}
+		rows = append(rows, DoctorRow{"mcp server", v, s.Problem != ""})
 	}
 	return rows
 }
