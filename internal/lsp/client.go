@@ -1,0 +1,386 @@
+package lsp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/gantry-dev/gantry/internal/procgroup"
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// Bounds of a server's life.
+const (
+	initTimeout     = 30 * time.Second
+	shutdownTimeout = 2 * time.Second
+	killGrace       = time.Second
+	stderrKeep      = 8 // lines of stderr kept for status
+)
+
+// Client is one running language server for one root.
+type Client struct {
+	spec Spec
+	root string
+	cmd  *exec.Cmd
+	conn jsonrpc2.Conn
+	srv  protocol.Server
+
+	ready     chan struct{} // closed on the first progress end or diagnostics
+	readyOnce sync.Once
+	dead      chan struct{} // closed when the process exited
+	waitErr   error
+
+	mu      sync.Mutex
+	changed chan struct{} // closed and replaced at each publish
+	diags   map[uri.URI]published
+	docs    map[uri.URI]*doc
+	stderr  []string
+	closing bool
+}
+
+// published is the last diagnostics a server published for a document.
+type published struct {
+	version int32 // -1: the server sent none
+	gen     int   // counts publishes for the document
+	diags   []protocol.Diagnostic
+}
+
+// doc is a document the client has opened.
+type doc struct {
+	version int32
+	text    string
+}
+
+// start starts the server of spec with binary bin in root and initializes it. The
+// process leads its own group, so Close stops what it spawns too.
+func start(ctx context.Context, spec Spec, bin, root string) (_ *Client, err error) {
+	cmd := exec.Command(bin, spec.Args...)
+	cmd.Dir = root
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	errR, errW := io.Pipe()
+	cmd.Stderr = errW
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting %s: %w", bin, err)
+	}
+	c := &Client{spec: spec, root: root, cmd: cmd, ready: make(chan struct{}), dead: make(chan struct{}),
+		changed: make(chan struct{}), diags: map[uri.URI]published{}, docs: map[uri.URI]*doc{}}
+	go c.readStderr(errR)
+	go func() {
+		c.waitErr = cmd.Wait()
+		_ = errW.Close()
+		close(c.dead)
+	}()
+	stream := jsonrpc2.NewHeaderStream(pipe{out, in})
+	_, c.conn, c.srv = protocol.NewClient(context.Background(), handler{c: c}, stream)
+	defer func() {
+		if err != nil {
+			_ = c.Close(context.Background())
+		}
+	}()
+	ictx, cancel := context.WithTimeout(ctx, initTimeout)
+	defer cancel()
+	if _, err := c.srv.Initialize(ictx, c.initParams()); err != nil {
+		return nil, fmt.Errorf("initializing %s: %w%s", spec.Name, err, c.stderrNote())
+	}
+	if err := c.srv.Initialized(ictx, &protocol.InitializedParams{}); err != nil {
+		return nil, fmt.Errorf("initializing %s: %w", spec.Name, err)
+	}
+	return c, nil
+}
+
+func (c *Client) initParams() *protocol.InitializeParams {
+	pid := int32(os.Getpid())
+	u := uri.File(c.root)
+	yes := true
+	p := &protocol.InitializeParams{ProcessID: &pid}
+	p.ClientInfo = protocol.ClientInfo{Name: "gantry"}
+	p.RootURI = &u
+	p.WorkspaceFolders = protocol.NewNullable([]protocol.WorkspaceFolder{{URI: u, Name: c.root}})
+	if c.spec.InitOptions != nil {
+		p.InitializationOptions = protocol.LSPAny(c.spec.InitOptions)
+	}
+	p.Capabilities = protocol.ClientCapabilities{
+		Window: &protocol.WindowClientCapabilities{WorkDoneProgress: &yes},
+		Workspace: &protocol.WorkspaceClientCapabilities{Configuration: &yes, WorkspaceFolders: &yes,
+			WorkspaceEdit: &protocol.WorkspaceEditClientCapabilities{DocumentChanges: &yes}},
+		TextDocument: &protocol.TextDocumentClientCapabilities{
+			Synchronization:    &protocol.TextDocumentSyncClientCapabilities{DidSave: &yes},
+			PublishDiagnostics: &protocol.PublishDiagnosticsClientCapabilities{VersionSupport: &yes},
+			DocumentSymbol:     &protocol.DocumentSymbolClientCapabilities{HierarchicalDocumentSymbolSupport: &yes},
+			Hover:              &protocol.HoverClientCapabilities{ContentFormat: []protocol.MarkupKind{protocol.MarkupKindPlainText}},
+			CodeAction: &protocol.CodeActionClientCapabilities{CodeActionLiteralSupport: protocol.ClientCodeActionLiteralOptions{
+				CodeActionKind: protocol.ClientCodeActionKindOptions{ValueSet: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix,
+					protocol.CodeActionKindRefactor, protocol.CodeActionKindSource}}}},
+		},
+	}
+	return p
+}
+
+// pipe joins a server's stdout and stdin into one stream.
+type pipe struct {
+	io.ReadCloser
+	w io.WriteCloser
+}
+
+func (p pipe) Write(b []byte) (int, error) { return p.w.Write(b) }
+func (p pipe) Close() error               { return errors.Join(p.w.Close(), p.ReadCloser.Close()) }
+
+func (c *Client) readStderr(r io.Reader) {
+	buf := make([]byte, 4096)
+	var line []byte
+	for {
+		n, err := r.Read(buf)
+		line = append(line, buf[:n]...)
+		for {
+			i := bytes.IndexByte(line, '\n')
+			if i < 0 {
+				break
+			}
+			c.addStderr(string(line[:i]))
+			line = line[i+1:]
+		}
+		if err != nil {
+			if len(line) > 0 {
+				c.addStderr(string(line))
+			}
+			return
+		}
+	}
+}
+
+func (c *Client) addStderr(s string) {
+	if s = strings.TrimSpace(s); s == "" {
+		return
+	}
+	c.mu.Lock()
+	c.stderr = append(c.stderr, s)
+	if len(c.stderr) > stderrKeep {
+		c.stderr = c.stderr[len(c.stderr)-stderrKeep:]
+	}
+	c.mu.Unlock()
+}
+
+// Stderr is the last lines the server wrote to its stderr.
+func (c *Client) Stderr() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.stderr...)
+}
+
+func (c *Client) stderrNote() string {
+	if s := c.Stderr(); len(s) > 0 {
+		return " (stderr: " + strings.Join(s, " | ") + ")"
+	}
+	return ""
+}
+
+// Alive says whether the server process still runs.
+func (c *Client) Alive() bool {
+	select {
+	case <-c.dead:
+		return false
+	default:
+		return true
+	}
+}
+
+// Died says how the server ended, with its last stderr lines.
+func (c *Client) Died() error {
+	return fmt.Errorf("%s exited (%v)%s", c.spec.Name, c.waitErr, c.stderrNote())
+}
+
+// Pid is the server's process id.
+func (c *Client) Pid() int { return c.cmd.Process.Pid }
+
+// Root is the folder the server serves.
+func (c *Client) Root() string { return c.root }
+
+// Server is the typed access to the server's requests.
+func (c *Client) Server() protocol.Server { return c.srv }
+
+// WaitReady waits, at most d, for the server to say it is ready: the end of a
+// progress or the first diagnostics. A server that says nothing is taken as ready.
+func (c *Client) WaitReady(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-c.ready:
+	case <-c.dead:
+	case <-t.C:
+		c.readyOnce.Do(func() { close(c.ready) })
+	case <-ctx.Done():
+	}
+}
+
+func (c *Client) markReady() { c.readyOnce.Do(func() { close(c.ready) }) }
+
+// Sync makes the server's copy of path its content on disk (didOpen the first time,
+// didChange and didSave after), and returns the document's version and the count of
+// publishes for it before the sync, for WaitDiagnostics.
+func (c *Client) Sync(ctx context.Context, path string) (version int32, gen int, err error) {
+	text, err := os.ReadFile(path)
+	if err != nil {
+		return 0, 0, err
+	}
+	u := uri.File(path)
+	c.mu.Lock()
+	d := c.docs[u]
+	gen = c.diags[u].gen
+	if d != nil && d.text == string(text) {
+		v := d.version
+		c.mu.Unlock()
+		return v, -1, nil // unchanged: what was published stands
+	}
+	if d == nil {
+		d = &doc{version: 1, text: string(text)}
+		c.docs[u] = d
+		c.mu.Unlock()
+		err = c.srv.DidOpen(ctx, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+			URI: u, LanguageID: protocol.LanguageKind(c.spec.LanguageID), Version: 1, Text: string(text)}})
+		return 1, gen, err
+	}
+	d.version++
+	d.text = string(text)
+	v := d.version
+	c.mu.Unlock()
+	err = c.srv.DidChange(ctx, &protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: v},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangeWholeDocument{Text: string(text)}}})
+	if err == nil {
+		err = c.srv.DidSave(ctx, &protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}})
+	}
+	return v, gen, err
+}
+
+// WaitDiagnostics returns the diagnostics of path for version (Sync's): the first
+// publish of that version or later, or, from a server that sends no versions, the
+// first publish after gen. gen -1 means nothing changed: the last publish, if any, is
+// returned at once. ok is false when none came within d.
+func (c *Client) WaitDiagnostics(ctx context.Context, path string, version int32, gen int, d time.Duration) (diags []protocol.Diagnostic, ok bool) {
+	u := uri.File(path)
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for {
+		c.mu.Lock()
+		p, have := c.diags[u]
+		ch := c.changed
+		c.mu.Unlock()
+		if have && (gen < 0 || p.version >= version || p.version < 0 && p.gen > gen) {
+			return p.diags, true
+		}
+		select {
+		case <-ch:
+		case <-t.C:
+			return nil, false
+		case <-c.dead:
+			return nil, false
+		case <-ctx.Done():
+			return nil, false
+		}
+	}
+}
+
+// Close asks the server to shut down and exit, within a bound, then stops its
+// process group.
+func (c *Client) Close(ctx context.Context) error {
+	c.mu.Lock()
+	if c.closing {
+		c.mu.Unlock()
+		<-c.dead
+		return nil
+	}
+	c.closing = true
+	c.mu.Unlock()
+	if c.Alive() {
+		sctx, cancel := context.WithTimeout(ctx, shutdownTimeout)
+		if err := c.srv.Shutdown(sctx); err == nil {
+			_ = c.srv.Exit(sctx)
+		}
+		cancel()
+	}
+	_ = c.conn.Close()
+	t := time.NewTimer(shutdownTimeout)
+	select {
+	case <-c.dead:
+	case <-t.C:
+	}
+	t.Stop()
+	procgroup.Kill(c.cmd.Process.Pid, killGrace)
+	<-c.dead
+	<-c.conn.Done()
+	return nil
+}
+
+// handler answers what the server asks and hears what it tells.
+type handler struct {
+	protocol.UnimplementedClient
+	c *Client
+}
+
+func (h handler) Progress(_ context.Context, p *protocol.ProgressParams) error {
+	var v struct {
+		Kind string `json:"kind"`
+	}
+	if json.Unmarshal(p.Value, &v) == nil && v.Kind == "end" {
+		h.c.markReady()
+	}
+	return nil
+}
+
+func (h handler) PublishDiagnostics(_ context.Context, p *protocol.PublishDiagnosticsParams) error {
+	c := h.c
+	c.mu.Lock()
+	prev := c.diags[p.URI]
+	v := int32(-1)
+	if x, ok := p.Version.Get(); ok {
+		v = x
+	}
+	c.diags[p.URI] = published{version: v, gen: prev.gen + 1, diags: p.Diagnostics}
+	close(c.changed)
+	c.changed = make(chan struct{})
+	c.mu.Unlock()
+	c.markReady()
+	return nil
+}
+
+// Configuration answers one null per item: the server's defaults.
+func (handler) Configuration(_ context.Context, p *protocol.ConfigurationParams) ([]protocol.LSPAny, error) {
+	out := make([]protocol.LSPAny, len(p.Items))
+	for i := range out {
+		out[i] = protocol.LSPAny("null")
+	}
+	return out, nil
+}
+
+func (handler) WorkDoneProgressCreate(context.Context, *protocol.WorkDoneProgressCreateParams) error {
+	return nil
+}
+func (handler) RegisterCapability(context.Context, *protocol.RegistrationParams) error     { return nil }
+func (handler) UnregisterCapability(context.Context, *protocol.UnregistrationParams) error { return nil }
+func (handler) LogMessage(context.Context, *protocol.LogMessageParams) error               { return nil }
+func (handler) ShowMessage(context.Context, *protocol.ShowMessageParams) error             { return nil }
+func (handler) WorkspaceFolders(context.Context) ([]protocol.WorkspaceFolder, error)       { return nil, nil }
+
+// ApplyEdit refuses: edits go through lsp_rename, which applies them itself.
+func (handler) ApplyEdit(context.Context, *protocol.ApplyWorkspaceEditParams) (*protocol.ApplyWorkspaceEditResult, error) {
+	return &protocol.ApplyWorkspaceEditResult{Applied: false}, nil
+}

@@ -1,0 +1,245 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gantry-dev/gantry/internal/resource"
+)
+
+// DefaultDiagnosticsWait bounds the wait for a server's diagnostics after a write.
+const DefaultDiagnosticsWait = 3 * time.Second
+
+// readyWait bounds the wait for a server to be ready before its first query.
+const readyWait = 15 * time.Second
+
+// Options configure a Manager.
+type Options struct {
+	// Servers is the server table (nil: Defaults).
+	Servers []Spec
+	// DiagnosticsWait bounds the wait for diagnostics after a write (0: the default).
+	DiagnosticsWait time.Duration
+	// LookPath resolves a command (nil: PATH, then Go's bin folders).
+	LookPath func(string) (string, error)
+}
+
+// Manager finds and starts the language servers of a workspace. The servers live in
+// the process's resource pool (keyed by server and root), so every session and
+// subagent of the process shares them and the pool closes them at exit; the Manager
+// adds the restart of a crashed server (once per server and root) and status.
+type Manager struct {
+	pool      *resource.Pool
+	servers   []Spec
+	wait      time.Duration
+	lookPath  func(string) (string, error)
+	mu        sync.Mutex
+	restarted map[resource.Key]string // why the server of a key was restarted
+	crashed   map[resource.Key]string // a server that crashed after its restart
+}
+
+// NewManager returns a Manager whose servers live in pool.
+func NewManager(pool *resource.Pool, o Options) *Manager {
+	m := &Manager{pool: pool, servers: o.Servers, wait: o.DiagnosticsWait, lookPath: o.LookPath,
+		restarted: map[resource.Key]string{}, crashed: map[resource.Key]string{}}
+	if m.servers == nil {
+		m.servers = Defaults()
+	}
+	if m.wait <= 0 {
+		m.wait = DefaultDiagnosticsWait
+	}
+	if m.lookPath == nil {
+		m.lookPath = lookPath
+	}
+	return m
+}
+
+// DiagnosticsWait is the bound on the wait for diagnostics after a write.
+func (m *Manager) DiagnosticsWait() time.Duration { return m.wait }
+
+// Target is the server that serves a file, if one can: its row, root and binary.
+type Target struct {
+	Spec   Spec
+	Root   string
+	Binary string
+}
+
+// Key is the target's key in the pool.
+func (t Target) Key() resource.Key { return resource.Key{Kind: "lsp:" + t.Spec.Name, Of: t.Root} }
+
+// For finds the server of the file at path (absolute): the row
+// serving its extension whose marker is found from its folder up to workspace and
+// whose binary resolves. problem says why none can serve it ("" with ok).
+func (m *Manager) For(path string) (t Target, ok bool, problem string) {
+	var why []string
+	for _, s := range m.servers {
+		if !s.serves(path) {
+			continue
+		}
+		root := s.root(filepath.Dir(path), "/")
+		if root == "" {
+			why = append(why, fmt.Sprintf("%s needs one of %s in the folder of %s or above, and none is there", s.Name,
+				strings.Join(s.Markers, ", "), filepath.Base(path)))
+			continue
+		}
+		bin := s.binary(m.lookPath)
+		if bin == "" {
+			why = append(why, fmt.Sprintf("%s would serve %s but none of %s is installed", s.Name, root, strings.Join(s.Commands, ", ")))
+			continue
+		}
+		return Target{Spec: s, Root: root, Binary: bin}, true, ""
+	}
+	if len(why) == 0 {
+		return Target{}, false, fmt.Sprintf("No language server is configured for %s files.", extOf(path))
+	}
+	return Target{}, false, "No language server can serve " + filepath.Base(path) + ": " + strings.Join(why, "; ") + "."
+}
+
+func extOf(p string) string {
+	if e := filepath.Ext(p); e != "" {
+		return e
+	}
+	return filepath.Base(p)
+}
+
+// Usable says, cheaply, whether a server could serve path: for a write, so that a
+// project with no server costs nothing.
+func (m *Manager) Usable(path string) bool {
+	_, ok, _ := m.For(path)
+	return ok
+}
+
+// Client returns the running server of t, starting it on first use and waiting for it
+// to be ready. A server found dead is restarted once, and note says so; a second
+// crash is an error naming its stderr.
+func (m *Manager) Client(ctx context.Context, t Target) (c *Client, note string, err error) {
+	key := t.Key()
+	m.mu.Lock()
+	crashed := m.crashed[key]
+	m.mu.Unlock()
+	if crashed != "" {
+		return nil, "", errors.New(crashed + "; it was restarted once already, so it is not started again (use reload)")
+	}
+	get := func() (*Client, error) {
+		return resource.Get(ctx, m.pool, key, func(ctx context.Context) (*Client, error) {
+			return start(ctx, t.Spec, t.Binary, t.Root)
+		})
+	}
+	c, err = get()
+	if err != nil {
+		return nil, "", err
+	}
+	if !c.Alive() {
+		died := c.Died()
+		m.pool.Fail(key, died)
+		m.mu.Lock()
+		_, again := m.restarted[key]
+		if again {
+			m.crashed[key] = died.Error()
+		} else {
+			m.restarted[key] = died.Error()
+		}
+		m.mu.Unlock()
+		if again {
+			return nil, "", fmt.Errorf("%w; it was restarted once already, so it is not started again (use reload)", died)
+		}
+		if c, err = get(); err != nil {
+			return nil, "", err
+		}
+		note = fmt.Sprintf("(%s had crashed and was restarted: %v.)", t.Spec.Name, died)
+	}
+	c.WaitReady(ctx, readyWait)
+	return c, note, nil
+}
+
+// Reload stops the servers running for roots inside workspace (the next use starts
+// them again) and forgets their crashes. It returns what it stopped.
+func (m *Manager) Reload(ctx context.Context, workspace string) ([]string, error) {
+	var stopped []string
+	var errs []error
+	for _, k := range m.pool.Running() {
+		if !strings.HasPrefix(k.Kind, "lsp:") || !(within(k.Of, workspace) || within(workspace, k.Of)) {
+			continue
+		}
+		errs = append(errs, m.pool.Stop(ctx, k))
+		stopped = append(stopped, strings.TrimPrefix(k.Kind, "lsp:")+" for "+k.Of)
+	}
+	m.mu.Lock()
+	clear(m.restarted)
+	clear(m.crashed)
+	m.mu.Unlock()
+	return stopped, errors.Join(errs...)
+}
+
+// Status says, per server of the table, whether it runs for which root under
+// workspace, and why not otherwise: no marker, binary not found, crashed.
+func (m *Manager) Status(workspace string) []string {
+	var out []string
+	running := map[string][]string{}
+	for _, k := range m.pool.Running() {
+		if name, ok := strings.CutPrefix(k.Kind, "lsp:"); ok {
+			running[name] = append(running[name], k.Of)
+		}
+	}
+	for _, s := range m.servers {
+		lang := s.Language
+		if lang == "" {
+			lang = strings.Join(s.Extensions, " ")
+		}
+		roots := running[s.Name]
+		sort.Strings(roots)
+		var line string
+		switch {
+		case len(roots) > 0:
+			var parts []string
+			for _, r := range roots {
+				p := r
+				if c, ok := resource.Peek[*Client](m.pool, resource.Key{Kind: "lsp:" + s.Name, Of: r}); ok && !c.Alive() {
+					p += " (crashed: " + c.Died().Error() + ")"
+				}
+				m.mu.Lock()
+				if why := m.restarted[resource.Key{Kind: "lsp:" + s.Name, Of: r}]; why != "" {
+					p += " (restarted once after: " + why + ")"
+				}
+				m.mu.Unlock()
+				parts = append(parts, p)
+			}
+			line = fmt.Sprintf("%s: %s runs for %s", lang, s.Name, strings.Join(parts, ", "))
+		default:
+			line = m.idle(s, lang, workspace)
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// idle says why s does not run for workspace.
+func (m *Manager) idle(s Spec, lang, workspace string) string {
+	m.mu.Lock()
+	for k, why := range m.crashed {
+		if k.Kind == "lsp:"+s.Name {
+			m.mu.Unlock()
+			return fmt.Sprintf("%s: %s crashed for %s: %s", lang, s.Name, k.Of, why)
+		}
+	}
+	m.mu.Unlock()
+	root := findMarker(s, workspace)
+	bin := s.binary(m.lookPath)
+	switch {
+	case root == "" && bin == "":
+		return fmt.Sprintf("%s: %s not started: no %s here, and none of %s is installed", lang, s.Name, strings.Join(s.Markers, ", "), strings.Join(s.Commands, ", "))
+	case root == "":
+		return fmt.Sprintf("%s: %s not started: no %s here (%s is installed)", lang, s.Name, strings.Join(s.Markers, ", "), bin)
+	case bin == "":
+		return fmt.Sprintf("%s: %s not started: %s has a marker but none of %s is installed", lang, s.Name, root, strings.Join(s.Commands, ", "))
+	}
+	return fmt.Sprintf("%s: %s can serve %s (%s); it starts on first use", lang, s.Name, root, bin)
+}
+
+// findMarker is the nearest folder from workspace up holding a marker of s, or "".
+func findMarker(s Spec, workspace string) string { return s.root(workspace, "/") }
