@@ -42,9 +42,9 @@ type Client struct {
 	waitErr   error
 
 	mu      sync.Mutex
-	changed chan struct{} // closed and replaced at each publish
-	diags   map[uri.URI]published
-	docs    map[uri.URI]*doc
+	changed chan struct{}        // closed and replaced at each publish
+	diags   map[string]published // by path
+	docs    map[string]*doc      // by path
 	stderr  []string
 	closing bool
 }
@@ -82,7 +82,7 @@ func start(ctx context.Context, spec Spec, bin, root string) (_ *Client, err err
 		return nil, fmt.Errorf("starting %s: %w", bin, err)
 	}
 	c := &Client{spec: spec, root: root, cmd: cmd, ready: make(chan struct{}), dead: make(chan struct{}),
-		changed: make(chan struct{}), diags: map[uri.URI]published{}, docs: map[uri.URI]*doc{}}
+		changed: make(chan struct{}), diags: map[string]published{}, docs: map[string]*doc{}}
 	go c.readStderr(errR)
 	go func() {
 		c.waitErr = cmd.Wait()
@@ -142,7 +142,7 @@ type pipe struct {
 }
 
 func (p pipe) Write(b []byte) (int, error) { return p.w.Write(b) }
-func (p pipe) Close() error               { return errors.Join(p.w.Close(), p.ReadCloser.Close()) }
+func (p pipe) Close() error                { return errors.Join(p.w.Close(), p.ReadCloser.Close()) }
 
 func (c *Client) readStderr(r io.Reader) {
 	buf := make([]byte, 4096)
@@ -243,8 +243,8 @@ func (c *Client) Sync(ctx context.Context, path string) (version int32, gen int,
 	}
 	u := uri.File(path)
 	c.mu.Lock()
-	d := c.docs[u]
-	gen = c.diags[u].gen
+	d := c.docs[path]
+	gen = c.diags[path].gen
 	if d != nil && d.text == string(text) {
 		v := d.version
 		c.mu.Unlock()
@@ -252,7 +252,7 @@ func (c *Client) Sync(ctx context.Context, path string) (version int32, gen int,
 	}
 	if d == nil {
 		d = &doc{version: 1, text: string(text)}
-		c.docs[u] = d
+		c.docs[path] = d
 		c.mu.Unlock()
 		err = c.srv.DidOpen(ctx, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
 			URI: u, LanguageID: protocol.LanguageKind(c.spec.LanguageID), Version: 1, Text: string(text)}})
@@ -276,12 +276,11 @@ func (c *Client) Sync(ctx context.Context, path string) (version int32, gen int,
 // first publish after gen. gen -1 means nothing changed: the last publish, if any, is
 // returned at once. ok is false when none came within d.
 func (c *Client) WaitDiagnostics(ctx context.Context, path string, version int32, gen int, d time.Duration) (diags []protocol.Diagnostic, ok bool) {
-	u := uri.File(path)
 	t := time.NewTimer(d)
 	defer t.Stop()
 	for {
 		c.mu.Lock()
-		p, have := c.diags[u]
+		p, have := c.diags[path]
 		ch := c.changed
 		c.mu.Unlock()
 		if have && (gen < 0 || p.version >= version || p.version < 0 && p.gen > gen) {
@@ -349,12 +348,13 @@ func (h handler) Progress(_ context.Context, p *protocol.ProgressParams) error {
 func (h handler) PublishDiagnostics(_ context.Context, p *protocol.PublishDiagnosticsParams) error {
 	c := h.c
 	c.mu.Lock()
-	prev := c.diags[p.URI]
+	path := p.URI.Path()
+	prev := c.diags[path]
 	v := int32(-1)
 	if x, ok := p.Version.Get(); ok {
 		v = x
 	}
-	c.diags[p.URI] = published{version: v, gen: prev.gen + 1, diags: p.Diagnostics}
+	c.diags[path] = published{version: v, gen: prev.gen + 1, diags: p.Diagnostics}
 	close(c.changed)
 	c.changed = make(chan struct{})
 	c.mu.Unlock()
@@ -374,11 +374,13 @@ func (handler) Configuration(_ context.Context, p *protocol.ConfigurationParams)
 func (handler) WorkDoneProgressCreate(context.Context, *protocol.WorkDoneProgressCreateParams) error {
 	return nil
 }
-func (handler) RegisterCapability(context.Context, *protocol.RegistrationParams) error     { return nil }
-func (handler) UnregisterCapability(context.Context, *protocol.UnregistrationParams) error { return nil }
-func (handler) LogMessage(context.Context, *protocol.LogMessageParams) error               { return nil }
-func (handler) ShowMessage(context.Context, *protocol.ShowMessageParams) error             { return nil }
-func (handler) WorkspaceFolders(context.Context) ([]protocol.WorkspaceFolder, error)       { return nil, nil }
+func (handler) RegisterCapability(context.Context, *protocol.RegistrationParams) error { return nil }
+func (handler) UnregisterCapability(context.Context, *protocol.UnregistrationParams) error {
+	return nil
+}
+func (handler) LogMessage(context.Context, *protocol.LogMessageParams) error         { return nil }
+func (handler) ShowMessage(context.Context, *protocol.ShowMessageParams) error       { return nil }
+func (handler) WorkspaceFolders(context.Context) ([]protocol.WorkspaceFolder, error) { return nil, nil }
 
 // ApplyEdit refuses: edits go through lsp_rename, which applies them itself.
 func (handler) ApplyEdit(context.Context, *protocol.ApplyWorkspaceEditParams) (*protocol.ApplyWorkspaceEditResult, error) {

@@ -243,3 +243,35 @@ func (m *Manager) idle(s Spec, lang, workspace string) string {
 
 // findMarker is the nearest folder from workspace up holding a marker of s, or "".
 func findMarker(s Spec, workspace string) string { return s.root(workspace, "/") }
+
+// Workspace lists the servers that can serve workspace as a whole: those whose marker
+// is in it or above and whose binary resolves (for workspace symbols and the project
+// checker).
+func (m *Manager) Workspace(workspace string) []Target {
+	var out []Target
+	for _, s := range m.servers {
+		root := findMarker(s, workspace)
+		if root == "" {
+			continue
+		}
+		if bin := s.binary(m.lookPath); bin != "" {
+			out = append(out, Target{Spec: s, Root: root, Binary: bin})
+		}
+	}
+	return out
+}
+
+// Checkers lists the project checkers that apply to workspace: per server whose
+// marker is found there (its binary need not be installed), the root and command.
+func (m *Manager) Checkers(workspace string) []Target {
+	var out []Target
+	for _, s := range m.servers {
+		if s.Checker == "" {
+			continue
+		}
+		if root := findMarker(s, workspace); root != "" {
+			out = append(out, Target{Spec: s, Root: root})
+		}
+	}
+	return out
+}

@@ -1,0 +1,287 @@
+package lsptool
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gantry-dev/gantry/internal/lsp"
+	"github.com/gantry-dev/gantry/internal/procgroup"
+	"github.com/gantry-dev/gantry/internal/tool"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+// checkerTimeout bounds a project checker.
+const checkerTimeout = 5 * time.Minute
+
+// lineCache reads the lines of files once per call.
+type lineCache map[string][]string
+
+func (lc lineCache) line(path string, n int) string {
+	ls, ok := lc[path]
+	if !ok {
+		data, _ := os.ReadFile(path)
+		ls = lsp.Lines(string(data))
+		lc[path] = ls
+	}
+	if n < 0 || n >= len(ls) {
+		return ""
+	}
+	return strings.TrimSpace(ls[n])
+}
+
+// formatLocations is `path:line: text` per location, sorted and deduplicated, cut at
+// limit (0: no cap) with a line saying so.
+func formatLocations(cwd string, locs []protocol.Location, limit int, what string) string {
+	sort.SliceStable(locs, func(i, j int) bool {
+		if locs[i].URI != locs[j].URI {
+			return locs[i].URI < locs[j].URI
+		}
+		return locs[i].Range.Start.Line < locs[j].Range.Start.Line
+	})
+	lc := lineCache{}
+	var lines []string
+	seen := map[string]bool{}
+	for _, l := range locs {
+		p := l.URI.Path()
+		s := fmt.Sprintf("%s:%d: %s", rel(cwd, p), l.Range.Start.Line+1, lc.line(p, int(l.Range.Start.Line)))
+		if !seen[s] {
+			seen[s] = true
+			lines = append(lines, s)
+		}
+	}
+	if limit > 0 && len(lines) > limit {
+		n := len(lines)
+		lines = append(lines[:limit], fmt.Sprintf("(%d %s; the first %d are shown.)", n, what, limit))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// severity names a diagnostic's severity.
+func severity(s protocol.DiagnosticSeverity) string {
+	switch s {
+	case protocol.DiagnosticSeverityError:
+		return "error"
+	case protocol.DiagnosticSeverityWarning:
+		return "warning"
+	case protocol.DiagnosticSeverityInformation:
+		return "info"
+	case protocol.DiagnosticSeverityHint:
+		return "hint"
+	}
+	return "error"
+}
+
+// message is a diagnostic's message as text.
+func message(d protocol.Diagnostic) string {
+	switch m := d.Message.(type) {
+	case protocol.String:
+		return string(m)
+	case *protocol.MarkupContent:
+		return m.Value
+	}
+	return fmt.Sprint(d.Message)
+}
+
+// code is a diagnostic's code as text ("" when none).
+func code(d protocol.Diagnostic) string {
+	switch c := d.Code.(type) {
+	case protocol.String:
+		return string(c)
+	case protocol.Integer:
+		return fmt.Sprint(int32(c))
+	}
+	return ""
+}
+
+// formatDiagnostic is `path:line: severity: message [code]`.
+func formatDiagnostic(shown string, d protocol.Diagnostic) string {
+	s := fmt.Sprintf("%s:%d: %s: %s", shown, d.Range.Start.Line+1, severity(d.Severity), strings.TrimSpace(message(d)))
+	if c := code(d); c != "" {
+		s += " [" + c + "]"
+	}
+	return s
+}
+
+func (q *query) diagnostics(ctx context.Context, m *lsp.Manager) tool.Result {
+	ds, ok := q.c.WaitDiagnostics(ctx, q.path, q.ver, q.gen, m.DiagnosticsWait())
+	if !ok {
+		return tool.Result{Text: fmt.Sprintf("The language server published no diagnostics for %s within %s; it may still be indexing.", q.shown, m.DiagnosticsWait())}
+	}
+	if len(ds) == 0 {
+		return tool.Result{Text: fmt.Sprintf("%s has no diagnostics.", q.shown)}
+	}
+	lines := make([]string, len(ds))
+	for i, d := range ds {
+		lines[i] = formatDiagnostic(q.shown, d)
+	}
+	return tool.Result{Text: strings.Join(lines, "\n")}
+}
+
+func (q *query) documentSymbols(ctx context.Context) tool.Result {
+	r, err := q.c.Server().DocumentSymbol(ctx, &protocol.DocumentSymbolParams{TextDocument: q.doc()})
+	if err != nil {
+		return tool.Fail(fmt.Sprintf("The language server could not list the symbols of %s: %v.", q.shown, serverError(err)))
+	}
+	var lines []string
+	lc := lineCache{}
+	var walk func(ss []protocol.DocumentSymbol, depth int)
+	walk = func(ss []protocol.DocumentSymbol, depth int) {
+		for _, s := range ss {
+			lines = append(lines, fmt.Sprintf("%s:%d: %s%s %s", q.shown, s.SelectionRange.Start.Line+1, strings.Repeat("  ", depth),
+				kind(s.Kind), s.Name))
+			walk(s.Children, depth+1)
+		}
+	}
+	switch v := r.(type) {
+	case protocol.DocumentSymbolSlice:
+		walk(v, 0)
+	case protocol.SymbolInformationSlice:
+		for _, s := range v {
+			lines = append(lines, fmt.Sprintf("%s:%d: %s %s", q.shown, s.Location.Range.Start.Line+1, kind(s.Kind), s.Name))
+		}
+	}
+	_ = lc
+	if len(lines) == 0 {
+		return tool.Result{Text: fmt.Sprintf("%s has no symbols.", q.shown)}
+	}
+	if len(lines) > maxDocumentSym {
+		n := len(lines)
+		lines = append(lines[:maxDocumentSym], fmt.Sprintf("(%d symbols; the first %d are shown.)", n, maxDocumentSym))
+	}
+	return tool.Result{Text: strings.Join(lines, "\n")}
+}
+
+func workspaceSymbols(ctx context.Context, m *lsp.Manager, env tool.Env, query string) tool.Result {
+	ts := m.Workspace(env.Cwd)
+	if len(ts) == 0 {
+		return tool.Fail("No language server can serve this workspace: " + strings.Join(m.Status(env.Cwd), "; ") + ".")
+	}
+	var lines, notes []string
+	lc := lineCache{}
+	for _, t := range ts {
+		c, note, err := m.Client(ctx, t)
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("(%s could not start: %v.)", t.Spec.Name, err))
+			continue
+		}
+		if note != "" {
+			notes = append(notes, note)
+		}
+		r, err := c.Server().Symbols(ctx, &protocol.WorkspaceSymbolParams{Query: query})
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("(%s could not search symbols: %v.)", t.Spec.Name, serverError(err)))
+			continue
+		}
+		add := func(name string, k protocol.SymbolKind, cont *string, u uri.URI, line uint32) {
+			container := ""
+			if cont != nil {
+				container = *cont
+			}
+			p := u.Path()
+			if !inside(p, env.Cwd) {
+				return // the standard library and module cache are not the workspace
+			}
+			s := fmt.Sprintf("%s:%d: %s %s", rel(env.Cwd, p), line+1, kind(k), name)
+			if container != "" {
+				s += " (in " + container + ")"
+			}
+			_ = lc
+			lines = append(lines, s)
+		}
+		switch v := r.(type) {
+		case protocol.SymbolInformationSlice:
+			for _, s := range v {
+				add(s.Name, s.Kind, s.ContainerName, s.Location.URI, s.Location.Range.Start.Line)
+			}
+		case protocol.WorkspaceSymbolSlice:
+			for _, s := range v {
+				switch l := s.Location.(type) {
+				case *protocol.Location:
+					add(s.Name, s.Kind, s.ContainerName, l.URI, l.Range.Start.Line)
+				case *protocol.LocationUriOnly:
+					add(s.Name, s.Kind, s.ContainerName, l.URI, 0)
+				}
+			}
+		}
+	}
+	if len(lines) > maxWorkspaceSym {
+		n := len(lines)
+		lines = append(lines[:maxWorkspaceSym], fmt.Sprintf("(%d symbols; the first %d are shown.)", n, maxWorkspaceSym))
+	}
+	if len(lines) == 0 {
+		lines = []string{fmt.Sprintf("No symbol of the workspace matches %q.", query)}
+	}
+	return tool.Result{Text: strings.Join(append(notes, lines...), "\n")}
+}
+
+// kind names a symbol kind.
+func kind(k protocol.SymbolKind) string {
+	names := map[protocol.SymbolKind]string{
+		protocol.SymbolKindFile: "file", protocol.SymbolKindModule: "module", protocol.SymbolKindNamespace: "namespace",
+		protocol.SymbolKindPackage: "package", protocol.SymbolKindClass: "class", protocol.SymbolKindMethod: "method",
+		protocol.SymbolKindProperty: "property", protocol.SymbolKindField: "field", protocol.SymbolKindConstructor: "constructor",
+		protocol.SymbolKindEnum: "enum", protocol.SymbolKindInterface: "interface", protocol.SymbolKindFunction: "func",
+		protocol.SymbolKindVariable: "var", protocol.SymbolKindConstant: "const", protocol.SymbolKindStruct: "struct",
+		protocol.SymbolKindTypeParameter: "type parameter",
+	}
+	if n, ok := names[k]; ok {
+		return n
+	}
+	return "symbol"
+}
+
+// projectCheck runs the checker of each server whose marker is found here.
+func projectCheck(ctx context.Context, m *lsp.Manager, o Options, env tool.Env) tool.Result {
+	ts := m.Checkers(env.Cwd)
+	if len(ts) == 0 {
+		return tool.Fail(`No project checker applies here (diagnostics "*" runs go vet, pyright or tsc where their project marker is); give a file instead.`)
+	}
+	max := o.MaxOutput
+	if max <= 0 {
+		max = 30000
+	}
+	var parts []string
+	failed := false
+	for _, t := range ts {
+		script := t.Spec.Checker
+		if c, ok := o.Checkers[t.Spec.Name]; ok && c != "" {
+			script = c
+		}
+		var out bytes.Buffer
+		cmd := procgroup.Command(script, t.Root, nil)
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			parts = append(parts, fmt.Sprintf("%s could not start in %s: %v.", script, rel(env.Cwd, t.Root), err))
+			failed = true
+			continue
+		}
+		end := procgroup.Wait(ctx, cmd, checkerTimeout, time.Second, nil)
+		text := strings.TrimSpace(out.String())
+		if len(text) > max {
+			text = text[:max] + "\n(output cut at " + fmt.Sprint(max) + " bytes)"
+		}
+		head := fmt.Sprintf("$ %s (in %s)", script, rel(env.Cwd, t.Root))
+		switch {
+		case end.TimedOut:
+			head += fmt.Sprintf(": stopped after %s", checkerTimeout)
+			failed = true
+		case end.Cancelled:
+			head += ": cancelled"
+			failed = true
+		case end.Err != nil:
+			head += ": " + end.Err.Error()
+		default:
+			if text == "" {
+				text = "No problem found."
+			}
+		}
+		parts = append(parts, head+"\n"+text)
+	}
+	return tool.Result{Text: strings.Join(parts, "\n\n"), IsError: failed}
+}

@@ -1,0 +1,334 @@
+// Package lsptool is the lsp and lsp_rename tools, and the diagnostics a write
+// reports: the model's access to the language servers internal/lsp supervises.
+package lsptool
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gantry-dev/gantry/internal/lsp"
+	"github.com/gantry-dev/gantry/internal/tool"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+)
+
+//go:embed lsp.md
+var lspDoc string
+
+// Caps of the lists the tool returns.
+const (
+	maxReferences   = 50
+	maxWorkspaceSym = 100
+	maxDocumentSym  = 200
+)
+
+// The actions of the lsp tool.
+var actions = []string{"diagnostics", "definition", "type_definition", "implementation", "references", "hover",
+	"symbols", "code_actions", "status", "reload"}
+
+// navigation are the actions at a position: they need file, line and symbol.
+var navigation = map[string]bool{"definition": true, "type_definition": true, "implementation": true,
+	"references": true, "hover": true, "code_actions": true}
+
+type args struct {
+	Action string `json:"action" jsonschema:"enum=diagnostics,enum=definition,enum=type_definition,enum=implementation,enum=references,enum=hover,enum=symbols,enum=code_actions,enum=status,enum=reload,description=What to ask the language server."`
+	File   string `json:"file,omitempty" jsonschema:"description=The file (relative to the working directory); for diagnostics \"*\" runs the project's checker."`
+	Line   int    `json:"line,omitempty" jsonschema:"description=1-based line of the symbol, for the navigation actions."`
+	Symbol string `json:"symbol,omitempty" jsonschema:"description=The symbol as written on that line (its first occurrence is used)."`
+	Query  string `json:"query,omitempty" jsonschema:"description=For symbols: a workspace symbol search (without it, file's symbols are listed)."`
+}
+
+// Options configure the tools.
+type Options struct {
+	// Checkers replace a server's project checker (diagnostics "*"), by server name.
+	Checkers map[string]string
+	// MaxOutput bounds a checker's output, in bytes (0: 30000).
+	MaxOutput int
+}
+
+// Tool returns the lsp tool over m.
+func Tool(m *lsp.Manager, o Options) tool.Tool {
+	return tool.New(tool.Def[args]{
+		Name:        "lsp",
+		Description: lspDoc,
+		Level:       tool.LevelRead,
+		Kind:        tool.KindSearch,
+		Icon:        "🧭",
+		Counter:     tool.CountFileOp,
+		Principal:   func(a args) string { return a.File },
+		Files:       tool.FilesRead,
+		Paths: func(env tool.Env, a args) []string {
+			if a.File == "" || a.File == "*" {
+				return nil
+			}
+			return []string{env.Abs(a.File)}
+		},
+		Title: func(env tool.Env, a args, paths []string) string { return title(env, a, paths) },
+		Check: check,
+		Run: func(ctx context.Context, env tool.Env, a args) tool.Result {
+			return run(ctx, m, o, env, a)
+		},
+	})
+}
+
+func title(env tool.Env, a args, paths []string) string {
+	what := "LSP " + strings.ReplaceAll(a.Action, "_", " ")
+	switch {
+	case a.Symbol != "" && len(paths) > 0:
+		return fmt.Sprintf("%s of %s at %s:%d", what, a.Symbol, rel(env.Cwd, paths[0]), a.Line)
+	case a.Query != "":
+		return fmt.Sprintf("%s matching %q", what, a.Query)
+	case a.File == "*":
+		return what + " of the project"
+	case len(paths) > 0:
+		return what + " of " + rel(env.Cwd, paths[0])
+	}
+	return what
+}
+
+func check(a args) string {
+	switch {
+	case navigation[a.Action] && (a.File == "" || a.File == "*"):
+		return fmt.Sprintf("lsp %s needs a file in \"file\".", a.Action)
+	case navigation[a.Action] && a.Line < 1:
+		return fmt.Sprintf("lsp %s needs a 1-based \"line\".", a.Action)
+	case navigation[a.Action] && strings.TrimSpace(a.Symbol) == "":
+		return fmt.Sprintf("lsp %s needs the \"symbol\" as written on line %d; positions are never guessed.", a.Action, a.Line)
+	case a.Action == "diagnostics" && a.File == "":
+		return `lsp diagnostics needs a file in "file", or "*" for the whole project.`
+	case a.Action == "symbols" && a.File == "" && a.Query == "":
+		return `lsp symbols needs a "query" (workspace search) or a "file" (its symbols).`
+	}
+	return ""
+}
+
+func run(ctx context.Context, m *lsp.Manager, o Options, env tool.Env, a args) tool.Result {
+	switch a.Action {
+	case "status":
+		return tool.Result{Text: strings.Join(m.Status(env.Cwd), "\n")}
+	case "reload":
+		stopped, err := m.Reload(ctx, env.Cwd)
+		if err != nil {
+			return tool.Fail(fmt.Sprintf("Reloading failed: %v.", err))
+		}
+		if len(stopped) == 0 {
+			return tool.Result{Text: "No language server was running here; the next call starts one."}
+		}
+		return tool.Result{Text: "Stopped " + strings.Join(stopped, ", ") + "; the next call starts them again."}
+	case "diagnostics":
+		if a.File == "*" {
+			return projectCheck(ctx, m, o, env)
+		}
+	case "symbols":
+		if a.Query != "" && a.File == "" {
+			return workspaceSymbols(ctx, m, env, a.Query)
+		}
+	}
+	q, res := open(ctx, m, env, a.File)
+	if q == nil {
+		return res
+	}
+	var out tool.Result
+	switch a.Action {
+	case "diagnostics":
+		out = q.diagnostics(ctx, m)
+	case "symbols":
+		out = q.documentSymbols(ctx)
+	default:
+		pos, problem := lsp.Locate(q.text, a.Line, a.Symbol, q.shown)
+		if problem != "" {
+			return tool.Fail(problem)
+		}
+		out = q.at(ctx, a.Action, pos)
+	}
+	if q.note != "" {
+		out.Text = q.note + "\n" + out.Text
+	}
+	return out
+}
+
+// query is one file synced with its server.
+type query struct {
+	env   tool.Env
+	c     *lsp.Client
+	path  string
+	shown string
+	text  string
+	note  string
+	ver   int32
+	gen   int
+}
+
+// open checks file, finds and starts its server and syncs the file; on failure the
+// result says why in one sentence.
+func open(ctx context.Context, m *lsp.Manager, env tool.Env, file string) (*query, tool.Result) {
+	path := env.Abs(file)
+	shown := rel(env.Cwd, path)
+	if !inside(path, env.Cwd) {
+		return nil, tool.Fail(fmt.Sprintf("%s is outside the workspace %s; lsp only reads files inside it.", file, env.Cwd))
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil, tool.Fail(fmt.Sprintf("%s does not exist.", shown))
+		}
+		return nil, tool.Fail(fmt.Sprintf("%s cannot be read (%v).", shown, err))
+	}
+	t, ok, problem := m.For(path)
+	if !ok {
+		return nil, tool.Fail(problem + ` (lsp status says which servers can run.)`)
+	}
+	c, note, err := m.Client(ctx, t)
+	if err != nil {
+		return nil, tool.Fail(fmt.Sprintf("The %s language server could not start for %s: %v.", t.Spec.Name, rel(env.Cwd, t.Root), err))
+	}
+	v, gen, err := c.Sync(ctx, path)
+	if err != nil {
+		return nil, tool.Fail(fmt.Sprintf("%s could not be sent to %s: %v.", shown, t.Spec.Name, err))
+	}
+	return &query{env: env, c: c, path: path, shown: shown, text: string(data), note: note, ver: v, gen: gen}, tool.Result{}
+}
+
+func (q *query) doc() protocol.TextDocumentIdentifier {
+	return protocol.TextDocumentIdentifier{URI: uri.File(q.path)}
+}
+
+func (q *query) posParams(pos protocol.Position) protocol.TextDocumentPositionParams {
+	return protocol.TextDocumentPositionParams{TextDocument: q.doc(), Position: pos}
+}
+
+func (q *query) at(ctx context.Context, action string, pos protocol.Position) tool.Result {
+	srv := q.c.Server()
+	pp := q.posParams(pos)
+	var locs []protocol.Location
+	var err error
+	switch action {
+	case "definition":
+		var r protocol.DefinitionResult
+		r, err = srv.Definition(ctx, &protocol.DefinitionParams{TextDocumentPositionParams: pp})
+		locs = locations(r)
+	case "type_definition":
+		var r protocol.DefinitionResult
+		r, err = srv.TypeDefinition(ctx, &protocol.TypeDefinitionParams{TextDocumentPositionParams: pp})
+		locs = locations(r)
+	case "implementation":
+		var r protocol.DefinitionResult
+		r, err = srv.Implementation(ctx, &protocol.ImplementationParams{TextDocumentPositionParams: pp})
+		locs = locations(r)
+	case "references":
+		locs, err = srv.References(ctx, &protocol.ReferenceParams{TextDocumentPositionParams: pp,
+			Context: protocol.ReferenceContext{IncludeDeclaration: true}})
+	case "hover":
+		return q.hover(ctx, pp)
+	case "code_actions":
+		return q.codeActions(ctx, pos)
+	}
+	if err != nil {
+		return tool.Fail(fmt.Sprintf("The language server could not answer %s: %v.", action, serverError(err)))
+	}
+	if len(locs) == 0 {
+		return tool.Result{Text: fmt.Sprintf("The language server found no %s there.", strings.ReplaceAll(action, "_", " "))}
+	}
+	limit := 0
+	if action == "references" {
+		limit = maxReferences
+	}
+	return tool.Result{Text: formatLocations(q.env.Cwd, locs, limit, "references")}
+}
+
+// serverError is err for the model: a server's error message without the wrapping.
+func serverError(err error) string { return strings.TrimSuffix(err.Error(), ".") }
+
+func locations(r protocol.DefinitionResult) []protocol.Location {
+	switch v := r.(type) {
+	case *protocol.Location:
+		if v != nil {
+			return []protocol.Location{*v}
+		}
+	case protocol.LocationSlice:
+		return v
+	case protocol.DefinitionLinkSlice:
+		out := make([]protocol.Location, len(v))
+		for i, l := range v {
+			out[i] = protocol.Location{URI: l.TargetURI, Range: l.TargetSelectionRange}
+		}
+		return out
+	}
+	return nil
+}
+
+func (q *query) hover(ctx context.Context, pp protocol.TextDocumentPositionParams) tool.Result {
+	h, err := q.c.Server().Hover(ctx, &protocol.HoverParams{TextDocumentPositionParams: pp})
+	if err != nil {
+		return tool.Fail(fmt.Sprintf("The language server could not answer hover: %v.", serverError(err)))
+	}
+	if h == nil || h.Contents == nil {
+		return tool.Result{Text: "The language server has nothing to say about that symbol."}
+	}
+	var parts []string
+	switch c := h.Contents.(type) {
+	case *protocol.MarkupContent:
+		parts = append(parts, c.Value)
+	case protocol.String:
+		parts = append(parts, string(c))
+	case *protocol.MarkedStringWithLanguage:
+		parts = append(parts, c.Value)
+	case protocol.MarkedStringSlice:
+		for _, s := range c {
+			parts = append(parts, fmt.Sprint(s))
+		}
+	}
+	return tool.Result{Text: strings.TrimSpace(strings.Join(parts, "\n"))}
+}
+
+func (q *query) codeActions(ctx context.Context, pos protocol.Position) tool.Result {
+	// The server's diagnostics of the line are the context quick fixes answer.
+	ds, _ := q.c.WaitDiagnostics(ctx, q.path, q.ver, q.gen, time.Second*3)
+	var here []protocol.Diagnostic
+	for _, d := range ds {
+		if d.Range.Start.Line <= pos.Line && pos.Line <= d.Range.End.Line {
+			here = append(here, d)
+		}
+	}
+	rng := protocol.Range{Start: protocol.Position{Line: pos.Line}, End: protocol.Position{Line: pos.Line + 1}}
+	acts, err := q.c.Server().CodeAction(ctx, &protocol.CodeActionParams{TextDocument: q.doc(), Range: rng,
+		Context: protocol.CodeActionContext{Diagnostics: here}})
+	if err != nil {
+		return tool.Fail(fmt.Sprintf("The language server could not answer code_actions: %v.", serverError(err)))
+	}
+	var lines []string
+	for _, a := range acts {
+		switch v := a.(type) {
+		case *protocol.CodeAction:
+			kind := ""
+			if v.Kind != nil {
+				kind = " [" + string(*v.Kind) + "]"
+			}
+			lines = append(lines, "- "+v.Title+kind)
+		case *protocol.Command:
+			lines = append(lines, "- "+v.Title+" [command]")
+		}
+	}
+	if len(lines) == 0 {
+		return tool.Result{Text: fmt.Sprintf("The language server offers no code action on line %d of %s.", pos.Line+1, q.shown)}
+	}
+	return tool.Result{Text: fmt.Sprintf("Code actions on line %d of %s:\n%s", pos.Line+1, q.shown, strings.Join(lines, "\n"))}
+}
+
+// rel is p relative to cwd when inside it.
+func rel(cwd, p string) string {
+	if r, err := filepath.Rel(cwd, p); err == nil && r != ".." && !strings.HasPrefix(r, "../") {
+		return r
+	}
+	return p
+}
+
+func inside(p, dir string) bool {
+	r, err := filepath.Rel(dir, p)
+	return err == nil && r != ".." && !strings.HasPrefix(r, "../")
+}
