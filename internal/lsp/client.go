@@ -113,6 +113,7 @@ func (c *Client) initParams() *protocol.InitializeParams {
 	yes := true
 	p := &protocol.InitializeParams{ProcessID: &pid}
 	p.ClientInfo = protocol.ClientInfo{Name: "gantry"}
+	//lint:ignore SA1019 older servers (pylsp, some clangd) still read rootUri only
 	p.RootURI = &u
 	p.WorkspaceFolders = protocol.NewNullable([]protocol.WorkspaceFolder{{URI: u, Name: c.root}})
 	if c.spec.InitOptions != nil {

@@ -129,7 +129,6 @@ func (q *query) documentSymbols(ctx context.Context) tool.Result {
 		return tool.Fail(fmt.Sprintf("The language server could not list the symbols of %s: %v.", q.shown, serverError(err)))
 	}
 	var lines []string
-	lc := lineCache{}
 	var walk func(ss []protocol.DocumentSymbol, depth int)
 	walk = func(ss []protocol.DocumentSymbol, depth int) {
 		for _, s := range ss {
@@ -146,7 +145,6 @@ func (q *query) documentSymbols(ctx context.Context) tool.Result {
 			lines = append(lines, fmt.Sprintf("%s:%d: %s %s", q.shown, s.Location.Range.Start.Line+1, kind(s.Kind), s.Name))
 		}
 	}
-	_ = lc
 	if len(lines) == 0 {
 		return tool.Result{Text: fmt.Sprintf("%s has no symbols.", q.shown)}
 	}
@@ -163,7 +161,6 @@ func workspaceSymbols(ctx context.Context, m *lsp.Manager, env tool.Env, query s
 		return tool.Fail("No language server can serve this workspace: " + strings.Join(m.Status(env.Cwd), "; ") + ".")
 	}
 	var lines, notes []string
-	lc := lineCache{}
 	for _, t := range ts {
 		c, note, err := m.Client(ctx, t)
 		if err != nil {
@@ -191,7 +188,6 @@ func workspaceSymbols(ctx context.Context, m *lsp.Manager, env tool.Env, query s
 			if container != "" {
 				s += " (in " + container + ")"
 			}
-			_ = lc
 			lines = append(lines, s)
 		}
 		switch v := r.(type) {

@@ -27,10 +27,6 @@ const (
 	maxDocumentSym  = 200
 )
 
-// The actions of the lsp tool.
-var actions = []string{"diagnostics", "definition", "type_definition", "implementation", "references", "hover",
-	"symbols", "code_actions", "status", "reload"}
-
 // navigation are the actions at a position: they need file, line and symbol.
 var navigation = map[string]bool{"definition": true, "type_definition": true, "implementation": true,
 	"references": true, "hover": true, "code_actions": true}
@@ -276,6 +272,7 @@ func (q *query) hover(ctx context.Context, pp protocol.TextDocumentPositionParam
 		parts = append(parts, c.Value)
 	case protocol.String:
 		parts = append(parts, string(c))
+	//lint:ignore SA1019 servers still send the deprecated form
 	case *protocol.MarkedStringWithLanguage:
 		parts = append(parts, c.Value)
 	case protocol.MarkedStringSlice:

@@ -1,0 +1,221 @@
+package lsptool
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/gantry-dev/gantry/internal/lsp"
+	"github.com/gantry-dev/gantry/internal/tool"
+	"github.com/gantry-dev/gantry/internal/tools/fs"
+	"go.lsp.dev/protocol"
+)
+
+type renameArgs struct {
+	File    string `json:"file" jsonschema:"description=The file (relative to the working directory) where the symbol is written."`
+	Line    int    `json:"line" jsonschema:"description=1-based line of the symbol."`
+	Symbol  string `json:"symbol" jsonschema:"description=The symbol as written on that line (its first occurrence is used)."`
+	NewName string `json:"new_name" jsonschema:"description=The new name."`
+}
+
+// Rename returns the lsp_rename tool over m.
+func Rename(m *lsp.Manager) tool.Tool {
+	return tool.New(tool.Def[renameArgs]{
+		Name: "lsp_rename",
+		Description: "Rename a symbol everywhere the language server knows it is used, in every file at once (all or none). " +
+			"The symbol is given by its 1-based line in file and its text on that line.",
+		Level:     tool.LevelWrite,
+		Kind:      tool.KindEdit,
+		Icon:      "✏️",
+		Counter:   tool.CountFileOp,
+		Principal: func(a renameArgs) string { return a.File },
+		Files:     tool.FilesWrite,
+		Paths:     func(env tool.Env, a renameArgs) []string { return []string{env.Abs(a.File)} },
+		Title: func(env tool.Env, a renameArgs, paths []string) string {
+			return fmt.Sprintf("Rename %s to %s (%s:%d)", a.Symbol, a.NewName, rel(env.Cwd, paths[0]), a.Line)
+		},
+		Check: func(a renameArgs) string {
+			switch {
+			case strings.TrimSpace(a.File) == "":
+				return `lsp_rename needs the file in "file".`
+			case a.Line < 1:
+				return `lsp_rename needs a 1-based "line".`
+			case strings.TrimSpace(a.Symbol) == "":
+				return `lsp_rename needs the "symbol" as written on that line.`
+			case strings.TrimSpace(a.NewName) == "":
+				return `lsp_rename needs the "new_name".`
+			}
+			return ""
+		},
+		Preview: func(ctx context.Context, env tool.Env, a renameArgs) tool.Display {
+			plan, _, res := planRename(ctx, m, env, a)
+			if plan == nil {
+				return tool.Display{Note: res.Text}
+			}
+			return plan.display(env)
+		},
+		Run: func(ctx context.Context, env tool.Env, a renameArgs) tool.Result {
+			plan, q, res := planRename(ctx, m, env, a)
+			if plan == nil {
+				return res
+			}
+			if err := plan.apply(); err != nil {
+				return tool.Fail(fmt.Sprintf("The rename could not be written, so no file was changed: %v.", err))
+			}
+			for _, f := range plan.files {
+				_, _, _ = q.c.Sync(ctx, f.path) // the server learns the new text
+			}
+			names := make([]string, len(plan.files))
+			for i, f := range plan.files {
+				names[i] = rel(env.Cwd, f.path)
+			}
+			text := fmt.Sprintf("Renamed %s to %s in %d file(s): %s.", a.Symbol, a.NewName, len(names), strings.Join(names, ", "))
+			if q.note != "" {
+				text = q.note + "\n" + text
+			}
+			d := plan.display(env)
+			return tool.Result{Text: text + "\n\n" + d.Diff, Display: d}
+		},
+	})
+}
+
+// renamePlan is the new content of every file a rename changes.
+type renamePlan struct{ files []renamedFile }
+
+type renamedFile struct {
+	path     string
+	old, new string
+	mode     os.FileMode
+}
+
+func planRename(ctx context.Context, m *lsp.Manager, env tool.Env, a renameArgs) (*renamePlan, *query, tool.Result) {
+	q, res := open(ctx, m, env, a.File)
+	if q == nil {
+		return nil, nil, res
+	}
+	pos, problem := lsp.Locate(q.text, a.Line, a.Symbol, q.shown)
+	if problem != "" {
+		return nil, nil, tool.Fail(problem)
+	}
+	we, err := q.c.Server().Rename(ctx, &protocol.RenameParams{TextDocumentPositionParams: q.posParams(pos), NewName: a.NewName})
+	if err != nil {
+		return nil, nil, tool.Fail(fmt.Sprintf("The language server refused the rename: %v.", serverError(err)))
+	}
+	edits, msg := collectEdits(we)
+	if msg != "" {
+		return nil, nil, tool.Fail(msg)
+	}
+	if len(edits) == 0 {
+		return nil, nil, tool.Fail(fmt.Sprintf("The language server found nothing to rename for %s on line %d of %s.", a.Symbol, a.Line, q.shown))
+	}
+	plan := &renamePlan{}
+	paths := make([]string, 0, len(edits))
+	for p := range edits {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		if !inside(p, env.Cwd) {
+			return nil, nil, tool.Fail(fmt.Sprintf("The rename would change %s, outside the workspace; nothing was changed.", p))
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, nil, tool.Fail(fmt.Sprintf("The rename would change %s, which cannot be read (%v); nothing was changed.", rel(env.Cwd, p), err))
+		}
+		old, err := os.ReadFile(p)
+		if err != nil {
+			return nil, nil, tool.Fail(fmt.Sprintf("%s cannot be read (%v); nothing was changed.", rel(env.Cwd, p), err))
+		}
+		nt, err := lsp.Apply(string(old), edits[p])
+		if err != nil {
+			return nil, nil, tool.Fail(fmt.Sprintf("The server's edits of %s do not apply (%v); nothing was changed.", rel(env.Cwd, p), err))
+		}
+		plan.files = append(plan.files, renamedFile{path: p, old: string(old), new: nt, mode: st.Mode()})
+	}
+	return plan, q, tool.Result{}
+}
+
+// collectEdits gathers the text edits of a workspace edit by path; a file operation
+// (create, rename, delete) is refused.
+func collectEdits(we *protocol.WorkspaceEdit) (map[string][]protocol.TextEdit, string) {
+	out := map[string][]protocol.TextEdit{}
+	if we == nil {
+		return out, ""
+	}
+	for u, es := range we.Changes {
+		out[u.Path()] = append(out[u.Path()], es...)
+	}
+	for _, dc := range we.DocumentChanges {
+		tde, ok := dc.(*protocol.TextDocumentEdit)
+		if !ok {
+			return nil, "The language server's rename creates, renames or deletes files, which lsp_rename does not do; nothing was changed."
+		}
+		p := tde.TextDocument.URI.Path()
+		for _, e := range tde.Edits {
+			switch v := e.(type) {
+			case *protocol.TextEdit:
+				out[p] = append(out[p], *v)
+			case *protocol.AnnotatedTextEdit:
+				out[p] = append(out[p], v.TextEdit)
+			default:
+				return nil, "The language server's rename uses snippet edits, which lsp_rename cannot apply; nothing was changed."
+			}
+		}
+	}
+	return out, ""
+}
+
+func (p *renamePlan) display(env tool.Env) tool.Display {
+	var d tool.Display
+	var diffs []string
+	for _, f := range p.files {
+		diffs = append(diffs, fs.DiffText(rel(env.Cwd, f.path), []byte(f.old), []byte(f.new)))
+		d.Changes = append(d.Changes, tool.FileChange{Path: f.path, Old: f.old, New: f.new})
+	}
+	d.Diff = strings.Join(diffs, "\n")
+	return d
+}
+
+// apply writes every file or none: each new content goes to a temporary file beside
+// its target first; only when all are written are they renamed over the targets, and
+// a failed rename puts back the files already replaced.
+func (p *renamePlan) apply() (err error) {
+	tmps := make([]string, len(p.files))
+	defer func() {
+		for _, t := range tmps {
+			if t != "" {
+				os.Remove(t)
+			}
+		}
+	}()
+	for i, f := range p.files {
+		// The file must still be what the plan was made from.
+		if cur, err := os.ReadFile(f.path); err != nil || string(cur) != f.old {
+			return fmt.Errorf("%s changed while the rename was prepared", filepath.Base(f.path))
+		}
+		t, err := os.CreateTemp(filepath.Dir(f.path), "."+filepath.Base(f.path)+".gantry-*.tmp")
+		if err != nil {
+			return err
+		}
+		tmps[i] = t.Name()
+		_, werr := t.WriteString(f.new)
+		werr = errors.Join(werr, t.Chmod(f.mode.Perm()), t.Sync(), t.Close())
+		if werr != nil {
+			return werr
+		}
+	}
+	for i, f := range p.files {
+		if err := os.Rename(tmps[i], f.path); err != nil {
+			for _, done := range p.files[:i] {
+				_ = os.WriteFile(done.path, []byte(done.old), done.mode.Perm())
+			}
+			return err
+		}
+		tmps[i] = ""
+	}
+	return nil
+}
