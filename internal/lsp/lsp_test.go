@@ -106,3 +106,68 @@ func TestGoplsDefinitionAndDiagnostics(t *testing.T) {
 	}
 	_ = strings.TrimSpace
 }
+
+func TestStatusSaysWhyNot(t *testing.T) {
+	dir := writeTree(t, map[string]string{"go.mod": "module m\n", "a.go": "package m\n", "x.py": "print(1)\n"})
+	servers := Merge(Defaults(), []Spec{{Name: "gopls", Commands: []string{"gantry-no-such-gopls"}}})
+	m, _ := newManager(t, Options{Servers: servers})
+	st := strings.Join(m.Status(dir), "\n")
+	for _, want := range []string{
+		"Go: gopls not started: " + dir + " has a marker but none of gantry-no-such-gopls is installed",
+		"Python: pyright not started: no pyproject.toml, setup.py, requirements.txt here",
+	} {
+		if !strings.Contains(st, want) {
+			t.Fatalf("status lacks %q:\n%s", want, st)
+		}
+	}
+	if _, ok, why := m.For(filepath.Join(dir, "a.go")); ok || !strings.Contains(why, "none of gantry-no-such-gopls is installed") {
+		t.Fatalf("For: %v %s", ok, why)
+	}
+	if _, ok, why := m.For(filepath.Join(dir, "x.py")); ok || !strings.Contains(why, "pyright needs one of pyproject.toml") {
+		t.Fatalf("For: %v %s", ok, why)
+	}
+	if _, ok, why := m.For(filepath.Join(dir, "notes.txt")); ok || why != "No language server is configured for .txt files." {
+		t.Fatalf("For: %v %s", ok, why)
+	}
+}
+
+func TestCrashedServerIsRestartedOnce(t *testing.T) {
+	needGopls(t)
+	dir := writeTree(t, map[string]string{"go.mod": "module m\n", "a.go": "package m\n"})
+	m, _ := newManager(t, Options{})
+	tg, ok, why := m.For(filepath.Join(dir, "a.go"))
+	if !ok {
+		t.Fatal(why)
+	}
+	ctx := context.Background()
+	kill := func(c *Client) {
+		procgroup.Kill(c.Pid(), 0)
+		<-c.dead
+	}
+	c, _, err := m.Client(ctx, tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kill(c)
+	c2, note, err := m.Client(ctx, tg)
+	if err != nil || !strings.Contains(note, "gopls had crashed and was restarted") || c2 == c || !c2.Alive() {
+		t.Fatalf("restart: %v %q", err, note)
+	}
+	if st := strings.Join(m.Status(dir), "\n"); !strings.Contains(st, "restarted once after") {
+		t.Fatalf("status: %s", st)
+	}
+	kill(c2)
+	if _, _, err := m.Client(ctx, tg); err == nil || !strings.Contains(err.Error(), "restarted once already") {
+		t.Fatalf("second crash: %v", err)
+	}
+	if st := strings.Join(m.Status(dir), "\n"); !strings.Contains(st, "gopls crashed for "+dir) {
+		t.Fatalf("status: %s", st)
+	}
+	// reload forgets the crash.
+	if _, err := m.Reload(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, note, err := m.Client(ctx, tg); err != nil || note != "" {
+		t.Fatalf("after reload: %v %q", err, note)
+	}
+}
