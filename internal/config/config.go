@@ -34,6 +34,8 @@ type Config struct {
 	Compact Compact `yaml:"compact"`
 	// Sandbox configures the sandbox bash commands run in.
 	Sandbox Sandbox `yaml:"sandbox"`
+	// LSP configures the language servers of the lsp tools and of diagnostics on write.
+	LSP LSP `yaml:"lsp"`
 	// MCPServers are the MCP servers to connect to, by name: those of Claude Code's
 	// files (see loadClaudeMCP), then gantry's own, which win on a name clash.
 	MCPServers map[string]MCPServer `yaml:"mcpServers,omitempty"`
@@ -63,6 +65,34 @@ type Config struct {
 type Models struct {
 	Fast string `yaml:"fast,omitempty"`
 	Good string `yaml:"good,omitempty"`
+}
+
+// LSP configures the language servers.
+type LSP struct {
+	// DiagnosticsWait bounds, in seconds, the wait for a server's diagnostics after a
+	// write (0: the default, 3).
+	DiagnosticsWait int `yaml:"diagnosticsWait,omitempty"`
+	// Servers are rows of the server table by name: a row of a built-in server
+	// (gopls, pyright, typescript, clangd, rust-analyzer) changes the keys it sets;
+	// another name adds a server.
+	Servers map[string]LSPServer `yaml:"servers,omitempty"`
+}
+
+// LSPServer is one row of the language-server table.
+type LSPServer struct {
+	// Command is the binary (with Args); unset keeps a built-in row's.
+	Command string   `yaml:"command,omitempty"`
+	Args    []string `yaml:"args,omitempty"`
+	// Markers are the files that make a folder the server's root.
+	Markers []string `yaml:"markers,omitempty"`
+	// Languages are the file extensions it serves, with their dot (".go").
+	Languages []string `yaml:"languages,omitempty"`
+	// InitializationOptions are sent as is in initialize.
+	InitializationOptions map[string]any `yaml:"initializationOptions,omitempty"`
+	// Checker is the shell command `lsp diagnostics "*"` runs in the root.
+	Checker string `yaml:"checker,omitempty"`
+	// LanguageID is the LSP language id of its files.
+	LanguageID string `yaml:"languageId,omitempty"`
 }
 
 // Bash configures the bash tool.

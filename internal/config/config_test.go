@@ -276,3 +276,17 @@ func TestModelStringOrMapping(t *testing.T) {
 		}
 	}
 }
+
+func TestLSPServersMerge(t *testing.T) {
+	e := newEnv(t)
+	write(t, filepath.Join(e.user, "config.yaml"), "lsp:\n  diagnosticsWait: 5\n  servers:\n    gopls:\n      command: /opt/gopls\n")
+	write(t, filepath.Join(e.root, ".gantry", "config.yaml"), "lsp:\n  servers:\n    zls:\n      command: zls\n      languages: [.zig]\n      markers: [build.zig]\n      initializationOptions: {semantic: true}\n")
+	c, err := Load(e.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.LSP.DiagnosticsWait != 5 || c.LSP.Servers["gopls"].Command != "/opt/gopls" || c.LSP.Servers["zls"].Languages[0] != ".zig" ||
+		c.LSP.Servers["zls"].InitializationOptions["semantic"] != true {
+		t.Fatalf("lsp: %+v", c.LSP)
+	}
+}

@@ -20,6 +20,7 @@ type layer struct {
 	Bash               *bashLayer               `yaml:"bash"`
 	Compact            *compactLayer            `yaml:"compact"`
 	Sandbox            *sandboxLayer            `yaml:"sandbox"`
+	LSP                *lspLayer                `yaml:"lsp"`
 	MCPServers         map[string]MCPServer     `yaml:"mcpServers"`
 	Hooks              map[string][]HookMatcher `yaml:"hooks"`
 	Permissions        *permissionsLayer        `yaml:"permissions"`
@@ -40,6 +41,11 @@ type modelLayer struct {
 type modelsLayer struct {
 	Fast *string `yaml:"fast"`
 	Good *string `yaml:"good"`
+}
+
+type lspLayer struct {
+	DiagnosticsWait *int                 `yaml:"diagnosticsWait"`
+	Servers         map[string]LSPServer `yaml:"servers"`
 }
 
 type bashLayer struct {
@@ -130,6 +136,15 @@ func (l *layer) apply(c *Config) {
 	}
 	for name, srv := range l.MCPServers {
 		c.addMCPServer(name, srv)
+	}
+	if l.LSP != nil {
+		set(&c.LSP.DiagnosticsWait, l.LSP.DiagnosticsWait)
+		for name, srv := range l.LSP.Servers {
+			if c.LSP.Servers == nil {
+				c.LSP.Servers = map[string]LSPServer{}
+			}
+			c.LSP.Servers[name] = srv // a later file's row replaces an earlier one's
+		}
 	}
 	for event, ms := range l.Hooks {
 		if c.Hooks == nil {

@@ -54,6 +54,30 @@ func validate(path string, l *layer, pos *positions) error {
 	for name, srv := range l.MCPServers {
 		v.mcpServer(keyPath{"mcpServers", name}, srv)
 	}
+	if l.LSP != nil {
+		if w := l.LSP.DiagnosticsWait; w != nil && (*w < 0 || *w > 60) {
+			v.fail(keyPath{"lsp", "diagnosticsWait"}, "must be between 0 (the default, 3) and 60 (seconds), not %d", *w)
+		}
+		for name, srv := range l.LSP.Servers {
+			at := keyPath{"lsp", "servers", name}
+			if strings.TrimSpace(name) == "" {
+				v.fail(at, "needs a name")
+			}
+			for i, ext := range srv.Languages {
+				if !strings.HasPrefix(ext, ".") || len(ext) < 2 || strings.ContainsAny(ext, "/ ") {
+					v.fail(at.child("languages").child("["+strconv.Itoa(i)+"]"), "must be a file extension with its dot, such as \".go\", not %q", ext)
+				}
+			}
+			for i, m := range srv.Markers {
+				if m == "" || strings.Contains(m, "/") {
+					v.fail(at.child("markers").child("["+strconv.Itoa(i)+"]"), "must be a file name, such as \"go.mod\", not %q", m)
+				}
+			}
+			if len(srv.Args) > 0 && srv.Command == "" {
+				v.fail(at.child("args"), "needs a command to pass them to")
+			}
+		}
+	}
 	for event, matchers := range l.Hooks {
 		at := keyPath{"hooks", event}
 		if !slices.Contains(HookEvents, event) {
