@@ -33,7 +33,8 @@ func Standalone(ctx context.Context, cwd string, rules bool) (reg *tool.Registry
 	if err != nil {
 		return nil, tool.Env{}, nil, nil, nil, err
 	}
-	d := deps{cfg: cfg, getenv: os.Getenv}
+	pool := resource.NewPool(nil)
+	d := deps{cfg: cfg, getenv: os.Getenv, pool: pool, cwd: cwd}
 	if rules {
 		if gate, err = newGate(cfg, Options{PermissionMode: string(permission.ModeYolo)}); err != nil {
 			return nil, tool.Env{}, nil, nil, nil, err
@@ -44,7 +45,6 @@ func Standalone(ctx context.Context, cwd string, rules bool) (reg *tool.Registry
 	if gate != nil {
 		gate.SetFileTools(fileTools(reg))
 	}
-	pool := resource.NewPool(nil)
 	failures = append(slices.Clone(cfg.MCPProblems), connectMCP(ctx, pool, reg, mcpEntries(cfg, nil, os.LookupEnv), cwd, []string{cfg.Root()}, nil)...)
 	stop = func() error {
 		return errors.Join(reg.Close(context.Background()), pool.Close(context.Background()))

@@ -9,12 +9,15 @@ import (
 	"github.com/gantry-dev/gantry/internal/contain"
 	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/hook"
+	"github.com/gantry-dev/gantry/internal/lsp"
 	"github.com/gantry-dev/gantry/internal/permission"
+	"github.com/gantry-dev/gantry/internal/resource"
 	"github.com/gantry-dev/gantry/internal/tool"
 	"github.com/gantry-dev/gantry/internal/tools/ask"
 	"github.com/gantry-dev/gantry/internal/tools/compacttool"
 	"github.com/gantry-dev/gantry/internal/tools/fs"
 	"github.com/gantry-dev/gantry/internal/tools/hooktool"
+	"github.com/gantry-dev/gantry/internal/tools/lsptool"
 	"github.com/gantry-dev/gantry/internal/tools/plan"
 	"github.com/gantry-dev/gantry/internal/tools/search"
 	"github.com/gantry-dev/gantry/internal/tools/shell"
@@ -39,6 +42,10 @@ type deps struct {
 	sandbox func() *contain.Sandbox
 	// env gives the session's environment for commands (nil: none).
 	env func() []string
+	// pool owns the live resources (language servers) of the process, and cwd is the
+	// working directory they serve (nil, "": no language-server tools).
+	pool *resource.Pool
+	cwd  string
 
 	// A session's parts; session is false for a standalone registry.
 	session   bool
@@ -64,7 +71,20 @@ func buildTools(d deps) (*tool.Registry, *shell.Set, []skill.Skill, []string) {
 	sh := shell.NewSet(shell.Options{Tasks: tasks(d.tasksDir), DefaultTimeout: time.Duration(cfg.Bash.Timeout) * time.Second,
 		Judge: d.judge, Sandbox: d.sandbox, Env: d.env})
 	reg.AddSet(sh)
-	each(fs.Tools(fs.Options{MaxOutput: cfg.MaxOutput}), func(t tool.Tool) { reg.AddIf(cfg.EditTools, t) })
+	// The language servers: the tools are declared while a server can run here, and
+	// every tool that writes files reports the diagnostics its writes introduce.
+	var lm *lsp.Manager
+	var seen *lsptool.Seen
+	if d.pool != nil && d.cwd != "" {
+		lm, seen = lsp.NewManager(d.pool, lspOptions(cfg)), lsptool.NewSeen()
+	}
+	writes := func(t tool.Tool) tool.Tool { return lsptool.OnWrite(t, lm, seen) }
+	each(fs.Tools(fs.Options{MaxOutput: cfg.MaxOutput}), func(t tool.Tool) { reg.AddIf(cfg.EditTools, writes(t)) })
+	if lm != nil {
+		usable := func() bool { return len(lm.Workspace(d.cwd)) > 0 }
+		reg.AddWhen(lsptool.Tool(lm, lsptool.Options{MaxOutput: cfg.MaxOutput}), usable)
+		reg.AddWhen(writes(lsptool.Rename(lm)), func() bool { return cfg.EditTools && usable() })
+	}
 	each(search.Tools(search.Options{MaxOutput: cfg.MaxOutput}), reg.Add)
 	wo := web.Options{}.WithEnv(d.getenv)
 	reg.Add(web.Fetch(wo))
@@ -110,6 +130,8 @@ func (a *App) sessionDeps() deps {
 		judge:     a.judge,
 		sandbox:   a.sandbox.current,
 		env:       a.env.get,
+		pool:      a.pool,
+		cwd:       a.opts.Cwd,
 		session:   true,
 		allow:     a.gate,
 		notify:    func(n face.Notice) { a.emit(n) },

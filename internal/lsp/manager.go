@@ -275,3 +275,13 @@ func (m *Manager) Checkers(workspace string) []Target {
 	}
 	return out
 }
+
+// Binaries maps each server of the table to the binary that would run ("": none is
+// installed).
+func (m *Manager) Binaries() map[string]string {
+	out := map[string]string{}
+	for _, s := range m.servers {
+		out[s.Name] = s.binary(m.lookPath)
+	}
+	return out
+}

@@ -246,9 +246,6 @@ func projectCheck(ctx context.Context, m *lsp.Manager, o Options, env tool.Env) 
 	failed := false
 	for _, t := range ts {
 		script := t.Spec.Checker
-		if c, ok := o.Checkers[t.Spec.Name]; ok && c != "" {
-			script = c
-		}
 		var out bytes.Buffer
 		cmd := procgroup.Command(script, t.Root, nil)
 		cmd.Stdout, cmd.Stderr = &out, &out

@@ -41,8 +41,6 @@ type args struct {
 
 // Options configure the tools.
 type Options struct {
-	// Checkers replace a server's project checker (diagnostics "*"), by server name.
-	Checkers map[string]string
 	// MaxOutput bounds a checker's output, in bytes (0: 30000).
 	MaxOutput int
 }

@@ -1,0 +1,45 @@
+package app
+
+import (
+	"encoding/json"
+	"os/exec"
+	"sort"
+	"time"
+
+	"github.com/gantry-dev/gantry/internal/config"
+	"github.com/gantry-dev/gantry/internal/lsp"
+)
+
+// lspOptions is the language-server table of the config: the built-in rows with the
+// config's rows merged over them, and the wait for diagnostics after a write.
+func lspOptions(cfg *config.Config) lsp.Options {
+	names := make([]string, 0, len(cfg.LSP.Servers))
+	for n := range cfg.LSP.Servers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var rows []lsp.Spec
+	for _, n := range names {
+		s := cfg.LSP.Servers[n]
+		row := lsp.Spec{Name: n, Args: s.Args, Markers: s.Markers, Extensions: s.Languages, Checker: s.Checker, LanguageID: s.LanguageID}
+		if s.Command != "" {
+			row.Commands = []string{s.Command}
+		}
+		if s.InitializationOptions != nil {
+			if b, err := json.Marshal(s.InitializationOptions); err == nil {
+				row.InitOptions = b
+			}
+		}
+		rows = append(rows, row)
+	}
+	return lsp.Options{Servers: lsp.Merge(lsp.Defaults(), rows), DiagnosticsWait: time.Duration(cfg.LSP.DiagnosticsWait) * time.Second}
+}
+
+// lookGopls finds gopls where go install puts it, for tests and doctor.
+func lookGopls() (string, error) {
+	ts := lsp.NewManager(nil, lsp.Options{}).Binaries()
+	if p := ts["gopls"]; p != "" {
+		return p, nil
+	}
+	return "", exec.ErrNotFound
+}
