@@ -121,7 +121,7 @@ func Doctor(cwd string) ([]DoctorRow, error) {
 	for _, s := range cfg.Providers.Ignored {
 		add("", "ignored: "+s, true)
 	}
-	add("language servers", found("gopls", "clangd", "clangd-19", "pyright-langserver", "typescript-language-server", "rust-analyzer"), false)
+	rows = append(rows, lspRows(cfg, cwd)...)
 	add("debug adapters", found("dlv", "lldb-dap", "lldb-dap-19", "debugpy-adapter"), false)
 	rows = append(rows, claudeRows(cfg)...)
 	return append(rows, mcpRows(cfg)...), nil

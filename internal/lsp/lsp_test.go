@@ -113,14 +113,14 @@ func TestStatusSaysWhyNot(t *testing.T) {
 	m, _ := newManager(t, Options{Servers: servers})
 	st := strings.Join(m.Status(dir), "\n")
 	for _, want := range []string{
-		"Go: gopls not started: " + dir + " has a marker but none of gantry-no-such-gopls is installed",
+		"Go: gopls not started: " + dir + " has a marker but gantry-no-such-gopls is not installed",
 		"Python: pyright not started: no pyproject.toml, setup.py, requirements.txt here",
 	} {
 		if !strings.Contains(st, want) {
 			t.Fatalf("status lacks %q:\n%s", want, st)
 		}
 	}
-	if _, ok, why := m.For(filepath.Join(dir, "a.go")); ok || !strings.Contains(why, "none of gantry-no-such-gopls is installed") {
+	if _, ok, why := m.For(filepath.Join(dir, "a.go")); ok || !strings.Contains(why, "gantry-no-such-gopls is not installed") {
 		t.Fatalf("For: %v %s", ok, why)
 	}
 	if _, ok, why := m.For(filepath.Join(dir, "x.py")); ok || !strings.Contains(why, "pyright needs one of pyproject.toml") {

@@ -43,7 +43,16 @@ type Manager struct {
 	crashed   map[resource.Key]string // a server that crashed after its restart
 }
 
-// NewManager returns a Manager whose servers live in pool.
+// running lists the pool's running resources (none without a pool).
+func (m *Manager) running() []resource.Key {
+	if m.pool == nil {
+		return nil
+	}
+	return m.pool.Running()
+}
+
+// NewManager returns a Manager whose servers live in pool (nil: a Manager that only
+// finds servers and reports on them, for doctor).
 func NewManager(pool *resource.Pool, o Options) *Manager {
 	m := &Manager{pool: pool, servers: o.Servers, wait: o.DiagnosticsWait, lookPath: o.LookPath,
 		restarted: map[resource.Key]string{}, crashed: map[resource.Key]string{}}
@@ -89,7 +98,7 @@ func (m *Manager) For(path string) (t Target, ok bool, problem string) {
 		}
 		bin := s.binary(m.lookPath)
 		if bin == "" {
-			why = append(why, fmt.Sprintf("%s would serve %s but none of %s is installed", s.Name, root, strings.Join(s.Commands, ", ")))
+			why = append(why, fmt.Sprintf("%s would serve %s but %s", s.Name, root, notInstalled(s.Commands)))
 			continue
 		}
 		return Target{Spec: s, Root: root, Binary: bin}, true, ""
@@ -162,7 +171,7 @@ func (m *Manager) Client(ctx context.Context, t Target) (c *Client, note string,
 func (m *Manager) Reload(ctx context.Context, workspace string) ([]string, error) {
 	var stopped []string
 	var errs []error
-	for _, k := range m.pool.Running() {
+	for _, k := range m.running() {
 		if !strings.HasPrefix(k.Kind, "lsp:") || !(within(k.Of, workspace) || within(workspace, k.Of)) {
 			continue
 		}
@@ -181,7 +190,7 @@ func (m *Manager) Reload(ctx context.Context, workspace string) ([]string, error
 func (m *Manager) Status(workspace string) []string {
 	var out []string
 	running := map[string][]string{}
-	for _, k := range m.pool.Running() {
+	for _, k := range m.running() {
 		if name, ok := strings.CutPrefix(k.Kind, "lsp:"); ok {
 			running[name] = append(running[name], k.Of)
 		}
@@ -232,11 +241,11 @@ func (m *Manager) idle(s Spec, lang, workspace string) string {
 	bin := s.binary(m.lookPath)
 	switch {
 	case root == "" && bin == "":
-		return fmt.Sprintf("%s: %s not started: no %s here, and none of %s is installed", lang, s.Name, strings.Join(s.Markers, ", "), strings.Join(s.Commands, ", "))
+		return fmt.Sprintf("%s: %s not started: no %s here, and %s", lang, s.Name, strings.Join(s.Markers, ", "), notInstalled(s.Commands))
 	case root == "":
 		return fmt.Sprintf("%s: %s not started: no %s here (%s is installed)", lang, s.Name, strings.Join(s.Markers, ", "), bin)
 	case bin == "":
-		return fmt.Sprintf("%s: %s not started: %s has a marker but none of %s is installed", lang, s.Name, root, strings.Join(s.Commands, ", "))
+		return fmt.Sprintf("%s: %s not started: %s has a marker but %s", lang, s.Name, root, notInstalled(s.Commands))
 	}
 	return fmt.Sprintf("%s: %s can serve %s (%s); it starts on first use", lang, s.Name, root, bin)
 }
@@ -284,4 +293,12 @@ func (m *Manager) Binaries() map[string]string {
 		out[s.Name] = s.binary(m.lookPath)
 	}
 	return out
+}
+
+// notInstalled says that none of cmds is installed.
+func notInstalled(cmds []string) string {
+	if len(cmds) == 1 {
+		return cmds[0] + " is not installed"
+	}
+	return "none of " + strings.Join(cmds, ", ") + " is installed"
 }
