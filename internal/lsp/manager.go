@@ -127,6 +127,12 @@ func (m *Manager) Usable(path string) bool {
 // to be ready. A server found dead is restarted once, and note says so; a second
 // crash is an error naming its stderr.
 func (m *Manager) Client(ctx context.Context, t Target) (c *Client, note string, err error) {
+	return m.ClientWithin(ctx, t, readyWait)
+}
+
+// ClientWithin is Client with its own bound on the wait for a server to be ready
+// (a write waits no longer than for its diagnostics).
+func (m *Manager) ClientWithin(ctx context.Context, t Target, ready time.Duration) (c *Client, note string, err error) {
 	key := t.Key()
 	m.mu.Lock()
 	crashed := m.crashed[key]
@@ -162,7 +168,7 @@ func (m *Manager) Client(ctx context.Context, t Target) (c *Client, note string,
 		}
 		note = fmt.Sprintf("(%s had crashed and was restarted: %v.)", t.Spec.Name, died)
 	}
-	c.WaitReady(ctx, readyWait)
+	c.WaitReady(ctx, ready)
 	return c, note, nil
 }
 

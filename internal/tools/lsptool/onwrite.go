@@ -91,8 +91,11 @@ func (w *onWrite) Decode(env tool.Env, input json.RawMessage) (tool.Invocation, 
 	}
 	run := inv.Run
 	inv.Run = func(ctx context.Context) tool.Result {
+		unsure := map[string]bool{}
 		for i, p := range paths {
-			w.baseline(ctx, targets[i], p)
+			if !w.baseline(ctx, targets[i], p) {
+				unsure[p] = true
+			}
 		}
 		res := run(ctx)
 		if res.IsError || ctx.Err() != nil {
@@ -102,6 +105,9 @@ func (w *onWrite) Decode(env tool.Env, input json.RawMessage) (tool.Invocation, 
 		for i, p := range paths {
 			l, note := w.fresh(ctx, env, targets[i], p)
 			lines = append(lines, l...)
+			if len(l) > 0 && unsure[p] {
+				note = joinNotes(note, fmt.Sprintf("(The diagnostics of %s before this write could not be had in time, so some of these may be older.)", rel(env.Cwd, p)))
+			}
 			if note != "" {
 				notes = append(notes, note)
 			}
@@ -117,25 +123,28 @@ func (w *onWrite) Decode(env tool.Env, input json.RawMessage) (tool.Invocation, 
 	return inv, ""
 }
 
-// baseline takes path's diagnostics before the session's first write to it.
-func (w *onWrite) baseline(ctx context.Context, t lsp.Target, path string) {
+// baseline takes path's diagnostics before the session's first write to it; false
+// when they were to be taken and could not be.
+func (w *onWrite) baseline(ctx context.Context, t lsp.Target, path string) bool {
 	if !w.seen.needsBaseline(path) {
-		return
+		return true
 	}
 	if _, err := os.Stat(path); err != nil {
-		return // a new file has no old diagnostics
+		return true // a new file has no old diagnostics
 	}
-	c, _, err := w.m.Client(ctx, t)
+	c, _, err := w.m.ClientWithin(ctx, t, w.m.DiagnosticsWait())
 	if err != nil {
-		return
+		return false
 	}
 	v, gen, err := c.Sync(ctx, path)
 	if err != nil {
-		return
+		return false
 	}
-	if ds, ok := c.WaitDiagnostics(ctx, path, v, gen, w.m.DiagnosticsWait()); ok {
+	ds, ok := c.WaitDiagnostics(ctx, path, v, gen, w.m.DiagnosticsWait())
+	if ok {
 		w.seen.add(path, ds)
 	}
+	return ok
 }
 
 // fresh syncs path after the write and returns its diagnostics not reported yet.
@@ -143,7 +152,7 @@ func (w *onWrite) fresh(ctx context.Context, env tool.Env, t lsp.Target, path st
 	if _, err := os.Stat(path); err != nil {
 		return nil, "" // deleted or moved away
 	}
-	c, note, err := w.m.Client(ctx, t)
+	c, note, err := w.m.ClientWithin(ctx, t, w.m.DiagnosticsWait())
 	if err != nil {
 		return nil, fmt.Sprintf("(No diagnostics: the %s language server could not start: %v.)", t.Spec.Name, err)
 	}
