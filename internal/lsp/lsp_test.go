@@ -171,3 +171,32 @@ func TestCrashedServerIsRestartedOnce(t *testing.T) {
 		t.Fatalf("after reload: %v %q", err, note)
 	}
 }
+
+// TestHandlerAnswersTheServersRequests: one configuration entry per item, and the
+// requests servers die without an answer to are answered.
+func TestHandlerAnswersTheServersRequests(t *testing.T) {
+	h := handler{c: &Client{ready: make(chan struct{}), changed: make(chan struct{}), diags: map[string]published{}}}
+	ctx := context.Background()
+	out, err := h.Configuration(ctx, &protocol.ConfigurationParams{Items: make([]protocol.ConfigurationItem, 3)})
+	if err != nil || len(out) != 3 || string(out[2]) != "null" {
+		t.Fatalf("configuration: %v %q", err, out)
+	}
+	if err := h.WorkDoneProgressCreate(ctx, &protocol.WorkDoneProgressCreateParams{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.RegisterCapability(ctx, &protocol.RegistrationParams{}); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := h.ApplyEdit(ctx, &protocol.ApplyWorkspaceEditParams{}); err != nil || r.Applied {
+		t.Fatalf("applyEdit: %v %+v", err, r)
+	}
+	// The end of a progress makes the server ready.
+	if err := h.Progress(ctx, &protocol.ProgressParams{Token: protocol.String("t"), Value: protocol.LSPAny(`{"kind":"end"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-h.c.ready:
+	default:
+		t.Fatal("a progress end did not make the server ready")
+	}
+}

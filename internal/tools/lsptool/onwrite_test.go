@@ -86,3 +86,18 @@ func TestWriteWithoutServerCostsNothing(t *testing.T) {
 		t.Fatal("a tool that writes no file was wrapped")
 	}
 }
+
+func TestStatusAndWritesWithAMissingServer(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"go.mod": goMod, "a.go": "package shapes\n"})
+	m := newManager(t, lsp.Options{Servers: lsp.Merge(lsp.Defaults(), []lsp.Spec{{Name: "gopls", Commands: []string{"gantry-no-such-gopls"}}})})
+	wantText(t, call(t, Tool(m, Options{}), dir, A{"action": "status"}),
+		"Go: gopls not started: "+dir+" has a marker but gantry-no-such-gopls is not installed",
+		"Python: pyright not started: no pyproject.toml, setup.py, requirements.txt here")
+	wantError(t, call(t, Tool(m, Options{}), dir, A{"action": "diagnostics", "file": "a.go"}),
+		"No language server can serve a.go: gopls would serve "+dir+" but gantry-no-such-gopls is not installed.")
+	r := call(t, OnWrite(fs.WriteFile(fs.Options{}), m, NewSeen()), dir, A{"path": "a.go", "content": "package shapes\nvar x int = \"s\"\n"})
+	if r.IsError || strings.Contains(r.Text, "diagnostics") {
+		t.Fatalf("a write with no usable server: %s", r.Text)
+	}
+}
