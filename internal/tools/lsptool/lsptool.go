@@ -27,6 +27,10 @@ const (
 	maxDocumentSym  = 200
 )
 
+// queryTimeout bounds one query, the server's start included: a server that hangs
+// is an error, not a call that never ends.
+const queryTimeout = 60 * time.Second
+
 // navigation are the actions at a position: they need file, line and symbol.
 var navigation = map[string]bool{"definition": true, "type_definition": true, "implementation": true,
 	"references": true, "hover": true, "code_actions": true}
@@ -120,9 +124,13 @@ func run(ctx context.Context, m *lsp.Manager, o Options, env tool.Env, a args) t
 		}
 	case "symbols":
 		if a.Query != "" && a.File == "" {
+			ctx, cancel := context.WithTimeout(ctx, queryTimeout)
+			defer cancel()
 			return workspaceSymbols(ctx, m, env, a.Query)
 		}
 	}
+	ctx, cancel := context.WithTimeout(ctx, queryTimeout)
+	defer cancel()
 	q, res := open(ctx, m, env, a.File)
 	if q == nil {
 		return res
