@@ -250,7 +250,14 @@ func run(ctx context.Context, o options) error {
 	docURI := uri.File(path)
 	rootURI := uri.File(root)
 
-	cmd := exec.Command(o.server[0], o.server[1:]...)
+	prog := o.server[0]
+	if strings.ContainsRune(prog, filepath.Separator) {
+		// A path is the caller's, not relative to the root the server runs in.
+		if prog, err = filepath.Abs(prog); err != nil {
+			return err
+		}
+	}
+	cmd := exec.Command(prog, o.server[1:]...)
 	cmd.Dir = root
 	if o.verbose {
 		cmd.Stderr = os.Stderr
@@ -303,12 +310,20 @@ func run(ctx context.Context, o options) error {
 	}}); err != nil {
 		return fmt.Errorf("didOpen: %w", err)
 	}
+	// The quiet wait starts from the open: some servers (typescript-language-server)
+	// begin their progress only once a file is open.
+	cl.mu.Lock()
+	cl.last = time.Now()
+	cl.mu.Unlock()
 	if err := cl.waitReady(ctx, o.quiet); err != nil {
 		return err
 	}
 	// Ready when the last progress ended (the quiet wait after it is not the server's).
 	cl.mu.Lock()
-	readyAt := cl.last.Sub(start)
+	readyAt, readyHow := cl.last.Sub(start), "ready: last progress end (from start)"
+	if !cl.everBegun {
+		readyAt, readyHow = time.Since(start), "ready: no progress, quiet wait ended"
+	}
 	cl.mu.Unlock()
 	at := protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: docURI}, Position: pos}
 
@@ -357,13 +372,13 @@ func run(ctx context.Context, o options) error {
 		name += " " + v
 	}
 	if name == "" {
-		name = o.server[0]
+		name = filepath.Base(o.server[0])
 	}
 	fmt.Printf("server      %s\n", name)
 	fmt.Printf("position    %s:%d %s\n", o.file, o.line, o.symbol)
 	fmt.Printf("%-40s %10s\n", "step", "time")
 	fmt.Printf("%-40s %10s\n", "initialize (from start)", ms(initialized))
-	fmt.Printf("%-40s %10s\n", "ready: last progress end (from start)", ms(readyAt))
+	fmt.Printf("%-40s %10s\n", readyHow, ms(readyAt))
 	fmt.Printf("%-40s %10s  (%d locations)\n", "first definition, cold", ms(firstDef), countLocations(def))
 	fmt.Printf("%-40s %10s\n", "first references (then warm)", ms(firstRefs))
 	if diagAt > 0 {
