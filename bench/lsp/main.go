@@ -90,8 +90,8 @@ type client struct {
 
 	mu          sync.Mutex
 	active      map[string]bool // progress tokens begun and not yet ended
-	last        time.Time       // when progress last began or ended
-	everBegun   bool
+	last        time.Time       // when progress last began or ended, or the file was opened
+	lastEnd     time.Time       // when progress last ended
 	diagnostics map[uri.URI][]protocol.Diagnostic
 	diagnosed   map[uri.URI]time.Time // when each file's diagnostics first came
 }
@@ -158,11 +158,11 @@ func (c *client) Progress(_ context.Context, params *protocol.ProgressParams) er
 	switch v.Kind {
 	case "begin":
 		c.active[token] = true
-		c.everBegun = true
 		c.last = time.Now()
 	case "end":
 		delete(c.active, token)
 		c.last = time.Now()
+		c.lastEnd = c.last
 	}
 	if c.verbose {
 		fmt.Fprintf(os.Stderr, "progress %s %s: %s %s\n", token, v.Kind, v.Title, v.Message)
@@ -320,8 +320,8 @@ func run(ctx context.Context, o options) error {
 	}
 	// Ready when the last progress ended (the quiet wait after it is not the server's).
 	cl.mu.Lock()
-	readyAt, readyHow := cl.last.Sub(start), "ready: last progress end (from start)"
-	if !cl.everBegun {
+	readyAt, readyHow := cl.lastEnd.Sub(start), "ready: last progress end (from start)"
+	if cl.lastEnd.IsZero() {
 		readyAt, readyHow = time.Since(start), "ready: no progress, quiet wait ended"
 	}
 	cl.mu.Unlock()
