@@ -31,5 +31,12 @@ mcp_everything=internal/mcpclient/testdata/everything
 if [ ! -d "$mcp_everything/node_modules/@modelcontextprotocol/server-everything" ] && command -v npm >/dev/null; then
   npm ci --no-audit --no-fund --prefix "$mcp_everything"
 fi
+# The language-server tests (internal/lsp) start pyright and typescript-language-server
+# (with typescript) from this folder, pinned by its lockfile; install them when they are
+# missing (without npm those tests are skipped). gopls and clangd-19 come from .ci/run.
+lsp_servers=internal/lsp/testdata/servers
+if [ ! -x "$lsp_servers/node_modules/.bin/typescript-language-server" ] && command -v npm >/dev/null; then
+  npm ci --no-audit --no-fund --prefix "$lsp_servers"
+fi
 # -race: the loop, the store and the faces run goroutines side by side.
 go test -race -count=1 -timeout 20m "$@" ./...

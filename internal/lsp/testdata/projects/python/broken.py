@@ -1,0 +1,3 @@
+"""One type error."""
+
+count: int = "three"

@@ -1,0 +1,2 @@
+/** One type error. */
+export const count: number = "three";
