@@ -23,12 +23,18 @@ type Pipeline struct {
 	err    error
 	closed bool
 	done   chan struct{}
-	idle   sync.WaitGroup
+	// pending counts the records handed over and not yet written; idle is
+	// signalled when it falls to zero. (Not a WaitGroup: Flush is called while other
+	// goroutines — a background subagent's usage — hand records over, and a
+	// WaitGroup's Add may not race with its Wait.)
+	pending int
+	idle    *sync.Cond
 }
 
 // NewPipeline starts the writer of s. Close stops it.
 func NewPipeline(s *Session) *Pipeline {
 	p := &Pipeline{s: s, jobs: make(chan func() error), done: make(chan struct{})}
+	p.idle = sync.NewCond(&p.mu)
 	go p.run()
 	return p
 }
@@ -36,12 +42,16 @@ func NewPipeline(s *Session) *Pipeline {
 func (p *Pipeline) run() {
 	defer close(p.done)
 	for job := range p.jobs {
-		if err := job(); err != nil {
-			p.mu.Lock()
+		err := job()
+		p.mu.Lock()
+		if err != nil {
 			p.err = errors.Join(p.err, err)
-			p.mu.Unlock()
 		}
-		p.idle.Done()
+		p.pending--
+		if p.pending == 0 {
+			p.idle.Broadcast()
+		}
+		p.mu.Unlock()
 	}
 }
 
@@ -53,7 +63,7 @@ func (p *Pipeline) submit(job func() error) error {
 		p.mu.Unlock()
 		return errors.New("session: write after the pipeline was closed")
 	}
-	p.idle.Add(1)
+	p.pending++
 	p.mu.Unlock()
 	p.jobs <- job // unbuffered: taken only when the writer is free
 	return p.takeErr()
@@ -67,9 +77,14 @@ func (p *Pipeline) takeErr() error {
 	return err
 }
 
-// Flush waits until every record handed over is on disk.
+// Flush waits until every record handed over is on disk (those handed over by
+// other goroutines meanwhile included).
 func (p *Pipeline) Flush() error {
-	p.idle.Wait()
+	p.mu.Lock()
+	for p.pending > 0 {
+		p.idle.Wait()
+	}
+	p.mu.Unlock()
 	return p.takeErr()
 }
 

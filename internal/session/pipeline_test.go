@@ -3,6 +3,7 @@ package session
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -147,5 +148,39 @@ func TestResumeStartsFromTheLastCompaction(t *testing.T) {
 	}
 	if raw, _ := s.RawMessages(); len(raw) != 14 {
 		t.Fatalf("the full history must stay: %d messages", len(raw))
+	}
+}
+
+// Flush while other goroutines hand records over (a background subagent's usage
+// beside the loop's barriers): every record is written, no race, no panic.
+func TestPipelineFlushBesideWriters(t *testing.T) {
+	st := openTemp(t)
+	s := mustCreate(t, st, "/p")
+	p := NewPipeline(s)
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := range 50 {
+				if err := p.AddUsage(usage(int64(w), int64(i)), 0); err != nil {
+					t.Error(err)
+				}
+				if i%5 == 0 {
+					if err := p.Flush(); err != nil {
+						t.Error(err)
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	in, err := s.Info()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := int64(4 * 50 * 49 / 2); in.Usage.OutputTokens != want {
+		t.Errorf("output tokens %d, want %d: records were lost", in.Usage.OutputTokens, want)
 	}
 }
