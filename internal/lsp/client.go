@@ -214,6 +214,13 @@ func (c *Client) Died() error {
 // Pid is the server's process id.
 func (c *Client) Pid() int { return c.cmd.Process.Pid }
 
+// Opened counts the documents the client has opened.
+func (c *Client) Opened() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.docs)
+}
+
 // Spec is the server's row of the table.
 func (c *Client) Spec() Spec { return c.spec }
 

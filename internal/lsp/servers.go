@@ -113,6 +113,9 @@ func Merge(base, over []Spec) []Spec {
 	return out
 }
 
+// Serves says whether s serves the file at path.
+func (s Spec) Serves(path string) bool { return s.serves(path) }
+
 // serves says whether s serves the file at path.
 func (s Spec) serves(path string) bool {
 	return slices.Contains(s.Extensions, strings.ToLower(filepath.Ext(path)))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -135,6 +136,7 @@ func TestPyright(t *testing.T) {
 	dir := copyProject(t, "python")
 	m := serverManager(t, lsp.Spec{Name: "pyright", Commands: []string{bin}, Args: []string{"--stdio"}, Checker: checker})
 	runCases(t, m, dir, []serverCase{
+		{name: "symbols query before any file is open", args: A{"action": "symbols", "query": "Shape"}, want: []string{"shapes.py:6: class Shape"}},
 		{name: "definition", args: A{"action": "definition", "file": "main.py", "line": 9, "symbol": "total"},
 			want: []string{"total.py:6: def total(all_shapes: list[Shape]) -> float:"}},
 		{name: "type_definition", args: A{"action": "type_definition", "file": "main.py", "line": 6, "symbol": "sq"},
@@ -149,7 +151,6 @@ func TestPyright(t *testing.T) {
 		{name: "symbols file", args: A{"action": "symbols", "file": "shapes.py"},
 			want: []string{"shapes.py:6: class Shape", "shapes.py:10:   method area", "shapes.py:14: class Square",
 				"shapes.py:20:   method area", "shapes.py:25: func new_square"}},
-		{name: "symbols query", args: A{"action": "symbols", "query": "Shape"}, want: []string{"shapes.py:6: class Shape"}},
 		{name: "code_actions", args: A{"action": "code_actions", "file": "noimport.py", "line": 6, "symbol": "new_square"},
 			want: []string{"The pyright language server offers no code action on line 6 of noimport.py."}},
 		{name: "diagnostics file", args: A{"action": "diagnostics", "file": "broken.py"},
@@ -173,6 +174,7 @@ func TestTypeScript(t *testing.T) {
 	dir := copyProject(t, "ts")
 	m := serverManager(t, lsp.Spec{Name: "typescript", Commands: []string{bin}, Args: []string{"--stdio"}, Checker: tsc + " --noEmit"})
 	runCases(t, m, dir, []serverCase{
+		{name: "symbols query before any file is open", args: A{"action": "symbols", "query": "Shape"}, want: []string{"src/shapes.ts:2: interface Shape"}},
 		{name: "definition", args: A{"action": "definition", "file": "src/main.ts", "line": 7, "symbol": "total"},
 			want: []string{"src/total.ts:4: export function total(all: Shape[]): number {"}},
 		{name: "type_definition", args: A{"action": "type_definition", "file": "src/main.ts", "line": 4, "symbol": "sq"},
@@ -186,7 +188,6 @@ func TestTypeScript(t *testing.T) {
 			want: []string{"(alias) total(all: Shape[]): number", "Returns the sum of the areas of all the shapes."}},
 		{name: "symbols file", args: A{"action": "symbols", "file": "src/shapes.ts"},
 			want: []string{"src/shapes.ts:2: interface Shape", "src/shapes.ts:8: class Square", "src/shapes.ts:18: func newSquare"}},
-		{name: "symbols query", args: A{"action": "symbols", "query": "Shape"}, want: []string{"src/shapes.ts:2: interface Shape"}},
 		{name: "code_actions", args: A{"action": "code_actions", "file": "src/noimport.ts", "line": 3, "symbol": "newSquare"},
 			want: []string{`Add import from "./shapes" [quickfix]`}},
 		{name: "diagnostics file", args: A{"action": "diagnostics", "file": "src/broken.ts"},
@@ -290,4 +291,49 @@ func TestRustAnalyzerMissing(t *testing.T) {
 		"Rust: rust-analyzer not started: "+dir+" has a marker but /nonexistent/gantry-no-such-rust-analyzer is not installed")
 	wantError(t, call(t, tl, dir, A{"action": "hover", "file": "src/main.rs", "line": 1, "symbol": "main"}),
 		"No language server can serve main.rs: rust-analyzer would serve "+dir+" but /nonexistent/gantry-no-such-rust-analyzer is not installed.")
+}
+
+// goplsBin is the absolute path of gopls in Go's bin folder, or a skip.
+func goplsBin(t *testing.T) string {
+	t.Helper()
+	out, _ := exec.Command("go", "env", "GOPATH").Output()
+	for _, gp := range filepath.SplitList(strings.TrimSpace(string(out))) {
+		if p := filepath.Join(gp, "bin", "gopls"); func() bool { _, err := absOnly(p); return err == nil }() {
+			return p
+		}
+	}
+	t.Skip("gopls is not installed (go install golang.org/x/tools/gopls@v0.23.0); skipping the real-server test")
+	return ""
+}
+
+// TestGoplsFixtures runs the Go fixture's cases (the same shapes as the other
+// servers'); the older gopls tests use projects of their own.
+func TestGoplsFixtures(t *testing.T) {
+	bin := goplsBin(t)
+	dir := copyProject(t, "go")
+	m := serverManager(t, lsp.Spec{Name: "gopls", Commands: []string{bin}})
+	runCases(t, m, dir, []serverCase{
+		{name: "definition", args: A{"action": "definition", "file": "main.go", "line": 13, "symbol": "Total"},
+			want: []string{"total.go:6: func Total(all []shapes.Shape) float64 {"}},
+		{name: "type_definition", args: A{"action": "type_definition", "file": "main.go", "line": 11, "symbol": "sq"},
+			want: []string{"shapes/shapes.go:11: type Square struct {"}},
+		{name: "implementation", args: A{"action": "implementation", "file": "shapes/shapes.go", "line": 7, "symbol": "Area"},
+			want: []string{"shapes/shapes.go:16: func (s Square) Area() float64 {"}},
+		{name: "references", args: A{"action": "references", "file": "shapes/shapes.go", "line": 5, "symbol": "Shape"},
+			want: []string{"shapes/shapes.go:5: type Shape interface {", "total.go:6: func Total", "main.go:13: fmt.Println"}},
+		{name: "hover", args: A{"action": "hover", "file": "main.go", "line": 13, "symbol": "Total"},
+			want: []string{"Total returns the sum of the areas of all the shapes."}},
+		{name: "symbols file", args: A{"action": "symbols", "file": "shapes/shapes.go"},
+			want: []string{"shapes/shapes.go:5: interface Shape", "shapes/shapes.go:11: struct Square", "shapes/shapes.go:21: func NewSquare"}},
+		{name: "symbols query", args: A{"action": "symbols", "query": "Square"},
+			want: []string{"shapes/shapes.go:11: struct Square", "func NewSquare"}, none: []string{"Zanabazar"}},
+		{name: "code_actions", args: A{"action": "code_actions", "file": "noimport/noimport.go", "line": 6, "symbol": "strings"},
+			want: []string{`Add import:  "strings" [quickfix]`}},
+		{name: "diagnostics file", args: A{"action": "diagnostics", "file": "broken/broken.go"},
+			want: []string{`broken/broken.go:5: error: cannot use "three" (untyped string constant) as int value in variable declaration`}},
+		{name: "diagnostics project", args: A{"action": "diagnostics", "file": "*"},
+			want: []string{"$ go vet ./... (in .)", "undefined: strings"}},
+		{name: "rename", tool: "lsp_rename", args: A{"file": "main.go", "line": 13, "symbol": "Total", "new_name": "Sum"},
+			want: []string{"Renamed Total to Sum in 2 file(s): main.go, total.go.", "+func Sum("}},
+	})
 }
