@@ -337,3 +337,30 @@ func TestGoplsFixtures(t *testing.T) {
 			want: []string{"Renamed Total to Sum in 2 file(s): main.go, total.go.", "+func Sum("}},
 	})
 }
+
+// TestPyrightDiagnosticsOnWrite: the same with pyright, which sends no versions.
+func TestPyrightDiagnosticsOnWrite(t *testing.T) {
+	bin := nodeBin(t, "pyright-langserver")
+	dir := copyProject(t, "python")
+	m := serverManager(t, lsp.Spec{Name: "pyright", Commands: []string{bin}, Args: []string{"--stdio"}})
+	ed := OnWrite(fs.EditFile(fs.Options{}), m, NewSeen())
+	editPy := func(old, new string) tool.Result {
+		return call(t, ed, dir, A{"path": "broken.py", "edits": []A{{"old": old, "new": new}}})
+	}
+	r := editPy("count: int", "other: str = 1\ncount: int")
+	// pyright's message has a second line: one diagnostic is one line starting with
+	// the file's name.
+	var got []string
+	for _, l := range newDiagnostics(r) {
+		if strings.HasPrefix(l, "broken.py:") || strings.HasPrefix(l, "unexpected") {
+			got = append(got, l)
+		}
+	}
+	if len(got) != 1 || !strings.Contains(got[0], `broken.py:3: error: Type "Literal[1]" is not assignable to declared type "str"`) {
+		t.Fatalf("want exactly the new error, got %q in:\n%s", got, r.Text)
+	}
+	r = editPy(`"""One type error."""`, `"""Two type errors."""`)
+	if got := newDiagnostics(r); got != nil {
+		t.Fatalf("an unrelated edit reported %q", got)
+	}
+}
