@@ -47,6 +47,7 @@ type Client struct {
 	docs    map[string]*doc      // by path
 	stderr  []string
 	closing bool
+	working map[string]bool // progress tokens begun and not ended
 }
 
 // published is the last diagnostics a server published for a document.
@@ -82,7 +83,8 @@ func start(ctx context.Context, spec Spec, bin, root string) (_ *Client, err err
 		return nil, fmt.Errorf("starting %s: %w", bin, err)
 	}
 	c := &Client{spec: spec, root: root, cmd: cmd, ready: make(chan struct{}), dead: make(chan struct{}),
-		changed: make(chan struct{}), diags: map[string]published{}, docs: map[string]*doc{}}
+		changed: make(chan struct{}), diags: map[string]published{}, docs: map[string]*doc{},
+		working: map[string]bool{}}
 	go c.readStderr(errR)
 	go func() {
 		c.waitErr = cmd.Wait()
@@ -212,6 +214,16 @@ func (c *Client) Died() error {
 // Pid is the server's process id.
 func (c *Client) Pid() int { return c.cmd.Process.Pid }
 
+// Opened counts the documents the client has opened.
+func (c *Client) Opened() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.docs)
+}
+
+// Spec is the server's row of the table.
+func (c *Client) Spec() Spec { return c.spec }
+
 // Root is the folder the server serves.
 func (c *Client) Root() string { return c.root }
 
@@ -256,7 +268,7 @@ func (c *Client) Sync(ctx context.Context, path string) (version int32, gen int,
 		c.docs[path] = d
 		c.mu.Unlock()
 		err = c.srv.DidOpen(ctx, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
-			URI: u, LanguageID: protocol.LanguageKind(c.spec.LanguageID), Version: 1, Text: string(text)}})
+			URI: u, LanguageID: protocol.LanguageKind(c.spec.languageID(path)), Version: 1, Text: string(text)}})
 		return 1, gen, err
 	}
 	d.version++
@@ -340,10 +352,50 @@ func (h handler) Progress(_ context.Context, p *protocol.ProgressParams) error {
 	var v struct {
 		Kind string `json:"kind"`
 	}
-	if json.Unmarshal(p.Value, &v) == nil && v.Kind == "end" {
-		h.c.markReady()
+	if json.Unmarshal(p.Value, &v) != nil {
+		return nil
+	}
+	c := h.c
+	tok := fmt.Sprint(p.Token)
+	switch v.Kind {
+	case "begin":
+		c.mu.Lock()
+		c.working[tok] = true
+		c.mu.Unlock()
+	case "end":
+		c.mu.Lock()
+		delete(c.working, tok)
+		close(c.changed)
+		c.changed = make(chan struct{})
+		c.mu.Unlock()
+		c.markReady()
 	}
 	return nil
+}
+
+// WaitIdle waits, at most d, until no progress the server began is still running
+// (clangd's background index, for one): a query then sees the whole project.
+func (c *Client) WaitIdle(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for {
+		c.mu.Lock()
+		busy := len(c.working) > 0
+		ch := c.changed
+		c.mu.Unlock()
+		if !busy {
+			return
+		}
+		select {
+		case <-ch:
+		case <-t.C:
+			return
+		case <-c.dead:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 func (h handler) PublishDiagnostics(_ context.Context, p *protocol.PublishDiagnosticsParams) error {

@@ -200,3 +200,34 @@ func TestHandlerAnswersTheServersRequests(t *testing.T) {
 		t.Fatal("a progress end did not make the server ready")
 	}
 }
+
+func TestSpecRowsOfTheNonGoServers(t *testing.T) {
+	byName := map[string]Spec{}
+	for _, s := range Defaults() {
+		byName[s.Name] = s
+	}
+	for _, n := range []string{"pyright", "typescript", "clangd"} {
+		if !byName[n].ReadyOnDiagnostics {
+			t.Errorf("%s should wait for the opened file's diagnostics", n)
+		}
+	}
+	if byName["gopls"].ReadyOnDiagnostics {
+		t.Error("gopls reports its progress: it needs no wait for diagnostics")
+	}
+	c := byName["clangd"]
+	for path, want := range map[string]string{"a.c": "c", "a.h": "c", "a.cpp": "cpp", "a.hpp": "cpp"} {
+		if got := c.languageID(path); got != want {
+			t.Errorf("clangd language id of %s: %q, want %q", path, got, want)
+		}
+	}
+	dir := writeTree(t, map[string]string{"compile_flags.txt": "-std=c11\n", "src/a.c": "int x;\n"})
+	if got := c.root(filepath.Join(dir, "src"), "/"); got != dir {
+		t.Errorf("compile_flags.txt makes no clangd root: %q", got)
+	}
+	m := Merge(Defaults(), []Spec{{Name: "clangd", Commands: []string{"/x/clangd"}}})
+	for _, s := range m {
+		if s.Name == "clangd" && (!s.ReadyOnDiagnostics || s.Commands[0] != "/x/clangd") {
+			t.Errorf("a config row that sets only the command changed the rest: %+v", s)
+		}
+	}
+}

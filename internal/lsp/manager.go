@@ -16,8 +16,8 @@ import (
 // DefaultDiagnosticsWait bounds the wait for a server's diagnostics after a write.
 const DefaultDiagnosticsWait = 3 * time.Second
 
-// readyWait bounds the wait for a server to be ready before its first query.
-const readyWait = 15 * time.Second
+// ReadyWait bounds the wait for a server to be ready before its first query.
+const ReadyWait = 15 * time.Second
 
 // Options configure a Manager.
 type Options struct {
@@ -127,7 +127,7 @@ func (m *Manager) Usable(path string) bool {
 // to be ready. A server found dead is restarted once, and note says so; a second
 // crash is an error naming its stderr.
 func (m *Manager) Client(ctx context.Context, t Target) (c *Client, note string, err error) {
-	return m.ClientWithin(ctx, t, readyWait)
+	return m.ClientWithin(ctx, t, ReadyWait)
 }
 
 // ClientWithin is Client with its own bound on the wait for a server to be ready
@@ -168,7 +168,9 @@ func (m *Manager) ClientWithin(ctx context.Context, t Target, ready time.Duratio
 		}
 		note = fmt.Sprintf("(%s had crashed and was restarted: %v.)", t.Spec.Name, died)
 	}
-	c.WaitReady(ctx, ready)
+	if !t.Spec.ReadyOnDiagnostics {
+		c.WaitReady(ctx, ready)
+	}
 	return c, note, nil
 }
 

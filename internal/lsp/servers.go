@@ -34,6 +34,22 @@ type Spec struct {
 	Checker string
 	// LanguageID is the LSP language id of the files (default: Name's language).
 	LanguageID string
+	// ReadyOnDiagnostics: the server's progress before the first file does not say
+	// its project is loaded (pyright sends none; typescript-language-server's can end
+	// early; clangd starts indexing only once a file is open), so a query first waits
+	// for the diagnostics of the file it opened, then for the progress then running.
+	ReadyOnDiagnostics bool
+}
+
+// languageID is the LSP language id of the file at path.
+func (s Spec) languageID(path string) string {
+	if s.LanguageID == "cpp" {
+		switch strings.ToLower(filepath.Ext(path)) {
+		case ".c", ".h":
+			return "c"
+		}
+	}
+	return s.LanguageID
 }
 
 // Defaults is the built-in server table; config rows replace a row of the same name
@@ -44,13 +60,13 @@ func Defaults() []Spec {
 			Extensions: []string{".go"}, Checker: "go vet ./...", LanguageID: "go"},
 		{Name: "pyright", Language: "Python", Commands: []string{"pyright-langserver", "pylsp"}, Args: []string{"--stdio"},
 			Markers: []string{"pyproject.toml", "setup.py", "requirements.txt"}, Extensions: []string{".py"},
-			Checker: "pyright", LanguageID: "python"},
+			Checker: "pyright", LanguageID: "python", ReadyOnDiagnostics: true},
 		{Name: "typescript", Language: "TypeScript", Commands: []string{"typescript-language-server"}, Args: []string{"--stdio"},
 			Markers: []string{"tsconfig.json", "package.json"}, Extensions: []string{".ts", ".tsx", ".js", ".jsx"},
-			Checker: "npx --no-install tsc --noEmit", LanguageID: "typescript"},
+			Checker: "npx --no-install tsc --noEmit", LanguageID: "typescript", ReadyOnDiagnostics: true},
 		{Name: "clangd", Language: "C/C++", Commands: []string{"clangd-19", "clangd"},
-			Markers: []string{"compile_commands.json", "CMakeLists.txt"}, Extensions: []string{".c", ".h", ".cc", ".cpp", ".hpp", ".cxx"},
-			LanguageID: "cpp"},
+			Markers: []string{"compile_commands.json", "compile_flags.txt", "CMakeLists.txt"}, Extensions: []string{".c", ".h", ".cc", ".cpp", ".hpp", ".cxx"},
+			LanguageID: "cpp", ReadyOnDiagnostics: true},
 		{Name: "rust-analyzer", Language: "Rust", Commands: []string{"rust-analyzer"}, Markers: []string{"Cargo.toml"},
 			Extensions: []string{".rs"}, Checker: "cargo check", LanguageID: "rust"},
 	}
@@ -90,9 +106,15 @@ func Merge(base, over []Spec) []Spec {
 		if o.LanguageID != "" {
 			b.LanguageID = o.LanguageID
 		}
+		if o.ReadyOnDiagnostics {
+			b.ReadyOnDiagnostics = true
+		}
 	}
 	return out
 }
+
+// Serves says whether s serves the file at path.
+func (s Spec) Serves(path string) bool { return s.serves(path) }
 
 // serves says whether s serves the file at path.
 func (s Spec) serves(path string) bool {

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -170,6 +172,9 @@ func workspaceSymbols(ctx context.Context, m *lsp.Manager, env tool.Env, query s
 		if note != "" {
 			notes = append(notes, note)
 		}
+		if t.Spec.ReadyOnDiagnostics && c.Opened() == 0 {
+			warmUp(ctx, c, t)
+		}
 		r, err := c.Server().Symbols(ctx, &protocol.WorkspaceSymbolParams{Query: query})
 		if err != nil {
 			notes = append(notes, fmt.Sprintf("(%s could not search symbols: %v.)", t.Spec.Name, serverError(err)))
@@ -214,6 +219,41 @@ func workspaceSymbols(ctx context.Context, m *lsp.Manager, env tool.Env, query s
 		lines = []string{fmt.Sprintf("No symbol of the workspace matches %q.", query)}
 	}
 	return tool.Result{Text: strings.Join(append(notes, lines...), "\n")}
+}
+
+// warmUp opens one file of t's project and waits for the server to have checked it:
+// pyright and typescript-language-server search no symbols before a file is open.
+func warmUp(ctx context.Context, c *lsp.Client, t lsp.Target) {
+	var first string
+	seen := 0
+	_ = filepath.WalkDir(t.Root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if seen++; seen > 5000 {
+			return filepath.SkipAll
+		}
+		if d.IsDir() {
+			if p != t.Root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if t.Spec.Serves(p) {
+			first = p
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	if first == "" {
+		return
+	}
+	v, gen, err := c.Sync(ctx, first)
+	if err != nil {
+		return
+	}
+	c.WaitDiagnostics(ctx, first, v, gen, lsp.ReadyWait)
+	c.WaitIdle(ctx, lsp.ReadyWait)
 }
 
 // kind names a symbol kind.

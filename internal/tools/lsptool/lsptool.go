@@ -5,6 +5,7 @@ package lsptool
 import (
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/gantry-dev/gantry/internal/lsp"
 	"github.com/gantry-dev/gantry/internal/tool"
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 )
@@ -193,6 +195,12 @@ func open(ctx context.Context, m *lsp.Manager, env tool.Env, file string) (*quer
 	if err != nil {
 		return nil, tool.Fail(fmt.Sprintf("%s could not be sent to %s: %v.", shown, t.Spec.Name, err))
 	}
+	if t.Spec.ReadyOnDiagnostics && gen >= 0 {
+		// The server's answers are whole only once it has checked the file and ended
+		// the work (an index) that began meanwhile.
+		c.WaitDiagnostics(ctx, path, v, gen, lsp.ReadyWait)
+		c.WaitIdle(ctx, lsp.ReadyWait)
+	}
 	return &query{env: env, c: c, path: path, shown: shown, text: string(data), note: note, ver: v, gen: gen}, tool.Result{}
 }
 
@@ -231,16 +239,33 @@ func (q *query) at(ctx context.Context, action string, pos protocol.Position) to
 		return q.codeActions(ctx, pos)
 	}
 	if err != nil {
+		if unsupported(err) {
+			return tool.Result{Text: fmt.Sprintf("The %s language server offers no %s lookup (it does not implement textDocument/%s).",
+				q.c.Spec().Name, strings.ReplaceAll(action, "_", " "), lspMethod[action])}
+		}
 		return tool.Fail(fmt.Sprintf("The language server could not answer %s: %v.", action, serverError(err)))
 	}
 	if len(locs) == 0 {
-		return tool.Result{Text: fmt.Sprintf("The language server found no %s there.", strings.ReplaceAll(action, "_", " "))}
+		return tool.Result{Text: fmt.Sprintf("The %s language server found no %s there.", q.c.Spec().Name, strings.ReplaceAll(action, "_", " "))}
 	}
 	limit := 0
 	if action == "references" {
 		limit = maxReferences
 	}
 	return tool.Result{Text: formatLocations(q.env.Cwd, locs, limit, "references")}
+}
+
+// lspMethod is the LSP method of an action at a position.
+var lspMethod = map[string]string{"definition": "definition", "type_definition": "typeDefinition",
+	"implementation": "implementation", "references": "references", "hover": "hover", "code_actions": "codeAction"}
+
+// unsupported says whether err is the server's "method not found".
+func unsupported(err error) bool {
+	var e *jsonrpc2.Error
+	if errors.As(err, &e) && e.Code == jsonrpc2.MethodNotFound {
+		return true
+	}
+	return strings.Contains(err.Error(), "Unhandled method")
 }
 
 // serverError is err for the model: a server's error message without the wrapping.
@@ -318,7 +343,7 @@ func (q *query) codeActions(ctx context.Context, pos protocol.Position) tool.Res
 		}
 	}
 	if len(lines) == 0 {
-		return tool.Result{Text: fmt.Sprintf("The language server offers no code action on line %d of %s.", pos.Line+1, q.shown)}
+		return tool.Result{Text: fmt.Sprintf("The %s language server offers no code action on line %d of %s.", q.c.Spec().Name, pos.Line+1, q.shown)}
 	}
 	return tool.Result{Text: fmt.Sprintf("Code actions on line %d of %s:\n%s", pos.Line+1, q.shown, strings.Join(lines, "\n"))}
 }

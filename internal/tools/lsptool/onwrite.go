@@ -140,7 +140,13 @@ func (w *onWrite) baseline(ctx context.Context, t lsp.Target, path string) bool 
 	if err != nil {
 		return false
 	}
-	ds, ok := c.WaitDiagnostics(ctx, path, v, gen, w.m.DiagnosticsWait())
+	wait := w.m.DiagnosticsWait()
+	if t.Spec.ReadyOnDiagnostics && gen >= 0 {
+		// The file's first diagnostics are the server's readiness: a cold server may
+		// take longer than a write's wait to load its project, once.
+		wait = max(wait, lsp.ReadyWait)
+	}
+	ds, ok := c.WaitDiagnostics(ctx, path, v, gen, wait)
 	if ok {
 		w.seen.add(path, ds)
 	}
