@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -21,20 +20,20 @@ import (
 // checkerTimeout bounds a project checker.
 const checkerTimeout = 5 * time.Minute
 
-// lineCache reads the lines of files once per call.
-type lineCache map[string][]string
+// lineCache gives the lines of the files of one answer: each file's text once per
+// call, from the cache of unchanged files (see files).
+type lineCache map[string][]byte
 
 func (lc lineCache) line(path string, n int) string {
-	ls, ok := lc[path]
+	data, ok := lc[path]
 	if !ok {
-		data, _ := os.ReadFile(path)
-		ls = lsp.Lines(string(data))
-		lc[path] = ls
+		data = files.text(path)
+		lc[path] = data
 	}
-	if n < 0 || n >= len(ls) {
+	if n < 0 || data == nil {
 		return ""
 	}
-	return strings.TrimSpace(ls[n])
+	return strings.TrimSpace(lineOf(data, n))
 }
 
 // formatLocations is `path:line: text` per location, sorted and deduplicated, cut at
