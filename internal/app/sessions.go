@@ -1,0 +1,108 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/gantry-dev/gantry/internal/session"
+)
+
+// StorePath is the session database opts name: Store, else the default.
+func StorePath(opts Options) string {
+	if opts.Store != "" {
+		return opts.Store
+	}
+	return session.DefaultPath()
+}
+
+func (a *App) openSession(opts Options, model string) error {
+	st, err := session.Open(StorePath(opts))
+	if err != nil {
+		return fmt.Errorf("opening the session store: %w", err)
+	}
+	a.store = st
+	switch {
+	case opts.Resume == ResumeLast:
+		list, err := st.List(1)
+		if err != nil {
+			return err
+		}
+		if len(list) == 0 {
+			return errors.New("there is no session to resume yet")
+		}
+		if a.sess, err = st.Get(list[0].ID); err != nil {
+			return err
+		}
+		a.resumed = true
+	case opts.Resume != "":
+		if a.sess, err = st.Get(opts.Resume); err != nil {
+			return err
+		}
+		a.resumed = true
+	case opts.Continue:
+		a.sess, err = st.Last(opts.Cwd)
+		if errors.Is(err, session.ErrNotFound) {
+			return fmt.Errorf("there is no session in %s to continue", opts.Cwd)
+		}
+		if err != nil {
+			return err
+		}
+		a.resumed = true
+	default:
+		if opts.Fork {
+			return usageErrorf("--fork goes with --continue or --resume: it copies the session they name")
+		}
+		a.sess, err = st.Create(session.Meta{Cwd: opts.Cwd, Provider: a.provider, Model: model})
+		if err != nil {
+			return fmt.Errorf("creating a session: %w", err)
+		}
+	}
+	if opts.Fork {
+		if a.sess, err = st.Fork(a.sess.ID(), session.Meta{Cwd: opts.Cwd, Provider: a.provider, Model: model}); err != nil {
+			return fmt.Errorf("forking a session: %w", err)
+		}
+	}
+	if a.lease, err = a.sess.Lease(); err != nil {
+		var held *session.HeldError
+		if errors.As(err, &held) {
+			how := "--resume"
+			if opts.Continue {
+				how = "--continue"
+			}
+			return fmt.Errorf("%w: wait until it ends, or give %s --fork to go on in a new session copied from it", err, how)
+		}
+		return err
+	}
+	return nil
+}
+
+// unfinishedNotice says which calls of a resumed session gantry stopped in (they
+// may have taken effect) and which it stopped before (they never ran).
+func unfinishedNotice(us []session.Unfinished) string {
+	var ran, not []string
+	for _, u := range us {
+		d := u.Name + " " + oneLine(u.Input, 80) + " (" + u.ID + ")"
+		if u.Started {
+			ran = append(ran, d)
+		} else {
+			not = append(not, d)
+		}
+	}
+	var parts []string
+	if len(ran) > 0 {
+		parts = append(parts, "gantry stopped while these calls ran, so they may have taken effect (the model is told to check before running them again): "+strings.Join(ran, "; "))
+	}
+	if len(not) > 0 {
+		parts = append(parts, "these calls never ran: "+strings.Join(not, "; "))
+	}
+	return strings.Join(parts, ". ")
+}
+
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
