@@ -254,6 +254,12 @@ func (c *Client) Sync(ctx context.Context, path string) (version int32, gen int,
 	if err != nil {
 		return 0, 0, err
 	}
+	return c.SyncText(ctx, path, text)
+}
+
+// SyncText is Sync with the file's content already read (text is not kept: the
+// client copies what it sends).
+func (c *Client) SyncText(ctx context.Context, path string, text []byte) (version int32, gen int, err error) {
 	u := uri.File(path)
 	c.mu.Lock()
 	d := c.docs[path]

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -128,6 +129,51 @@ func TestStatusSaysWhyNot(t *testing.T) {
 	}
 	if _, ok, why := m.For(filepath.Join(dir, "notes.txt")); ok || why != "No language server is configured for .txt files." {
 		t.Fatalf("For: %v %s", ok, why)
+	}
+}
+
+// The binary of a server is looked up once while it stays an executable file; one
+// not found, or gone, is looked up again, so an install meanwhile is seen.
+func TestBinaryResolvedOnce(t *testing.T) {
+	dir := writeTree(t, map[string]string{"go.mod": "module m\n", "a.go": "package m\n"})
+	bin := filepath.Join(t.TempDir(), "fake-gopls")
+	lookups := 0
+	installed := false
+	look := func(name string) (string, error) {
+		lookups++
+		if !installed {
+			return "", exec.ErrNotFound
+		}
+		return bin, nil
+	}
+	m := NewManager(nil, Options{LookPath: look})
+	file := filepath.Join(dir, "a.go")
+	for range 2 {
+		if _, ok, _ := m.For(file); ok {
+			t.Fatal("served without a binary")
+		}
+	}
+	if lookups != 2 {
+		t.Fatalf("a missing binary was looked up %d times in two calls, want 2", lookups)
+	}
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	installed = true
+	for range 3 {
+		if tg, ok, why := m.For(file); !ok || tg.Binary != bin {
+			t.Fatalf("For after the install: %v %v %s", tg.Binary, ok, why)
+		}
+	}
+	if lookups != 3 {
+		t.Fatalf("lookups after three calls with the binary installed: %d, want 3", lookups)
+	}
+	if err := os.Remove(bin); err != nil {
+		t.Fatal(err)
+	}
+	installed = false
+	if _, ok, why := m.For(file); ok || !strings.Contains(why, "gopls is not installed") {
+		t.Fatalf("For after the binary went: %v %s", ok, why)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -41,6 +42,7 @@ type Manager struct {
 	mu        sync.Mutex
 	restarted map[resource.Key]string // why the server of a key was restarted
 	crashed   map[resource.Key]string // a server that crashed after its restart
+	bins      map[string]string       // a server's binary, once resolved (by server name)
 }
 
 // running lists the pool's running resources (none without a pool).
@@ -55,7 +57,7 @@ func (m *Manager) running() []resource.Key {
 // finds servers and reports on them, for doctor).
 func NewManager(pool *resource.Pool, o Options) *Manager {
 	m := &Manager{pool: pool, servers: o.Servers, wait: o.DiagnosticsWait, lookPath: o.LookPath,
-		restarted: map[resource.Key]string{}, crashed: map[resource.Key]string{}}
+		restarted: map[resource.Key]string{}, crashed: map[resource.Key]string{}, bins: map[string]string{}}
 	if m.servers == nil {
 		m.servers = Defaults()
 	}
@@ -96,7 +98,7 @@ func (m *Manager) For(path string) (t Target, ok bool, problem string) {
 				strings.Join(s.Markers, ", "), filepath.Base(path)))
 			continue
 		}
-		bin := s.binary(m.lookPath)
+		bin := m.binary(s)
 		if bin == "" {
 			why = append(why, fmt.Sprintf("%s would serve %s but %s", s.Name, root, notInstalled(s.Commands)))
 			continue
@@ -175,7 +177,7 @@ func (m *Manager) ClientWithin(ctx context.Context, t Target, ready time.Duratio
 }
 
 // Reload stops the servers running for roots inside workspace (the next use starts
-// them again) and forgets their crashes. It returns what it stopped.
+// them again) and forgets their crashes and the binaries resolved. It returns what it stopped.
 func (m *Manager) Reload(ctx context.Context, workspace string) ([]string, error) {
 	var stopped []string
 	var errs []error
@@ -189,6 +191,7 @@ func (m *Manager) Reload(ctx context.Context, workspace string) ([]string, error
 	m.mu.Lock()
 	clear(m.restarted)
 	clear(m.crashed)
+	clear(m.bins)
 	m.mu.Unlock()
 	return stopped, errors.Join(errs...)
 }
@@ -271,7 +274,7 @@ func (m *Manager) Workspace(workspace string) []Target {
 		if root == "" {
 			continue
 		}
-		if bin := s.binary(m.lookPath); bin != "" {
+		if bin := m.binary(s); bin != "" {
 			out = append(out, Target{Spec: s, Root: root, Binary: bin})
 		}
 	}
@@ -301,6 +304,29 @@ func (m *Manager) Binaries() map[string]string {
 		out[s.Name] = s.binary(m.lookPath)
 	}
 	return out
+}
+
+// binary is the binary of s: the one resolved before while it is still an
+// executable file, else a new lookup (a binary not found is looked up again on the
+// next call, so one installed meanwhile is found).
+func (m *Manager) binary(s Spec) string {
+	m.mu.Lock()
+	bin := m.bins[s.Name]
+	m.mu.Unlock()
+	if bin != "" {
+		if st, err := os.Stat(bin); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+			return bin
+		}
+	}
+	bin = s.binary(m.lookPath)
+	m.mu.Lock()
+	if bin == "" {
+		delete(m.bins, s.Name)
+	} else {
+		m.bins[s.Name] = bin
+	}
+	m.mu.Unlock()
+	return bin
 }
 
 // notInstalled says that none of cmds is installed.

@@ -2,74 +2,121 @@ package lsptool
 
 import (
 	"bytes"
+	"fmt"
 	"os"
-	"strings"
 	"sync"
 	"time"
 )
 
 // files keeps the text of the files answers name, across calls, while they do not
-// change (same size and modification time): a warm query then costs a stat per file,
-// not a read and a split (see docs/benchmarks.md, "Through gantry").
-var files = &fileCache{m: map[string]cachedFile{}}
+// change (same size and modification time), with the offsets of their lines: a warm
+// query then costs a stat per file, not a read and a scan (see docs/benchmarks.md,
+// "Through gantry").
+//
+// A file's time has the granularity of the kernel's coarse clock (a few
+// milliseconds), or of its file system (up to 2 s), so a file changed again within
+// that tick of being read could keep its size and time: an entry read less than
+// racyWindow after the file's last change is not trusted (read again next time), as
+// git does with its racily clean index entries.
+var files = &fileCache{m: map[string]*fileText{}}
 
 const (
 	maxCachedFiles = 512
 	maxCachedBytes = 64 << 20
+	racyWindow     = 2 * time.Second
 )
 
-type cachedFile struct {
-	size  int64
-	mtime time.Time
-	data  []byte
+// fileText is one file's content as read, and where its lines start.
+type fileText struct {
+	size   int64
+	mtime  time.Time
+	racy   bool // read within racyWindow of mtime
+	data   []byte
+	starts []int // offset of each line's first byte
+}
+
+// line is line n (0-based) without its end of line ("" past the end).
+func (f *fileText) line(n int) string {
+	if f == nil || n < 0 || n >= len(f.starts) {
+		return ""
+	}
+	end := len(f.data)
+	if n+1 < len(f.starts) {
+		end = f.starts[n+1]
+	}
+	text := f.data[f.starts[n]:end]
+	text = bytes.TrimSuffix(text, []byte{'\n'})
+	return string(bytes.TrimSuffix(text, []byte{'\r'}))
+}
+
+func lineStarts(data []byte) []int {
+	starts := make([]int, 1, bytes.Count(data, []byte{'\n'})+1)
+	for i := 0; ; {
+		j := bytes.IndexByte(data[i:], '\n')
+		if j < 0 {
+			return starts
+		}
+		i += j + 1
+		if i < len(data) {
+			starts = append(starts, i)
+		} else {
+			return starts
+		}
+	}
 }
 
 type fileCache struct {
 	mu    sync.Mutex
-	m     map[string]cachedFile
+	m     map[string]*fileText
 	bytes int
 }
 
-// text returns the contents of path, from the cache when the file is unchanged.
-func (c *fileCache) text(path string) []byte {
+// text returns path's content and lines, nil when it cannot be read.
+func (c *fileCache) text(path string) *fileText {
+	f, _ := c.get(path)
+	return f
+}
+
+// read returns the contents of path, from the cache when the file is unchanged (the
+// caller must not modify them).
+func (c *fileCache) read(path string) ([]byte, error) {
+	f, err := c.get(path)
+	if err != nil {
+		return nil, err
+	}
+	return f.data, nil
+}
+
+func (c *fileCache) get(path string) (*fileText, error) {
 	fi, err := os.Stat(path)
-	if err != nil || !fi.Mode().IsRegular() {
-		return nil
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file")
 	}
 	c.mu.Lock()
-	e, ok := c.m[path]
+	e := c.m[path]
 	c.mu.Unlock()
-	if ok && e.size == fi.Size() && e.mtime.Equal(fi.ModTime()) {
-		return e.data
+	if e != nil && !e.racy && e.size == fi.Size() && e.mtime.Equal(fi.ModTime()) {
+		return e, nil
 	}
+	readAt := time.Now()
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil
+		return nil, err
 	}
+	f := &fileText{size: fi.Size(), mtime: fi.ModTime(), racy: readAt.Sub(fi.ModTime()) < racyWindow,
+		data: data, starts: lineStarts(data)}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if old, ok := c.m[path]; ok {
+	if old := c.m[path]; old != nil {
 		c.bytes -= len(old.data)
 	}
 	if len(c.m) >= maxCachedFiles || c.bytes+len(data) > maxCachedBytes {
-		c.m, c.bytes = map[string]cachedFile{}, 0 // start again rather than track ages
+		c.m, c.bytes = map[string]*fileText{}, 0 // start again rather than track ages
 	}
-	c.m[path] = cachedFile{size: fi.Size(), mtime: fi.ModTime(), data: data}
+	c.m[path] = f
 	c.bytes += len(data)
-	return data
-}
-
-// lineOf returns line n (0-based) of data without splitting the rest, "\r" trimmed.
-func lineOf(data []byte, n int) string {
-	for i := 0; i < n; i++ {
-		j := bytes.IndexByte(data, '\n')
-		if j < 0 {
-			return ""
-		}
-		data = data[j+1:]
-	}
-	if j := bytes.IndexByte(data, '\n'); j >= 0 {
-		data = data[:j]
-	}
-	return strings.TrimSuffix(string(data), "\r")
+	return f, nil
 }

@@ -8,11 +8,28 @@ import (
 )
 
 func TestLineOf(t *testing.T) {
-	data := []byte("zero\r\none\n\ntwo")
-	for n, want := range []string{"zero", "one", "", "two", ""} {
-		if got := lineOf(data, n); got != want {
-			t.Errorf("line %d = %q, want %q", n, got, want)
+	for _, c := range []struct {
+		data string
+		want []string
+	}{
+		{"zero\r\none\n\ntwo", []string{"zero", "one", "", "two", ""}},
+		{"a\nb\n", []string{"a", "b", ""}},
+		{"", []string{"", ""}},
+		{"\n", []string{"", ""}},
+	} {
+		f := &fileText{data: []byte(c.data), starts: lineStarts([]byte(c.data))}
+		for n, want := range c.want {
+			if got := f.line(n); got != want {
+				t.Errorf("%q: line %d = %q, want %q", c.data, n, got, want)
+			}
 		}
+		if got := f.line(-1); got != "" {
+			t.Errorf("line -1 = %q", got)
+		}
+	}
+	var none *fileText
+	if none.line(0) != "" {
+		t.Error("a missing file has a line")
 	}
 }
 
@@ -22,8 +39,7 @@ func TestFileCacheSeesChanges(t *testing.T) {
 	if err := os.WriteFile(p, []byte("package a\nfunc A() {}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	lc := lineCache{}
-	if got := lc.line(p, 1); got != "func A() {}" {
+	if got := files.text(p).line(1); got != "func A() {}" {
 		t.Fatalf("line 2: %q", got)
 	}
 	if err := os.WriteFile(p, []byte("package a\nfunc B() {}\n"), 0o644); err != nil { // same size
@@ -33,10 +49,48 @@ func TestFileCacheSeesChanges(t *testing.T) {
 	if err := os.Chtimes(p, later, later); err != nil {
 		t.Fatal(err)
 	}
-	if got := (lineCache{}).line(p, 1); got != "func B() {}" {
+	if got := files.text(p).line(1); got != "func B() {}" {
 		t.Errorf("after a change: %q", got)
 	}
-	if got := (lineCache{}).line(filepath.Join(t.TempDir(), "missing"), 0); got != "" {
+	if got := files.text(filepath.Join(t.TempDir(), "missing")).line(0); got != "" {
 		t.Errorf("a missing file: %q", got)
+	}
+}
+
+// A file read just after it changed is read again next time, even when a second
+// change keeps its size and time (the kernel's coarse clock).
+func TestFileCacheRacyEntry(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "a.go")
+	stamp := time.Now()
+	write := func(text string) {
+		t.Helper()
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, stamp, stamp); err != nil { // the same tick both times
+			t.Fatal(err)
+		}
+	}
+	c := &fileCache{m: map[string]*fileText{}}
+	write("package a\nfunc A() {}\n")
+	if got, _ := c.read(p); string(got) != "package a\nfunc A() {}\n" {
+		t.Fatalf("first read: %q", got)
+	}
+	write("package a\nfunc B() {}\n")
+	if got, _ := c.read(p); string(got) != "package a\nfunc B() {}\n" {
+		t.Errorf("a change within the tick of the last read gave the stale text %q", got)
+	}
+	// An old file is trusted: no read while its size and time stay.
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(p, old, old); err != nil {
+		t.Fatal(err)
+	}
+	first, _ := c.read(p)
+	again, _ := c.read(p)
+	if len(first) == 0 || &first[0] != &again[0] {
+		t.Errorf("an unchanged old file was read again")
+	}
+	if _, err := c.read(filepath.Dir(p)); err == nil {
+		t.Errorf("a folder read as a file")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -20,22 +21,6 @@ import (
 // checkerTimeout bounds a project checker.
 const checkerTimeout = 5 * time.Minute
 
-// lineCache gives the lines of the files of one answer: each file's text once per
-// call, from the cache of unchanged files (see files).
-type lineCache map[string][]byte
-
-func (lc lineCache) line(path string, n int) string {
-	data, ok := lc[path]
-	if !ok {
-		data = files.text(path)
-		lc[path] = data
-	}
-	if n < 0 || data == nil {
-		return ""
-	}
-	return strings.TrimSpace(lineOf(data, n))
-}
-
 // formatLocations is `path:line: text` per location, sorted and deduplicated, cut at
 // limit (0: no cap) with a line saying so.
 func formatLocations(cwd string, locs []protocol.Location, limit int, what string) string {
@@ -45,22 +30,44 @@ func formatLocations(cwd string, locs []protocol.Location, limit int, what strin
 		}
 		return locs[i].Range.Start.Line < locs[j].Range.Start.Line
 	})
-	lc := lineCache{}
-	var lines []string
-	seen := map[string]bool{}
+	type place struct {
+		uri  uri.URI
+		line uint32
+	}
+	var (
+		b       strings.Builder
+		n       int
+		lastURI uri.URI
+		shown   string
+		text    *fileText
+		seen    = map[place]bool{}
+	)
 	for _, l := range locs {
-		p := l.URI.Path()
-		s := fmt.Sprintf("%s:%d: %s", rel(cwd, p), l.Range.Start.Line+1, lc.line(p, int(l.Range.Start.Line)))
-		if !seen[s] {
-			seen[s] = true
-			lines = append(lines, s)
+		at := place{l.URI, l.Range.Start.Line}
+		if seen[at] {
+			continue
 		}
+		seen[at] = true
+		if n++; limit > 0 && n > limit {
+			continue
+		}
+		if l.URI != lastURI || shown == "" {
+			p := l.URI.Path()
+			lastURI, shown, text = l.URI, rel(cwd, p), files.text(p)
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(shown)
+		b.WriteByte(':')
+		b.WriteString(strconv.Itoa(int(l.Range.Start.Line) + 1))
+		b.WriteString(": ")
+		b.WriteString(strings.TrimSpace(text.line(int(l.Range.Start.Line))))
 	}
-	if limit > 0 && len(lines) > limit {
-		n := len(lines)
-		lines = append(lines[:limit], fmt.Sprintf("(%d %s; the first %d are shown.)", n, what, limit))
+	if limit > 0 && n > limit {
+		fmt.Fprintf(&b, "\n(%d %s; the first %d are shown.)", n, what, limit)
 	}
-	return strings.Join(lines, "\n")
+	return b.String()
 }
 
 // severity names a diagnostic's severity.

@@ -176,7 +176,7 @@ func open(ctx context.Context, m *lsp.Manager, env tool.Env, file string) (*quer
 	if !inside(path, env.Cwd) {
 		return nil, tool.Fail(fmt.Sprintf("%s is outside the workspace %s; lsp only reads files inside it.", file, env.Cwd))
 	}
-	data, err := os.ReadFile(path)
+	data, err := files.read(path)
 	if err != nil {
 		if os.IsNotExist(err) {
 			return nil, tool.Fail(fmt.Sprintf("%s does not exist.", shown))
@@ -191,7 +191,7 @@ func open(ctx context.Context, m *lsp.Manager, env tool.Env, file string) (*quer
 	if err != nil {
 		return nil, tool.Fail(fmt.Sprintf("The %s language server could not start for %s: %v.", t.Spec.Name, rel(env.Cwd, t.Root), err))
 	}
-	v, gen, err := c.Sync(ctx, path)
+	v, gen, err := c.SyncText(ctx, path, data)
 	if err != nil {
 		return nil, tool.Fail(fmt.Sprintf("%s could not be sent to %s: %v.", shown, t.Spec.Name, err))
 	}
