@@ -7,9 +7,10 @@
 //
 // Per round it starts a new server through gantry and times the first lsp
 // definition call (the server's start, its readiness and the file's didOpen
-// included), waits for the file's diagnostics and -settle, then times -n lsp
-// references calls through the tool and -n more straight on gantry's client (the
-// same connection, no tool); and it runs bench/lsp with the same position, -n and
+// included), waits for the file's diagnostics and -settle, makes one lsp references
+// call (the server's first, slow whoever asks), then times -n lsp references calls
+// through the tool interleaved with -n straight on gantry's client (the same
+// connection, no tool); and it runs bench/lsp with the same position, -n and
 // -settle. It prints each round and a table of medians with ratios.
 //
 // With -writes it then times, per server, the extra a write_file call spends when
@@ -148,13 +149,6 @@ func (q queryCase) gantry(ctx context.Context) gantryRound {
 	c.WaitDiagnostics(ctx, path, 1, 0, 30*time.Second)
 	time.Sleep(q.settle)
 	refs := map[string]any{"action": "references", "file": q.file, "line": q.line, "symbol": q.symbol}
-	for range q.n {
-		t := time.Now()
-		if r := call(ctx, lt, env, refs); r.IsError {
-			fail(fmt.Errorf("references: %s", r.Text))
-		}
-		out.tool = append(out.tool, time.Since(t))
-	}
 	text, _ := os.ReadFile(path)
 	pos, problem := lsp.Locate(string(text), q.line, q.symbol, q.file)
 	if problem != "" {
@@ -163,12 +157,34 @@ func (q queryCase) gantry(ctx context.Context) gantryRound {
 	params := &protocol.ReferenceParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
 		TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(path)}, Position: pos},
 		Context: protocol.ReferenceContext{IncludeDeclaration: true}}
-	for range q.n {
+	viaTool := func() {
+		t := time.Now()
+		if r := call(ctx, lt, env, refs); r.IsError {
+			fail(fmt.Errorf("references: %s", r.Text))
+		}
+		out.tool = append(out.tool, time.Since(t))
+	}
+	viaClient := func() {
 		t := time.Now()
 		if _, err := c.Server().References(ctx, params); err != nil {
 			fail(err)
 		}
 		out.client = append(out.client, time.Since(t))
+	}
+	// The server's first references is slow whoever asks (bench/lsp times it apart):
+	// taken once before the loop, which interleaves tool and client calls (each
+	// first in turn) so that both see the server in the same state.
+	t = time.Now()
+	call(ctx, lt, env, refs)
+	first := time.Since(t)
+	for i := range q.n {
+		if i%2 == 0 {
+			viaTool()
+			viaClient()
+		} else {
+			viaClient()
+			viaTool()
+		}
 	}
 	if q.profile != "" {
 		f, err := os.Create(q.profile)
@@ -188,7 +204,7 @@ func (q queryCase) gantry(ctx context.Context) gantryRound {
 		_ = f.Close()
 		fmt.Printf("profiled %d lsp references calls: median %s\n", q.profileN, ms(median(ds)))
 	}
-	fmt.Printf("  first warm lsp references call %s\n", ms(out.tool[0]))
+	fmt.Printf("  first lsp references call after the settle %s\n", ms(first))
 	slices.Sort(out.tool)
 	slices.Sort(out.client)
 	return out
@@ -262,7 +278,7 @@ func spread(ds []time.Duration) string {
 }
 
 func report(gs []gantryRound, ds []directRound) {
-	var cold, tl, cl, dr, dd, dref, ratio, cratio []time.Duration
+	var cold, tl, cl, dr, dd, dref, ratio, cratio, tcratio []time.Duration
 	for i, g := range gs {
 		cold = append(cold, g.cold)
 		tl = append(tl, median(g.tool))
@@ -273,6 +289,7 @@ func report(gs []gantryRound, ds []directRound) {
 		// Ratios as durations of 1 ms = 1.000, to reuse spread.
 		ratio = append(ratio, time.Duration(float64(median(g.tool))/float64(ds[i].refs)*float64(time.Millisecond)))
 		cratio = append(cratio, time.Duration(float64(median(g.client))/float64(ds[i].refs)*float64(time.Millisecond)))
+		tcratio = append(tcratio, time.Duration(float64(median(g.tool))/float64(median(g.client))*float64(time.Millisecond)))
 	}
 	fmt.Printf("\n%d rounds: median of the rounds (range)\n", len(gs))
 	fmt.Printf("%-52s %s\n", "gantry: first lsp definition call, cold server", spread(cold))
@@ -283,6 +300,7 @@ func report(gs []gantryRound, ds []directRound) {
 	fmt.Printf("%-52s %s\n", "direct: warm references, bench/lsp (median of n)", spread(dref))
 	fmt.Printf("%-52s %s\n", "ratio tool / direct", ratios(ratio))
 	fmt.Printf("%-52s %s\n", "ratio client / direct", ratios(cratio))
+	fmt.Printf("%-52s %s\n", "ratio tool / client (interleaved, same server)", ratios(tcratio))
 }
 
 func ratios(r []time.Duration) string {

@@ -22,7 +22,8 @@ func lspOptions(cfg *config.Config) lsp.Options {
 	var rows []lsp.Spec
 	for _, n := range names {
 		s := cfg.LSP.Servers[n]
-		row := lsp.Spec{Name: n, Args: s.Args, Markers: s.Markers, Extensions: s.Languages, Checker: s.Checker, LanguageID: s.LanguageID}
+		row := lsp.Spec{Name: n, Args: s.Args, Markers: s.Markers, Extensions: s.Languages, Checker: s.Checker, LanguageID: s.LanguageID,
+			ReadyOnDiagnostics: s.ReadyOnDiagnostics, CleanProbe: s.CleanProbe}
 		if s.Command != "" {
 			row.Commands = []string{s.Command}
 		}

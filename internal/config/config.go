@@ -93,7 +93,18 @@ type LSPServer struct {
 	Checker string `yaml:"checker,omitempty"`
 	// LanguageID is the LSP language id of its files.
 	LanguageID string `yaml:"languageId,omitempty"`
+	// ReadyOnDiagnostics: a query waits for the opened file's diagnostics, then for
+	// the progress then running, before it asks (servers whose progress does not say
+	// their project is loaded).
+	ReadyOnDiagnostics bool `yaml:"readyOnDiagnostics,omitempty"`
+	// CleanProbe is how to learn at once that a clean file stayed clean after a
+	// write, for a server that then publishes nothing: one of LSPCleanProbes.
+	CleanProbe string `yaml:"cleanProbe,omitempty"`
 }
+
+// LSPCleanProbes are the values of lsp.servers.<name>.cleanProbe (internal/lsp's
+// CleanProbes).
+var LSPCleanProbes = []string{"tsserver"}
 
 // Bash configures the bash tool.
 type Bash struct {

@@ -67,6 +67,8 @@ func TestFileErrors(t *testing.T) {
 			`:5: key "lsp.servers.zls.languages[0]" must be a file extension with its dot, such as ".go", not "zig"`},
 		{"lsp args without command", "lsp:\n  servers:\n    gopls:\n      args: [-v]\n",
 			`:4: key "lsp.servers.gopls.args" needs a command to pass them to`},
+		{"lsp unknown clean probe", "lsp:\n  servers:\n    vtsls:\n      command: vtsls\n      cleanProbe: tsc\n",
+			`:5: key "lsp.servers.vtsls.cleanProbe" must be one of tsserver, not "tsc"`},
 		{"bash timeout zero", "bash: {timeout: 0}\n",
 			`:1: key "bash.timeout" must be between 1 and 600 (seconds), not 0`},
 		{"threshold zero", "compact:\n  threshold: 0\n",

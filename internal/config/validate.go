@@ -76,6 +76,9 @@ func validate(path string, l *layer, pos *positions) error {
 			if len(srv.Args) > 0 && srv.Command == "" {
 				v.fail(at.child("args"), "needs a command to pass them to")
 			}
+			if srv.CleanProbe != "" {
+				v.oneOf(at.child("cleanProbe"), srv.CleanProbe, LSPCleanProbes)
+			}
 		}
 	}
 	for event, matchers := range l.Hooks {

@@ -293,10 +293,31 @@ func (c *Client) SyncText(ctx context.Context, path string, text []byte) (versio
 // WaitDiagnostics returns the diagnostics of path for version (Sync's): the first
 // publish of that version or later, or, from a server that sends no versions, the
 // first publish after gen. gen -1 means nothing changed: the last publish, if any, is
-// returned at once. ok is false when none came within d.
+// returned at once. A file whose last publish was clean is asked about with the
+// server's CleanProbe, if it has one: still clean, nothing is waited for. ok is false
+// when none came within d.
 func (c *Client) WaitDiagnostics(ctx context.Context, path string, version int32, gen int, d time.Duration) (diags []protocol.Diagnostic, ok bool) {
 	t := time.NewTimer(d)
 	defer t.Stop()
+	if gen >= 0 && c.spec.CleanProbe != "" {
+		c.mu.Lock()
+		p, have := c.diags[path]
+		c.mu.Unlock()
+		if have && p.gen == gen && len(p.diags) == 0 {
+			pctx, cancel := context.WithTimeout(ctx, d)
+			clean, err := c.probeClean(pctx, path)
+			cancel()
+			if err == nil && clean {
+				c.mu.Lock()
+				p = c.diags[path]
+				c.mu.Unlock()
+				if p.gen > gen {
+					return p.diags, true // published meanwhile
+				}
+				return nil, true
+			}
+		}
+	}
 	for {
 		c.mu.Lock()
 		p, have := c.diags[path]
@@ -315,6 +336,43 @@ func (c *Client) WaitDiagnostics(ctx context.Context, path string, version int32
 			return nil, false
 		}
 	}
+}
+
+// probeClean asks the server, with its CleanProbe, whether path has no diagnostics
+// now.
+func (c *Client) probeClean(ctx context.Context, path string) (bool, error) {
+	switch c.spec.CleanProbe {
+	case ProbeTSServer:
+		for _, cmd := range []string{"syntacticDiagnosticsSync", "semanticDiagnosticsSync", "suggestionDiagnosticsSync"} {
+			args, err := json.Marshal([]any{cmd, map[string]any{"file": path}, map[string]any{"lowPriority": false}})
+			if err != nil {
+				return false, err
+			}
+			var list []protocol.LSPAny
+			if err := json.Unmarshal(args, &list); err != nil {
+				return false, err
+			}
+			res, err := c.srv.ExecuteCommand(ctx, &protocol.ExecuteCommandParams{Command: "typescript.tsserverRequest", Arguments: list})
+			if err != nil {
+				return false, err
+			}
+			var reply struct {
+				Success *bool             `json:"success"`
+				Body    []json.RawMessage `json:"body"`
+			}
+			if err := json.Unmarshal(res, &reply); err != nil || reply.Success == nil {
+				return false, fmt.Errorf("tsserver's %s answered %.80s", cmd, res)
+			}
+			if !*reply.Success {
+				return false, fmt.Errorf("tsserver's %s failed", cmd)
+			}
+			if len(reply.Body) > 0 {
+				return false, nil
+			}
+		}
+		return true, nil
+	}
+	return false, fmt.Errorf("unknown clean probe %q", c.spec.CleanProbe)
 }
 
 // Close asks the server to shut down and exit, within a bound, then stops its

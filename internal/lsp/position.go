@@ -29,10 +29,19 @@ func Lines(text string) []string {
 // is a sentence for the model when the line or the symbol is not there.
 func Locate(text string, line int, symbol, shown string) (protocol.Position, string) {
 	ls := Lines(text)
-	if line < 1 || line > len(ls) {
-		return protocol.Position{}, fmt.Sprintf("%s has %d lines; line %d is past its end.", shown, len(ls), line)
+	l := ""
+	if line >= 1 && line <= len(ls) {
+		l = ls[line-1]
 	}
-	l := ls[line-1]
+	return LocateOnLine(l, len(ls), line, symbol, shown)
+}
+
+// LocateOnLine is Locate given the text of the line (l) and the file's count of
+// lines (n).
+func LocateOnLine(l string, n, line int, symbol, shown string) (protocol.Position, string) {
+	if line < 1 || line > n {
+		return protocol.Position{}, fmt.Sprintf("%s has %d lines; line %d is past its end.", shown, n, line)
+	}
 	i := wordIndex(l, symbol)
 	if i < 0 {
 		return protocol.Position{}, fmt.Sprintf("%q is not on line %d of %s, which reads: %s", symbol, line, shown, strings.TrimSpace(l))

@@ -39,7 +39,22 @@ type Spec struct {
 	// early; clangd starts indexing only once a file is open), so a query first waits
 	// for the diagnostics of the file it opened, then for the progress then running.
 	ReadyOnDiagnostics bool
+	// CleanProbe names how to learn at once that a file the server last reported
+	// clean is still clean after a change, for a server that then publishes nothing
+	// (so a wait for its diagnostics could only run to its bound): "tsserver" asks
+	// typescript-language-server's TypeScript server for the file's diagnostics
+	// (ProbeTSServer). Empty: none, the wait is for a publish.
+	CleanProbe string
 }
+
+// ProbeTSServer is the CleanProbe of typescript-language-server: its documented
+// workspace/executeCommand "typescript.tsserverRequest" sends tsserver's
+// syntacticDiagnosticsSync, semanticDiagnosticsSync and suggestionDiagnosticsSync
+// for the file; all empty means the server will publish nothing for the change.
+const ProbeTSServer = "tsserver"
+
+// CleanProbes are the values CleanProbe may take.
+var CleanProbes = []string{ProbeTSServer}
 
 // languageID is the LSP language id of the file at path.
 func (s Spec) languageID(path string) string {
@@ -63,7 +78,8 @@ func Defaults() []Spec {
 			Checker: "pyright", LanguageID: "python", ReadyOnDiagnostics: true},
 		{Name: "typescript", Language: "TypeScript", Commands: []string{"typescript-language-server"}, Args: []string{"--stdio"},
 			Markers: []string{"tsconfig.json", "package.json"}, Extensions: []string{".ts", ".tsx", ".js", ".jsx"},
-			Checker: "npx --no-install tsc --noEmit", LanguageID: "typescript", ReadyOnDiagnostics: true},
+			Checker: "npx --no-install tsc --noEmit", LanguageID: "typescript", ReadyOnDiagnostics: true,
+			CleanProbe: ProbeTSServer},
 		{Name: "clangd", Language: "C/C++", Commands: []string{"clangd-19", "clangd"},
 			Markers: []string{"compile_commands.json", "compile_flags.txt", "CMakeLists.txt"}, Extensions: []string{".c", ".h", ".cc", ".cpp", ".hpp", ".cxx"},
 			LanguageID: "cpp", ReadyOnDiagnostics: true},
@@ -108,6 +124,9 @@ func Merge(base, over []Spec) []Spec {
 		}
 		if o.ReadyOnDiagnostics {
 			b.ReadyOnDiagnostics = true
+		}
+		if o.CleanProbe != "" {
+			b.CleanProbe = o.CleanProbe
 		}
 	}
 	return out

@@ -41,6 +41,9 @@ type Def[T any] struct {
 	// ClaudeNames are the names Claude Code gives this tool, which hook matchers may
 	// use (nil: it has none).
 	ClaudeNames []string
+	// Brief: faces show a call as one line, its title and the summary of its result
+	// (Summary), not the result's lines (a query whose answer is for the model).
+	Brief bool
 	// Claude returns how Claude Code would have seen a call, for hooks written for it
 	// (may be nil: its own name and input): one view, or one per file.
 	Claude func(env Env, args T) []ClaudeView
@@ -63,7 +66,7 @@ func (t *defTool[T]) Level() Level { return t.def.Level }
 func (t *defTool[T]) Kind() Kind   { return t.def.Kind }
 
 func (t *defTool[T]) Info() Info {
-	return Info{Level: t.def.Level, Kind: t.def.Kind, Icon: t.def.Icon, Counter: t.def.Counter, Files: t.def.Files, ClaudeNames: t.def.ClaudeNames}
+	return Info{Level: t.def.Level, Kind: t.def.Kind, Icon: t.def.Icon, Counter: t.def.Counter, Files: t.def.Files, ClaudeNames: t.def.ClaudeNames, Brief: t.def.Brief}
 }
 
 func (t *defTool[T]) init() {

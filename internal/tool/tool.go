@@ -141,7 +141,15 @@ type Display struct {
 	// that show a reviewable diff (ACP). Binary files and files too large to hold are
 	// left out.
 	Changes []FileChange
+	// Diagnostics are the language server's diagnostics a write introduced, one
+	// "path:line: severity: message [code]" each (also in Text, for the model): faces
+	// show them under the call, whatever else they show of it.
+	Diagnostics []string
 }
+
+// DiagnosticsHeading introduces, in a write's Text and in faces that show text, the
+// diagnostics of Display.Diagnostics.
+const DiagnosticsHeading = "New diagnostics from the language server:"
 
 // FileChange is one text file's content before and after a call.
 type FileChange struct {
@@ -245,6 +253,8 @@ type Info struct {
 	// ClaudeNames are the names Claude Code gives the tool (Bash; Edit, MultiEdit):
 	// a hook matcher written for Claude Code selects it by any of them.
 	ClaudeNames []string
+	// Brief: a call shows as one line, its title and its result's Summary.
+	Brief bool
 }
 
 // Tool is one tool gantry can declare to the model.
@@ -273,6 +283,8 @@ type Call struct {
 	Counter   Counter
 	// Locations are the absolute paths the call touches.
 	Locations []string
+	// Brief: show the call as one line, its title and its result's Summary.
+	Brief bool
 }
 
 // maxTitle bounds a call's title, in characters.
@@ -282,7 +294,7 @@ const maxTitle = 200
 func Describe(t Tool, inv Invocation) Call {
 	info := t.Info()
 	c := Call{Name: t.Name(), Icon: info.Icon, Principal: inv.Principal, Level: info.Level, Kind: info.Kind,
-		Counter: info.Counter, Locations: inv.Paths, Title: inv.Title}
+		Counter: info.Counter, Locations: inv.Paths, Title: inv.Title, Brief: info.Brief}
 	if c.Icon == "" {
 		c.Icon = DefaultIcon
 	}
@@ -294,6 +306,23 @@ func Describe(t Tool, inv Invocation) Call {
 	}
 	c.Title = OneLine(c.Title, maxTitle)
 	return c
+}
+
+// Summary is one line of a result for a face that shows a call briefly: the tool's
+// note, else the result's only line, else its first line and how many follow.
+func Summary(r Result) string {
+	if r.Display.Note != "" {
+		return OneLine(r.Display.Note, maxTitle)
+	}
+	text := strings.TrimSpace(r.Text)
+	if text == "" {
+		return "(no output)"
+	}
+	first, rest, more := strings.Cut(text, "\n")
+	if !more {
+		return OneLine(first, maxTitle)
+	}
+	return fmt.Sprintf("%s (+%d more lines)", OneLine(first, maxTitle), strings.Count(rest, "\n")+1)
 }
 
 // Unknown is what faces show of a call of a tool this session does not declare (or of

@@ -6,6 +6,9 @@ import (
 	"os"
 	"sync"
 	"time"
+
+	"github.com/gantry-dev/gantry/internal/lsp"
+	"go.lsp.dev/protocol"
 )
 
 // files keeps the text of the files answers name, across calls, while they do not
@@ -49,6 +52,19 @@ func (f *fileText) line(n int) string {
 	return string(bytes.TrimSuffix(text, []byte{'\r'}))
 }
 
+// lines is the file's count of lines (an empty file has none).
+func (f *fileText) lines() int {
+	if len(f.data) == 0 {
+		return 0
+	}
+	return len(f.starts)
+}
+
+// locate finds symbol on line (1-based) of the file, as lsp.Locate.
+func (f *fileText) locate(line int, symbol, shown string) (protocol.Position, string) {
+	return lsp.LocateOnLine(f.line(line-1), f.lines(), line, symbol, shown)
+}
+
 func lineStarts(data []byte) []int {
 	starts := make([]int, 1, bytes.Count(data, []byte{'\n'})+1)
 	for i := 0; ; {
@@ -69,6 +85,45 @@ type fileCache struct {
 	mu    sync.Mutex
 	m     map[string]*fileText
 	bytes int
+	last  []string // the files the last answer named
+}
+
+// maxPrefetch bounds the files checked ahead of an answer.
+const maxPrefetch = 64
+
+// prefetch checks, in the background, the files the last answer named (a stat each,
+// a read when one changed): while the server works on a request, the files its
+// answer most likely names are checked, so that the answer costs no stat of them
+// after it arrives. The returned function waits for the checks and gives the files
+// found; a file checked so, after the request was sent, is as fresh as the answer.
+func (c *fileCache) prefetch() func() map[string]*fileText {
+	c.mu.Lock()
+	paths := c.last
+	c.mu.Unlock()
+	if len(paths) == 0 {
+		return func() map[string]*fileText { return nil }
+	}
+	done := make(chan map[string]*fileText, 1)
+	go func() {
+		out := make(map[string]*fileText, len(paths))
+		for _, p := range paths {
+			if f, err := c.get(p); err == nil {
+				out[p] = f
+			}
+		}
+		done <- out
+	}()
+	return func() map[string]*fileText { return <-done }
+}
+
+// named records the files an answer named, for the next prefetch.
+func (c *fileCache) named(paths []string) {
+	if len(paths) > maxPrefetch {
+		paths = paths[:maxPrefetch]
+	}
+	c.mu.Lock()
+	c.last = paths
+	c.mu.Unlock()
 }
 
 // text returns path's content and lines, nil when it cannot be read.

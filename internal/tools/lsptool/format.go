@@ -2,11 +2,12 @@ package lsptool
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -22,38 +23,48 @@ import (
 const checkerTimeout = 5 * time.Minute
 
 // formatLocations is `path:line: text` per location, sorted and deduplicated, cut at
-// limit (0: no cap) with a line saying so.
-func formatLocations(cwd string, locs []protocol.Location, limit int, what string) string {
-	sort.SliceStable(locs, func(i, j int) bool {
-		if locs[i].URI != locs[j].URI {
-			return locs[i].URI < locs[j].URI
+// limit (0: no cap) with a line saying so, and a one-line summary for faces ("27
+// references in 9 files"; "" for a single line). checked are files already checked
+// for this answer (files.prefetch); the others are checked here.
+func formatLocations(cwd string, locs []protocol.Location, limit int, what string, checked map[string]*fileText) (out, summary string) {
+	slices.SortStableFunc(locs, func(a, b protocol.Location) int {
+		if c := strings.Compare(string(a.URI), string(b.URI)); c != 0 {
+			return c
 		}
-		return locs[i].Range.Start.Line < locs[j].Range.Start.Line
+		return cmp.Compare(a.Range.Start.Line, b.Range.Start.Line)
 	})
-	type place struct {
-		uri  uri.URI
-		line uint32
-	}
 	var (
 		b       strings.Builder
 		n       int
 		lastURI uri.URI
 		shown   string
 		text    *fileText
-		seen    = map[place]bool{}
+		prev    *protocol.Location
+		named   []string
+		nfiles  int
+		lastAll uri.URI
 	)
-	for _, l := range locs {
-		at := place{l.URI, l.Range.Start.Line}
-		if seen[at] {
-			continue
+	for i := range locs {
+		l := &locs[i]
+		if prev != nil && prev.URI == l.URI && prev.Range.Start.Line == l.Range.Start.Line {
+			continue // sorted: a location on a line already listed is next to it
 		}
-		seen[at] = true
+		prev = l
+		if l.URI != lastAll {
+			lastAll = l.URI
+			nfiles++
+		}
 		if n++; limit > 0 && n > limit {
 			continue
 		}
 		if l.URI != lastURI || shown == "" {
 			p := l.URI.Path()
-			lastURI, shown, text = l.URI, rel(cwd, p), files.text(p)
+			lastURI, shown = l.URI, rel(cwd, p)
+			var ok bool
+			if text, ok = checked[p]; !ok {
+				text = files.text(p)
+			}
+			named = append(named, p)
 		}
 		if b.Len() > 0 {
 			b.WriteByte('\n')
@@ -67,7 +78,11 @@ func formatLocations(cwd string, locs []protocol.Location, limit int, what strin
 	if limit > 0 && n > limit {
 		fmt.Fprintf(&b, "\n(%d %s; the first %d are shown.)", n, what, limit)
 	}
-	return b.String()
+	files.named(named)
+	if n > 1 {
+		summary = fmt.Sprintf("%d %s in %d file(s)", n, what, nfiles)
+	}
+	return b.String(), summary
 }
 
 // severity names a diagnostic's severity.

@@ -59,6 +59,7 @@ func Tool(m *lsp.Manager, o Options) tool.Tool {
 		Level:       tool.LevelRead,
 		Kind:        tool.KindSearch,
 		Icon:        "🧭",
+		Brief:       true,
 		Counter:     tool.CountFileOp,
 		Principal:   func(a args) string { return a.File },
 		Files:       tool.FilesRead,
@@ -144,7 +145,7 @@ func run(ctx context.Context, m *lsp.Manager, o Options, env tool.Env, a args) t
 	case "symbols":
 		out = q.documentSymbols(ctx)
 	default:
-		pos, problem := lsp.Locate(q.text, a.Line, a.Symbol, q.shown)
+		pos, problem := q.file.locate(a.Line, a.Symbol, q.shown)
 		if problem != "" {
 			return tool.Fail(problem)
 		}
@@ -162,7 +163,7 @@ type query struct {
 	c     *lsp.Client
 	path  string
 	shown string
-	text  string
+	file  *fileText // as sent to the server (not to be modified)
 	note  string
 	ver   int32
 	gen   int
@@ -176,7 +177,7 @@ func open(ctx context.Context, m *lsp.Manager, env tool.Env, file string) (*quer
 	if !inside(path, env.Cwd) {
 		return nil, tool.Fail(fmt.Sprintf("%s is outside the workspace %s; lsp only reads files inside it.", file, env.Cwd))
 	}
-	data, err := files.read(path)
+	f, err := files.get(path)
 	if err != nil {
 		if os.IsNotExist(err) {
 			return nil, tool.Fail(fmt.Sprintf("%s does not exist.", shown))
@@ -191,7 +192,7 @@ func open(ctx context.Context, m *lsp.Manager, env tool.Env, file string) (*quer
 	if err != nil {
 		return nil, tool.Fail(fmt.Sprintf("The %s language server could not start for %s: %v.", t.Spec.Name, rel(env.Cwd, t.Root), err))
 	}
-	v, gen, err := c.SyncText(ctx, path, data)
+	v, gen, err := c.SyncText(ctx, path, f.data)
 	if err != nil {
 		return nil, tool.Fail(fmt.Sprintf("%s could not be sent to %s: %v.", shown, t.Spec.Name, err))
 	}
@@ -201,7 +202,7 @@ func open(ctx context.Context, m *lsp.Manager, env tool.Env, file string) (*quer
 		c.WaitDiagnostics(ctx, path, v, gen, lsp.ReadyWait)
 		c.WaitIdle(ctx, lsp.ReadyWait)
 	}
-	return &query{env: env, c: c, path: path, shown: shown, text: string(data), note: note, ver: v, gen: gen}, tool.Result{}
+	return &query{env: env, c: c, path: path, shown: shown, file: f, note: note, ver: v, gen: gen}, tool.Result{}
 }
 
 func (q *query) doc() protocol.TextDocumentIdentifier {
@@ -215,6 +216,10 @@ func (q *query) posParams(pos protocol.Position) protocol.TextDocumentPositionPa
 func (q *query) at(ctx context.Context, action string, pos protocol.Position) tool.Result {
 	srv := q.c.Server()
 	pp := q.posParams(pos)
+	if action == "hover" || action == "code_actions" {
+		return q.other(ctx, action, pp, pos)
+	}
+	checked := files.prefetch() // (the goroutine ends by itself on an early return)
 	var locs []protocol.Location
 	var err error
 	switch action {
@@ -233,10 +238,6 @@ func (q *query) at(ctx context.Context, action string, pos protocol.Position) to
 	case "references":
 		locs, err = srv.References(ctx, &protocol.ReferenceParams{TextDocumentPositionParams: pp,
 			Context: protocol.ReferenceContext{IncludeDeclaration: true}})
-	case "hover":
-		return q.hover(ctx, pp)
-	case "code_actions":
-		return q.codeActions(ctx, pos)
 	}
 	if err != nil {
 		if unsupported(err) {
@@ -252,8 +253,21 @@ func (q *query) at(ctx context.Context, action string, pos protocol.Position) to
 	if action == "references" {
 		limit = maxReferences
 	}
-	return tool.Result{Text: formatLocations(q.env.Cwd, locs, limit, "references")}
+	text, summary := formatLocations(q.env.Cwd, locs, limit, plural[action], checked())
+	return tool.Result{Text: text, Display: tool.Display{Note: summary}}
 }
+
+// other answers the actions at a position that are not lists of locations.
+func (q *query) other(ctx context.Context, action string, pp protocol.TextDocumentPositionParams, pos protocol.Position) tool.Result {
+	if action == "hover" {
+		return q.hover(ctx, pp)
+	}
+	return q.codeActions(ctx, pos)
+}
+
+// plural names what a list of locations of an action holds.
+var plural = map[string]string{"definition": "definitions", "type_definition": "type definitions",
+	"implementation": "implementations", "references": "references"}
 
 // lspMethod is the LSP method of an action at a position.
 var lspMethod = map[string]string{"definition": "definition", "type_definition": "typeDefinition",

@@ -113,7 +113,8 @@ func (w *onWrite) Decode(env tool.Env, input json.RawMessage) (tool.Invocation, 
 			}
 		}
 		if len(lines) > 0 {
-			res.Text += "\n\nNew diagnostics from the language server:\n" + strings.Join(lines, "\n")
+			res.Text += "\n\n" + tool.DiagnosticsHeading + "\n" + strings.Join(lines, "\n")
+			res.Display.Diagnostics = append(res.Display.Diagnostics, lines...)
 		}
 		if len(notes) > 0 {
 			res.Text += "\n" + strings.Join(notes, "\n")

@@ -97,7 +97,7 @@ func planRename(ctx context.Context, m *lsp.Manager, env tool.Env, a renameArgs)
 	if q == nil {
 		return nil, nil, res
 	}
-	pos, problem := lsp.Locate(q.text, a.Line, a.Symbol, q.shown)
+	pos, problem := q.file.locate(a.Line, a.Symbol, q.shown)
 	if problem != "" {
 		return nil, nil, tool.Fail(problem)
 	}

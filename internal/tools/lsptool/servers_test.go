@@ -282,6 +282,51 @@ func TestTypeScriptDiagnosticsOnWrite(t *testing.T) {
 	}
 }
 
+// TestTypeScriptCleanWrite: typescript-language-server publishes nothing for a
+// clean file that stays clean, so its clean probe (tsserver's own diagnostics of the
+// file) ends the wait: a clean write, and a query after a change outside gantry, say
+// so instead of running to the bound; an error introduced is still reported, once.
+func TestTypeScriptCleanWrite(t *testing.T) {
+	bin := nodeBin(t, "typescript-language-server")
+	dir := copyProject(t, "ts")
+	m := serverManager(t, lsp.Spec{Name: "typescript", Commands: []string{bin}, Args: []string{"--stdio"}})
+	ed := OnWrite(fs.EditFile(fs.Options{}), m, NewSeen())
+	edit := func(old, new string) tool.Result {
+		return call(t, ed, dir, A{"path": "src/total.ts", "edits": []A{{"old": old, "new": new}}})
+	}
+	steps := []struct {
+		name, old, new string
+		want           []string // the new diagnostics, by prefix
+	}{
+		{"a comment", "/** Returns", "// Sums.\n/** Returns", nil},
+		{"a type error", "let sum = 0;", "let sum = 0;\n  const label: string = sum;\n  void label;", []string{"src/total.ts:7: error: Type 'number' is not assignable to type 'string'. [2322]"}},
+		{"the fix", "const label: string = sum;", "const label: string = String(sum);", nil},
+		{"another comment", "// Sums.", "// Sums the areas.", nil},
+	}
+	for _, st := range steps {
+		r := edit(st.old, st.new)
+		got := newDiagnostics(r)
+		if len(got) != len(st.want) {
+			t.Fatalf("%s: new diagnostics %q, want %q", st.name, got, st.want)
+		}
+		for i := range got {
+			if !strings.HasPrefix(got[i], st.want[i]) {
+				t.Fatalf("%s: new diagnostics %q, want %q", st.name, got, st.want)
+			}
+		}
+	}
+	// Changed outside gantry: the query sends the new text and is told at once.
+	p := filepath.Join(dir, "src", "total.ts")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, append(data, []byte("\n// Written by hand.\n")...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wantText(t, call(t, Tool(m, Options{}), dir, A{"action": "diagnostics", "file": "src/total.ts"}), "src/total.ts has no diagnostics.")
+}
+
 func TestRustAnalyzerMissing(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"Cargo.toml": "[package]\nname = \"x\"\nversion = \"0.1.0\"\n", "src/main.rs": "fn main() {}\n"})

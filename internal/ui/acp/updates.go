@@ -3,6 +3,7 @@ package acp
 import (
 	"encoding/base64"
 	"fmt"
+	"strings"
 
 	sdk "github.com/coder/acp-go-sdk"
 
@@ -110,6 +111,10 @@ func resultContent(r tool.Result) []sdk.ToolCallContent {
 			} else {
 				out = append(out, sdk.ToolDiffContent(c.Path, c.New, c.Old))
 			}
+		}
+		if len(r.Display.Diagnostics) > 0 {
+			// The diffs stand for the text, but not for what the write broke.
+			out = append(out, sdk.ToolContent(sdk.TextBlock(tool.DiagnosticsHeading+"\n"+strings.Join(r.Display.Diagnostics, "\n"))))
 		}
 		return out
 	}

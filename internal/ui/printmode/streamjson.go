@@ -74,6 +74,9 @@ func eventObject(e face.Event) map[string]any {
 		if e.Result.Display.Diff != "" {
 			m["diff"] = e.Result.Display.Diff
 		}
+		if len(e.Result.Display.Diagnostics) > 0 {
+			m["diagnostics"] = e.Result.Display.Diagnostics
+		}
 		if len(e.Result.Images) > 0 {
 			m["images"] = len(e.Result.Images)
 		}

@@ -81,16 +81,24 @@ func (p *Printer) text(e face.Event) {
 		p.answer, p.printed = "", ""
 		p.endLine()
 		line := termtext.ToolLine(e.Call)
+		p.lines[e.CallID] = line
+		if e.Call.Brief { // one line, once it has its result
+			break
+		}
 		fmt.Fprintln(p.out, line)
 		if e.Note != "" {
 			fmt.Fprintln(p.out, p.dim("  ("+e.Note+")"))
 		}
 		p.lastTool = e.CallID
-		p.lines[e.CallID] = line
 	case face.ToolFinished:
 		p.endLine()
 		line := p.lines[e.CallID]
 		delete(p.lines, e.CallID)
+		if e.Call.Brief {
+			fmt.Fprintln(p.out, termtext.BriefLine(e.Call, e.Result))
+			p.lastTool = ""
+			return
+		}
 		if e.Result.Display.Hidden && !e.Result.IsError {
 			return
 		}
@@ -99,6 +107,9 @@ func (p *Printer) text(e face.Event) {
 		}
 		for _, l := range termtext.Preview(termtext.PreviewText(e.Result), p.opts.PreviewLines) {
 			fmt.Fprintln(p.out, p.dim(l))
+		}
+		for _, l := range termtext.DiagnosticLines(e.Result) {
+			fmt.Fprintln(p.out, l)
 		}
 		p.lastTool = ""
 	case face.TurnEnded:

@@ -18,6 +18,9 @@ func ToolLine(c tool.Call) string {
 	if icon == "" {
 		icon = tool.DefaultIcon
 	}
+	if c.Brief && c.Title != "" {
+		return icon + " " + c.Title
+	}
 	principal := strings.ReplaceAll(strings.TrimSpace(c.Principal), "\n", "⏎")
 	if r := []rune(principal); len(r) > 200 {
 		principal = string(r[:200]) + "…"
@@ -26,6 +29,16 @@ func ToolLine(c tool.Call) string {
 		return fmt.Sprintf("%s %s", icon, c.Name)
 	}
 	return fmt.Sprintf("%s %s: %s", icon, c.Name, principal)
+}
+
+// BriefLine is the one line a Brief call shows once finished: its tool line and its
+// result's summary.
+func BriefLine(c tool.Call, r tool.Result) string {
+	mark := " → "
+	if r.IsError {
+		mark = " ✗ "
+	}
+	return ToolLine(c) + mark + tool.Summary(r)
 }
 
 // ToolText is a tool line without its icon: "<tool>: <principal argument>" (inside a
@@ -82,6 +95,27 @@ func PreviewText(r tool.Result) string {
 		return b.String()
 	}
 	return r.Text
+}
+
+// DiagnosticLines are the lines a face shows under a call for the diagnostics its
+// write introduced (none for a failed call), at most 10 and a count of the rest.
+func DiagnosticLines(r tool.Result) []string {
+	if r.IsError || len(r.Display.Diagnostics) == 0 {
+		return nil
+	}
+	const most = 10
+	ds := r.Display.Diagnostics
+	out := make([]string, 0, min(len(ds), most)+1)
+	for _, d := range ds[:min(len(ds), most)] {
+		if rs := []rune(d); len(rs) > 160 {
+			d = string(rs[:160]) + "…"
+		}
+		out = append(out, "  ⚠ "+d)
+	}
+	if len(ds) > most {
+		out = append(out, fmt.Sprintf("  ⚠ … %d more diagnostic(s)", len(ds)-most))
+	}
+	return out
 }
 
 // CounterLine formats the counters that are not zero, e.g. "⚙ 1 command(s)  📝 2 file op(s)".

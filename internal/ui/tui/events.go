@@ -83,6 +83,10 @@ func (m *Model) finishTool(id, subLabel string, e face.ToolFinished) {
 		m.print(m.st.r(m.st.warn, line+" (interrupted)"))
 		return
 	}
+	if e.Call.Brief {
+		m.print(termtext.BriefLine(e.Call, e.Result))
+		return
+	}
 	m.print(line)
 	if note != "" {
 		m.print(m.st.r(m.st.dim, "  ("+note+")"))
@@ -90,6 +94,11 @@ func (m *Model) finishTool(id, subLabel string, e face.ToolFinished) {
 	if e.Result.Display.Hidden && !e.Result.IsError {
 		return
 	}
+	defer func() {
+		for _, l := range termtext.DiagnosticLines(e.Result) {
+			m.print(m.st.r(m.st.warn, l))
+		}
+	}()
 	if d := e.Result.Display.Diff; d != "" && !e.Result.IsError {
 		headline, _, _ := strings.Cut(e.Result.Text, "\n")
 		m.print(m.st.r(m.st.dim, "  "+headline))
