@@ -4,27 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gantry-dev/gantry/internal/lsp"
+	"github.com/gantry-dev/gantry/internal/lsp/lsptest"
 	"github.com/gantry-dev/gantry/internal/resource"
 	"github.com/gantry-dev/gantry/internal/tool"
 )
 
 // needGopls skips a test when gopls is not installed.
-func needGopls(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("gopls"); err == nil {
-		return
-	}
-	out, _ := exec.Command("go", "env", "GOPATH").Output()
-	if _, err := os.Stat(filepath.Join(strings.TrimSpace(string(out)), "bin", "gopls")); err != nil {
-		t.Skip("gopls is not installed (go install golang.org/x/tools/gopls@v0.23.0); skipping the real-server test")
-	}
-}
+func needGopls(t *testing.T) { lsptest.NeedGopls(t) }
 
 // writeTree writes files (path → content) under dir.
 func writeTree(t *testing.T, dir string, files map[string]string) {

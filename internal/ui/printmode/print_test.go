@@ -221,3 +221,36 @@ func TestRetriedAnswerIsPrintedOnce(t *testing.T) {
 		})
 	}
 }
+
+// A Brief call (lsp) is one line once it has its result: its title and the result's
+// summary; the diagnostics a write introduced show under its preview.
+func TestTextBriefCallsAndDiagnostics(t *testing.T) {
+	var b bytes.Buffer
+	p := New(&b, Options{Format: FormatText, PreviewLines: 5})
+	lsp := tool.Call{Name: "lsp", Icon: "🧭", Principal: "a.go", Title: "LSP references of Total at a.go:3", Brief: true}
+	p.Handle(face.ToolStarted{CallID: "1", Call: lsp})
+	p.Handle(face.ToolFinished{CallID: "1", Call: lsp, Result: tool.Result{Text: "a.go:3: func Total()\nb.go:9: Total()", Display: tool.Display{Note: "2 references in 2 file(s)"}}})
+	p.Handle(face.ToolStarted{CallID: "2", Call: lsp})
+	p.Handle(face.ToolFinished{CallID: "2", Call: lsp, Result: tool.Result{Text: "a.go:3: func Total()"}})
+	p.Handle(face.ToolStarted{CallID: "3", Call: lsp})
+	p.Handle(face.ToolFinished{CallID: "3", Call: lsp, Result: tool.Fail("\"Total\" is not on line 3 of a.go, which reads: }")})
+	edit := call("edit_file", "✏️", "a.go")
+	p.Handle(face.ToolStarted{CallID: "4", Call: edit})
+	p.Handle(face.ToolFinished{CallID: "4", Call: edit, Result: tool.Result{Text: "Edited a.go.\n\n" + tool.DiagnosticsHeading + "\na.go:4: error: undefined: x",
+		Display: tool.Display{Diff: "--- a/a.go\n+++ b/a.go\n@@ -4 +4 @@\n-y\n+x\n", Diagnostics: []string{"a.go:4: error: undefined: x"}}}})
+	end := face.TurnEnded{StopReason: "end_turn"}
+	p.Handle(end)
+	p.Finish(end)
+	want := `🧭 LSP references of Total at a.go:3 → 2 references in 2 file(s)
+🧭 LSP references of Total at a.go:3 → a.go:3: func Total()
+🧭 LSP references of Total at a.go:3 ✗ "Total" is not on line 3 of a.go, which reads: }
+✏️ edit_file: a.go
+  Edited a.go.
+  -y
+  +x
+  ⚠ a.go:4: error: undefined: x
+`
+	if b.String() != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
