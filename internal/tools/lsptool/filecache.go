@@ -132,16 +132,6 @@ func (c *fileCache) text(path string) *fileText {
 	return f
 }
 
-// read returns the contents of path, from the cache when the file is unchanged (the
-// caller must not modify them).
-func (c *fileCache) read(path string) ([]byte, error) {
-	f, err := c.get(path)
-	if err != nil {
-		return nil, err
-	}
-	return f.data, nil
-}
-
 func (c *fileCache) get(path string) (*fileText, error) {
 	fi, err := os.Stat(path)
 	if err != nil {

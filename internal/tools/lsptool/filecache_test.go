@@ -73,24 +73,23 @@ func TestFileCacheRacyEntry(t *testing.T) {
 	}
 	c := &fileCache{m: map[string]*fileText{}}
 	write("package a\nfunc A() {}\n")
-	if got, _ := c.read(p); string(got) != "package a\nfunc A() {}\n" {
-		t.Fatalf("first read: %q", got)
+	if got := c.text(p); got == nil || string(got.data) != "package a\nfunc A() {}\n" {
+		t.Fatalf("first read: %v", got)
 	}
 	write("package a\nfunc B() {}\n")
-	if got, _ := c.read(p); string(got) != "package a\nfunc B() {}\n" {
-		t.Errorf("a change within the tick of the last read gave the stale text %q", got)
+	if got := c.text(p); got == nil || string(got.data) != "package a\nfunc B() {}\n" {
+		t.Errorf("a change within the tick of the last read gave the stale text %v", got)
 	}
 	// An old file is trusted: no read while its size and time stay.
 	old := time.Now().Add(-time.Hour)
 	if err := os.Chtimes(p, old, old); err != nil {
 		t.Fatal(err)
 	}
-	first, _ := c.read(p)
-	again, _ := c.read(p)
-	if len(first) == 0 || &first[0] != &again[0] {
+	first, again := c.text(p), c.text(p)
+	if first == nil || first != again {
 		t.Errorf("an unchanged old file was read again")
 	}
-	if _, err := c.read(filepath.Dir(p)); err == nil {
+	if _, err := c.get(filepath.Dir(p)); err == nil {
 		t.Errorf("a folder read as a file")
 	}
 }
