@@ -299,36 +299,44 @@ func (c *Client) SyncText(ctx context.Context, path string, text []byte) (versio
 func (c *Client) WaitDiagnostics(ctx context.Context, path string, version int32, gen int, d time.Duration) (diags []protocol.Diagnostic, ok bool) {
 	t := time.NewTimer(d)
 	defer t.Stop()
+	want := -1 // the count of diagnostics the probe found (-1: no probe)
 	if gen >= 0 && c.spec.CleanProbe != "" {
 		c.mu.Lock()
-		p, have := c.diags[path]
+		_, have := c.diags[path]
 		c.mu.Unlock()
-		if have && p.gen == gen && len(p.diags) == 0 {
+		if have {
 			pctx, cancel := context.WithTimeout(ctx, d)
-			clean, err := c.probeClean(pctx, path)
+			n, err := c.probe(pctx, path)
 			cancel()
-			if err == nil && clean {
-				c.mu.Lock()
-				p = c.diags[path]
-				c.mu.Unlock()
-				if p.gen > gen {
-					return p.diags, true // published meanwhile
-				}
-				return nil, true
+			if err == nil && n == 0 {
+				return nil, true // the server publishes nothing, or an empty list
+			}
+			if err == nil {
+				want = n
 			}
 		}
 	}
+	var late *published // a publish after gen whose count is not the probe's
 	for {
 		c.mu.Lock()
 		p, have := c.diags[path]
 		ch := c.changed
 		c.mu.Unlock()
 		if have && (gen < 0 || p.version >= version || p.version < 0 && p.gen > gen) {
-			return p.diags, true
+			// A server without versions may publish, after the change, what it
+			// computed before it (a debounced publish): with a probe's count, only the
+			// publish of that many is the new version's.
+			if want < 0 || len(p.diags) == want {
+				return p.diags, true
+			}
+			late = &p
 		}
 		select {
 		case <-ch:
 		case <-t.C:
+			if late != nil {
+				return late.diags, true
+			}
 			return nil, false
 		case <-c.dead:
 			return nil, false
@@ -338,41 +346,39 @@ func (c *Client) WaitDiagnostics(ctx context.Context, path string, version int32
 	}
 }
 
-// probeClean asks the server, with its CleanProbe, whether path has no diagnostics
-// now.
-func (c *Client) probeClean(ctx context.Context, path string) (bool, error) {
+// probe asks the server, with its CleanProbe, how many diagnostics path has now.
+func (c *Client) probe(ctx context.Context, path string) (int, error) {
+	n := 0
 	switch c.spec.CleanProbe {
 	case ProbeTSServer:
 		for _, cmd := range []string{"syntacticDiagnosticsSync", "semanticDiagnosticsSync", "suggestionDiagnosticsSync"} {
 			args, err := json.Marshal([]any{cmd, map[string]any{"file": path}, map[string]any{"lowPriority": false}})
 			if err != nil {
-				return false, err
+				return 0, err
 			}
 			var list []protocol.LSPAny
 			if err := json.Unmarshal(args, &list); err != nil {
-				return false, err
+				return 0, err
 			}
 			res, err := c.srv.ExecuteCommand(ctx, &protocol.ExecuteCommandParams{Command: "typescript.tsserverRequest", Arguments: list})
 			if err != nil {
-				return false, err
+				return 0, err
 			}
 			var reply struct {
 				Success *bool             `json:"success"`
 				Body    []json.RawMessage `json:"body"`
 			}
 			if err := json.Unmarshal(res, &reply); err != nil || reply.Success == nil {
-				return false, fmt.Errorf("tsserver's %s answered %.80s", cmd, res)
+				return 0, fmt.Errorf("tsserver's %s answered %.80s", cmd, res)
 			}
 			if !*reply.Success {
-				return false, fmt.Errorf("tsserver's %s failed", cmd)
+				return 0, fmt.Errorf("tsserver's %s failed", cmd)
 			}
-			if len(reply.Body) > 0 {
-				return false, nil
-			}
+			n += len(reply.Body)
 		}
-		return true, nil
+		return n, nil
 	}
-	return false, fmt.Errorf("unknown clean probe %q", c.spec.CleanProbe)
+	return 0, fmt.Errorf("unknown clean probe %q", c.spec.CleanProbe)
 }
 
 // Close asks the server to shut down and exit, within a bound, then stops its
