@@ -1,10 +1,15 @@
 package lsptool
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 )
 
 func TestLineOf(t *testing.T) {
@@ -91,5 +96,35 @@ func TestFileCacheRacyEntry(t *testing.T) {
 	}
 	if _, err := c.get(filepath.Dir(p)); err == nil {
 		t.Errorf("a folder read as a file")
+	}
+}
+
+// Locations are sorted, one line per file line, cut at the limit with a line saying
+// so, and summed up for faces.
+func TestFormatLocationsCut(t *testing.T) {
+	dir := t.TempDir()
+	var locs []protocol.Location
+	for _, name := range []string{"b.go", "a.go"} {
+		p := filepath.Join(dir, name)
+		text := ""
+		for i := range 30 {
+			text += fmt.Sprintf("line %d of %s\n", i+1, name)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for i := 29; i >= 0; i-- {
+			l := protocol.Location{URI: uri.File(p), Range: protocol.Range{Start: protocol.Position{Line: uint32(i)}}}
+			locs = append(locs, l, l) // each twice: listed once
+		}
+	}
+	out, summary := formatLocations(dir, locs, 50, "references", nil)
+	lines := strings.Split(out, "\n")
+	if len(lines) != 51 || lines[0] != "a.go:1: line 1 of a.go" || lines[30] != "b.go:1: line 1 of b.go" ||
+		lines[49] != "b.go:20: line 20 of b.go" || lines[50] != "(60 references; the first 50 are shown.)" {
+		t.Fatalf("formatted:\n%s", out)
+	}
+	if summary != "60 references in 2 file(s)" {
+		t.Fatalf("summary %q", summary)
 	}
 }

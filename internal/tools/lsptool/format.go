@@ -34,32 +34,30 @@ func formatLocations(cwd string, locs []protocol.Location, limit int, what strin
 		return cmp.Compare(a.Range.Start.Line, b.Range.Start.Line)
 	})
 	var (
-		b       strings.Builder
-		n       int
-		lastURI uri.URI
-		shown   string
-		text    *fileText
-		prev    *protocol.Location
-		named   []string
-		nfiles  int
-		lastAll uri.URI
+		b      strings.Builder
+		n      int
+		nfiles int
+		shown  string
+		text   *fileText
+		prev   *protocol.Location
+		named  []string
 	)
 	for i := range locs {
 		l := &locs[i]
-		if prev != nil && prev.URI == l.URI && prev.Range.Start.Line == l.Range.Start.Line {
+		newFile := prev == nil || prev.URI != l.URI
+		if !newFile && prev.Range.Start.Line == l.Range.Start.Line {
 			continue // sorted: a location on a line already listed is next to it
 		}
 		prev = l
-		if l.URI != lastAll {
-			lastAll = l.URI
+		if newFile {
 			nfiles++
 		}
 		if n++; limit > 0 && n > limit {
 			continue
 		}
-		if l.URI != lastURI || shown == "" {
+		if newFile { // (a file's first location is within the limit when any is)
 			p := l.URI.Path()
-			lastURI, shown = l.URI, rel(cwd, p)
+			shown = rel(cwd, p)
 			var ok bool
 			if text, ok = checked[p]; !ok {
 				text = files.text(p)
