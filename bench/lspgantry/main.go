@@ -157,9 +157,11 @@ func (q queryCase) gantry(ctx context.Context) gantryRound {
 	params := &protocol.ReferenceParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
 		TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(path)}, Position: pos},
 		Context: protocol.ReferenceContext{IncludeDeclaration: true}}
+	// The arguments arrive as JSON from the model: encoded once, outside the timings.
+	rawRefs, _ := json.Marshal(refs)
 	viaTool := func() {
 		t := time.Now()
-		if r := call(ctx, lt, env, refs); r.IsError {
+		if r := callRaw(ctx, lt, env, rawRefs); r.IsError {
 			fail(fmt.Errorf("references: %s", r.Text))
 		}
 		out.tool = append(out.tool, time.Since(t))
@@ -197,7 +199,7 @@ func (q queryCase) gantry(ctx context.Context) gantryRound {
 		var ds []time.Duration
 		for range q.profileN {
 			t := time.Now()
-			call(ctx, lt, env, refs)
+			callRaw(ctx, lt, env, rawRefs)
 			ds = append(ds, time.Since(t))
 		}
 		pprof.StopCPUProfile()
@@ -212,6 +214,11 @@ func (q queryCase) gantry(ctx context.Context) gantryRound {
 
 func call(ctx context.Context, t tool.Tool, env tool.Env, a map[string]any) tool.Result {
 	raw, _ := json.Marshal(a)
+	return callRaw(ctx, t, env, raw)
+}
+
+// callRaw decodes and runs one call of t, as the agent does.
+func callRaw(ctx context.Context, t tool.Tool, env tool.Env, raw json.RawMessage) tool.Result {
 	inv, msg := t.Decode(env, raw)
 	if msg != "" {
 		return tool.Fail(msg)

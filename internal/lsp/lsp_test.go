@@ -2,9 +2,11 @@ package lsp
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -135,6 +137,14 @@ func TestStatusSaysWhyNot(t *testing.T) {
 // The binary of a server is looked up once while it stays an executable file; one
 // not found, or gone, is looked up again, so an install meanwhile is seen.
 func TestBinaryResolvedOnce(t *testing.T) {
+	// Without a pool the Manager has no change journal and checks the binary with a
+	// stat; with one, the journal says when it changed.
+	for _, journal := range []bool{false, true} {
+		t.Run(fmt.Sprintf("journal=%v", journal), func(t *testing.T) { testBinaryResolvedOnce(t, journal) })
+	}
+}
+
+func testBinaryResolvedOnce(t *testing.T, journal bool) {
 	dir := writeTree(t, map[string]string{"go.mod": "module m\n", "a.go": "package m\n"})
 	bin := filepath.Join(t.TempDir(), "fake-gopls")
 	lookups := 0
@@ -146,7 +156,12 @@ func TestBinaryResolvedOnce(t *testing.T) {
 		}
 		return bin, nil
 	}
-	m := NewManager(nil, Options{LookPath: look})
+	var pool *resource.Pool
+	if journal {
+		pool = resource.NewPool(nil)
+		t.Cleanup(func() { _ = pool.Close(context.Background()) })
+	}
+	m := NewManager(pool, Options{LookPath: look})
 	file := filepath.Join(dir, "a.go")
 	for range 2 {
 		if _, ok, _ := m.For(file); ok {
@@ -174,6 +189,78 @@ func TestBinaryResolvedOnce(t *testing.T) {
 	installed = false
 	if _, ok, why := m.For(file); ok || !strings.Contains(why, "gopls is not installed") {
 		t.Fatalf("For after the binary went: %v %s", ok, why)
+	}
+}
+
+// A server's root follows its markers as they are made and removed, cached or not.
+func TestRootsFollowMarkers(t *testing.T) {
+	for _, journal := range []bool{false, true} {
+		t.Run(fmt.Sprintf("journal=%v", journal), func(t *testing.T) {
+			dir := writeTree(t, map[string]string{"sub/deep/a.go": "package deep\n"})
+			bin := filepath.Join(t.TempDir(), "fake-gopls")
+			if err := os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			var pool *resource.Pool
+			if journal {
+				pool = resource.NewPool(nil)
+				t.Cleanup(func() { _ = pool.Close(context.Background()) })
+			}
+			m := NewManager(pool, Options{LookPath: func(string) (string, error) { return bin, nil }})
+			file := filepath.Join(dir, "sub/deep/a.go")
+			root := func() string {
+				t.Helper()
+				tg, ok, why := m.For(file)
+				if !ok {
+					if !strings.Contains(why, "needs one of go.mod") {
+						t.Fatalf("For: %s", why)
+					}
+					return ""
+				}
+				return tg.Root
+			}
+			for range 2 {
+				if r := root(); r != "" {
+					t.Fatalf("served without a marker, from %s", r)
+				}
+			}
+			steps := []struct {
+				do   func()
+				want string
+			}{
+				{func() { writeFile(t, filepath.Join(dir, "go.mod"), "module m\n") }, dir},
+				{func() { writeFile(t, filepath.Join(dir, "sub", "go.mod"), "module m/sub\n") }, filepath.Join(dir, "sub")},
+				{func() { must(t, os.Remove(filepath.Join(dir, "sub", "go.mod"))) }, dir},
+				{func() { must(t, os.Rename(filepath.Join(dir, "go.mod"), filepath.Join(dir, "sub", "deep", "go.mod"))) }, filepath.Join(dir, "sub", "deep")},
+				{func() { must(t, os.Remove(filepath.Join(dir, "sub", "deep", "go.mod"))) }, ""},
+			}
+			for i, st := range steps {
+				st.do()
+				for range 2 {
+					if r := root(); r != st.want {
+						t.Fatalf("step %d: root %q, want %q", i+1, r, st.want)
+					}
+				}
+				m.mu.Lock()
+				cached := len(m.roots)
+				m.mu.Unlock()
+				if journal != (cached > 0) && runtime.GOOS == "linux" {
+					t.Fatalf("step %d: %d roots cached with journal=%v", i+1, cached, journal)
+				}
+			}
+		})
+	}
+}
+
+func writeFile(t *testing.T, p, s string) {
+	t.Helper()
+	must(t, os.WriteFile(p, []byte(s), 0o644))
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -9,8 +9,10 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/gantry-dev/gantry/internal/dirwatch"
 	"github.com/gantry-dev/gantry/internal/resource"
 )
 
@@ -42,8 +44,20 @@ type Manager struct {
 	mu        sync.Mutex
 	restarted map[resource.Key]string // why the server of a key was restarted
 	crashed   map[resource.Key]string // a server that crashed after its restart
-	bins      map[string]string       // a server's binary, once resolved (by server name)
+	bins      map[string]binaryEntry  // a server's binary, once resolved (by server name)
+	roots     map[rootKey]string      // a server's root for a folder ("": none), while the journal names no change
+	watch     *journal                // changes of the folders walked and of the binaries' folders (nil: stat them)
 }
+
+type rootKey struct{ server, dir string }
+
+// journal is the Manager's change journal, a resource of its pool (closed with it).
+type journal struct{ *dirwatch.Journal }
+
+func (j journal) Close(context.Context) error { return j.Journal.Close() }
+
+// managers numbers Managers, for their journals' keys in a shared pool.
+var managers atomic.Int64
 
 // running lists the pool's running resources (none without a pool).
 func (m *Manager) running() []resource.Key {
@@ -57,7 +71,16 @@ func (m *Manager) running() []resource.Key {
 // finds servers and reports on them, for doctor).
 func NewManager(pool *resource.Pool, o Options) *Manager {
 	m := &Manager{pool: pool, servers: o.Servers, wait: o.DiagnosticsWait, lookPath: o.LookPath,
-		restarted: map[resource.Key]string{}, crashed: map[resource.Key]string{}, bins: map[string]string{}}
+		restarted: map[resource.Key]string{}, crashed: map[resource.Key]string{}, bins: map[string]binaryEntry{},
+		roots: map[rootKey]string{}}
+	if pool != nil {
+		key := resource.Key{Kind: "dirwatch", Of: fmt.Sprintf("language servers #%d", managers.Add(1))}
+		if j, err := resource.Get(context.Background(), pool, key, func(context.Context) (journal, error) {
+			return journal{dirwatch.New()}, nil
+		}); err == nil {
+			m.watch = &j
+		}
+	}
 	if m.servers == nil {
 		m.servers = Defaults()
 	}
@@ -88,11 +111,12 @@ func (t Target) Key() resource.Key { return resource.Key{Kind: "lsp:" + t.Spec.N
 // whose binary resolves. problem says why none can serve it ("" with ok).
 func (m *Manager) For(path string) (t Target, ok bool, problem string) {
 	var why []string
+	m.refresh()
 	for _, s := range m.servers {
 		if !s.serves(path) {
 			continue
 		}
-		root := s.root(filepath.Dir(path), "/")
+		root := m.root(s, filepath.Dir(path))
 		if root == "" {
 			why = append(why, fmt.Sprintf("%s needs one of %s in the folder of %s or above, and none is there", s.Name,
 				strings.Join(s.Markers, ", "), filepath.Base(path)))
@@ -192,6 +216,7 @@ func (m *Manager) Reload(ctx context.Context, workspace string) ([]string, error
 	clear(m.restarted)
 	clear(m.crashed)
 	clear(m.bins)
+	clear(m.roots)
 	m.mu.Unlock()
 	return stopped, errors.Join(errs...)
 }
@@ -306,27 +331,111 @@ func (m *Manager) Binaries() map[string]string {
 	return out
 }
 
-// binary is the binary of s: the one resolved before while it is still an
-// executable file, else a new lookup (a binary not found is looked up again on the
-// next call, so one installed meanwhile is found).
-func (m *Manager) binary(s Spec) string {
+// refresh forgets the roots and binaries the journal says may have changed: a marker
+// created or removed in a folder walked, a binary replaced or removed, a folder gone.
+func (m *Manager) refresh() {
+	if m.watch == nil {
+		return
+	}
+	ch := m.watch.Drain()
+	if !ch.Any() {
+		return
+	}
 	m.mu.Lock()
-	bin := m.bins[s.Name]
-	m.mu.Unlock()
-	if bin != "" {
-		if st, err := os.Stat(bin); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
-			return bin
+	defer m.mu.Unlock()
+	if ch.All || len(ch.Folders) > 0 {
+		clear(m.roots)
+		clear(m.bins)
+		return
+	}
+	markers := false
+	for p := range ch.Paths {
+		base := filepath.Base(p)
+		for _, s := range m.servers {
+			for _, mk := range s.Markers {
+				first, _, _ := strings.Cut(filepath.ToSlash(mk), "/")
+				markers = markers || first == base
+			}
 		}
 	}
-	bin = s.binary(m.lookPath)
-	m.mu.Lock()
-	if bin == "" {
-		delete(m.bins, s.Name)
-	} else {
-		m.bins[s.Name] = bin
+	if markers {
+		clear(m.roots)
 	}
+	for name, b := range m.bins {
+		if ch.Paths[b.path] {
+			delete(m.bins, name)
+		}
+	}
+}
+
+// root is s's root for a file in dir: known while every folder walked to find it is
+// watched and the journal names no change of a marker, else found again.
+func (m *Manager) root(s Spec, dir string) string {
+	k := rootKey{s.Name, dir}
+	m.mu.Lock()
+	root, ok := m.roots[k]
 	m.mu.Unlock()
-	return bin
+	if ok {
+		return root
+	}
+	root = s.root(dir, "/")
+	if m.watch == nil {
+		return root
+	}
+	// The folders walked are watched, then walked again: a marker made or removed
+	// after the watch is named by the next refresh.
+	for d := dir; ; d = filepath.Dir(d) {
+		if !m.watch.Watch(d) {
+			return root
+		}
+		if d == root || d == filepath.Dir(d) {
+			break
+		}
+	}
+	root = s.root(dir, "/")
+	m.mu.Lock()
+	if len(m.roots) >= 4096 {
+		clear(m.roots)
+	}
+	m.roots[k] = root
+	m.mu.Unlock()
+	return root
+}
+
+// binary is the binary of s: the one resolved before while it is still an
+// executable file (while the journal names no change of it, or, without one, as a
+// stat says), else a new lookup (a binary not found is looked up again on the next
+// call, so one installed meanwhile is found).
+func (m *Manager) binary(s Spec) string {
+	m.mu.Lock()
+	b := m.bins[s.Name]
+	m.mu.Unlock()
+	if b.path != "" && (b.watched || executable(b.path)) {
+		return b.path
+	}
+	b = binaryEntry{path: s.binary(m.lookPath)}
+	if b.path == "" {
+		m.mu.Lock()
+		delete(m.bins, s.Name)
+		m.mu.Unlock()
+		return ""
+	}
+	// Watched, then checked: a change after the watch is named by the next refresh.
+	b.watched = m.watch != nil && m.watch.Watch(filepath.Dir(b.path)) && executable(b.path)
+	m.mu.Lock()
+	m.bins[s.Name] = b
+	m.mu.Unlock()
+	return b.path
+}
+
+type binaryEntry struct {
+	path    string
+	watched bool // its folder is watched: trusted until the journal names it
+}
+
+func executable(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0
 }
 
 // notInstalled says that none of cmds is installed.

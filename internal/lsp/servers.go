@@ -155,7 +155,7 @@ func (s Spec) binary(lookPath func(string) (string, error)) string {
 func (s Spec) root(dir, stop string) string {
 	for {
 		for _, m := range s.Markers {
-			if _, err := os.Stat(filepath.Join(dir, m)); err == nil {
+			if _, err := os.Stat(dir + string(filepath.Separator) + m); err == nil {
 				return dir
 			}
 		}
@@ -172,6 +172,9 @@ func (s Spec) root(dir, stop string) string {
 
 // within says whether p is dir or inside it.
 func within(p, dir string) bool {
+	if dir == "/" && strings.HasPrefix(p, "/") {
+		return true
+	}
 	r, err := filepath.Rel(dir, p)
 	return err == nil && r != ".." && !strings.HasPrefix(r, "../")
 }

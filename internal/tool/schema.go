@@ -26,6 +26,28 @@ type schemaNode struct {
 	AdditionalProperties *schemaNode `json:"additionalProperties"`
 	// OneOf lists the alternatives of a value of several types (StringOrIntSchema).
 	OneOf []*schemaNode `json:"oneOf"`
+
+	// names is Properties' keys in order, the order the fields are checked in (set by
+	// SchemaOf: an object's arguments are checked without sorting them per call).
+	names []string
+}
+
+// index sets names throughout the schema.
+func (s *schemaNode) index() {
+	if s == nil {
+		return
+	}
+	s.names = make([]string, 0, len(s.Properties))
+	for k, sub := range s.Properties {
+		s.names = append(s.names, k)
+		sub.index()
+	}
+	sort.Strings(s.names)
+	s.Items.index()
+	s.AdditionalProperties.index()
+	for _, alt := range s.OneOf {
+		alt.index()
+	}
 }
 
 // UnmarshalJSON reads a schema, or a boolean schema (an any field's true) as one that
@@ -54,6 +76,7 @@ func SchemaOf(t reflect.Type) (json.RawMessage, *schemaNode) {
 	if err := json.Unmarshal(raw, &node); err != nil {
 		panic(fmt.Sprintf("tool: schema of %v: %v", t, err))
 	}
+	node.index()
 	return raw, &node
 }
 
@@ -104,6 +127,18 @@ func check(tool, path string, s *schemaNode, v any) string {
 			if x, ok := m[req]; !ok || x == nil {
 				return fmt.Sprintf("%s needs the argument %q, which is missing.", tool, join(path, req))
 			}
+		}
+		if s.AdditionalProperties == nil && len(s.names) == len(s.Properties) {
+			// A property the schema does not name is ignored: the named ones are
+			// checked, in order.
+			for _, k := range s.names {
+				if x, ok := m[k]; ok {
+					if msg := check(tool, join(path, k), s.Properties[k], x); msg != "" {
+						return msg
+					}
+				}
+			}
+			break
 		}
 		keys := make([]string, 0, len(m))
 		for k := range m {

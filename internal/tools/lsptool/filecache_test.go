@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gantry-dev/gantry/internal/dirwatch"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 )
@@ -38,27 +40,64 @@ func TestLineOf(t *testing.T) {
 	}
 }
 
-// The cache gives a file's new text once it changed (size or time), never a stale one.
+// The cache gives a file's new text once it changed, never a stale one: with the
+// change journal even a change that keeps the file's size and time, which no stat
+// can see; without it, once the size or time differ.
 func TestFileCacheSeesChanges(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "a.go")
-	if err := os.WriteFile(p, []byte("package a\nfunc A() {}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if got := files.text(p).line(1); got != "func A() {}" {
-		t.Fatalf("line 2: %q", got)
-	}
-	if err := os.WriteFile(p, []byte("package a\nfunc B() {}\n"), 0o644); err != nil { // same size
-		t.Fatal(err)
-	}
-	later := time.Now().Add(2 * time.Second)
-	if err := os.Chtimes(p, later, later); err != nil {
-		t.Fatal(err)
-	}
-	if got := files.text(p).line(1); got != "func B() {}" {
-		t.Errorf("after a change: %q", got)
-	}
-	if got := files.text(filepath.Join(t.TempDir(), "missing")).line(0); got != "" {
-		t.Errorf("a missing file: %q", got)
+	for _, c := range []struct {
+		name    string
+		journal *dirwatch.Journal
+	}{{"journal", dirwatch.New()}, {"stat", nil}} {
+		t.Run(c.name, func(t *testing.T) {
+			defer func() { _ = c.journal.Close() }()
+			fc := newFileCache(c.journal)
+			p := filepath.Join(t.TempDir(), "a.go")
+			old := time.Now().Add(-time.Hour)
+			write := func(text string) {
+				t.Helper()
+				if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Chtimes(p, old, old); err != nil {
+					t.Fatal(err)
+				}
+			}
+			write("package a\nfunc A() {}\n")
+			if got := fc.text(p).line(1); got != "func A() {}" {
+				t.Fatalf("line 2: %q", got)
+			}
+			fc.refresh()
+			if first, again := fc.text(p), fc.text(p); first != again {
+				t.Fatal("an unchanged file was read again")
+			}
+			write("package a\nfunc B() {}\n") // same size, same time
+			fc.refresh()
+			if c.journal == nil || runtime.GOOS != "linux" {
+				// What a stat cannot see stays; a new time is seen.
+				later := time.Now().Add(-time.Minute)
+				if err := os.Chtimes(p, later, later); err != nil {
+					t.Fatal(err)
+				}
+				if got := fc.text(p).line(1); got != "func B() {}" {
+					t.Errorf("after a change of time: %q", got)
+				}
+				return
+			}
+			if got := fc.text(p).line(1); got != "func B() {}" {
+				t.Errorf("after a change of the same size and time: %q", got)
+			}
+			// Removed, and its folder with it: not given from the cache.
+			if err := os.RemoveAll(filepath.Dir(p)); err != nil {
+				t.Fatal(err)
+			}
+			fc.refresh()
+			if got := fc.text(p); got != nil {
+				t.Errorf("a removed file: %q", got.data)
+			}
+			if got := fc.text(filepath.Join(t.TempDir(), "missing")).line(0); got != "" {
+				t.Errorf("a missing file: %q", got)
+			}
+		})
 	}
 }
 
@@ -76,7 +115,7 @@ func TestFileCacheRacyEntry(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c := &fileCache{m: map[string]*fileText{}}
+	c := newFileCache(nil) // (with the journal an entry is not trusted on its time)
 	write("package a\nfunc A() {}\n")
 	if got := c.text(p); got == nil || string(got.data) != "package a\nfunc A() {}\n" {
 		t.Fatalf("first read: %v", got)
@@ -118,7 +157,7 @@ func TestFormatLocationsCut(t *testing.T) {
 			locs = append(locs, l, l) // each twice: listed once
 		}
 	}
-	out, summary := formatLocations(dir, locs, 50, "references", nil)
+	out, summary := formatLocations(dir, locs, 50, "references")
 	lines := strings.Split(out, "\n")
 	if len(lines) != 51 || lines[0] != "a.go:1: line 1 of a.go" || lines[30] != "b.go:1: line 1 of b.go" ||
 		lines[49] != "b.go:20: line 20 of b.go" || lines[50] != "(60 references; the first 50 are shown.)" {

@@ -24,9 +24,10 @@ const checkerTimeout = 5 * time.Minute
 
 // formatLocations is `path:line: text` per location, sorted and deduplicated, cut at
 // limit (0: no cap) with a line saying so, and a one-line summary for faces ("27
-// references in 9 files"; "" for a single line). checked are files already checked
-// for this answer (files.prefetch); the others are checked here.
-func formatLocations(cwd string, locs []protocol.Location, limit int, what string, checked map[string]*fileText) (out, summary string) {
+// references in 9 files"; "" for a single line). The lines are read after the answer
+// came (files.refresh).
+func formatLocations(cwd string, locs []protocol.Location, limit int, what string) (out, summary string) {
+	files.refresh()
 	slices.SortStableFunc(locs, func(a, b protocol.Location) int {
 		if c := strings.Compare(string(a.URI), string(b.URI)); c != 0 {
 			return c
@@ -40,8 +41,8 @@ func formatLocations(cwd string, locs []protocol.Location, limit int, what strin
 		shown  string
 		text   *fileText
 		prev   *protocol.Location
-		named  []string
 	)
+	b.Grow(64 * min(len(locs), max(limit, 1)))
 	for i := range locs {
 		l := &locs[i]
 		newFile := prev == nil || prev.URI != l.URI
@@ -58,11 +59,7 @@ func formatLocations(cwd string, locs []protocol.Location, limit int, what strin
 		if newFile { // (a file's first location is within the limit when any is)
 			p := l.URI.Path()
 			shown = rel(cwd, p)
-			var ok bool
-			if text, ok = checked[p]; !ok {
-				text = files.text(p)
-			}
-			named = append(named, p)
+			text = files.text(p)
 		}
 		if b.Len() > 0 {
 			b.WriteByte('\n')
@@ -71,12 +68,11 @@ func formatLocations(cwd string, locs []protocol.Location, limit int, what strin
 		b.WriteByte(':')
 		b.WriteString(strconv.Itoa(int(l.Range.Start.Line) + 1))
 		b.WriteString(": ")
-		b.WriteString(strings.TrimSpace(text.line(int(l.Range.Start.Line))))
+		b.Write(bytes.TrimSpace(text.lineBytes(int(l.Range.Start.Line))))
 	}
 	if limit > 0 && n > limit {
 		fmt.Fprintf(&b, "\n(%d %s; the first %d are shown.)", n, what, limit)
 	}
-	files.named(named)
 	if n > 1 {
 		summary = fmt.Sprintf("%d %s in %d file(s)", n, what, nfiles)
 	}

@@ -177,6 +177,7 @@ func open(ctx context.Context, m *lsp.Manager, env tool.Env, file string) (*quer
 	if !inside(path, env.Cwd) {
 		return nil, tool.Fail(fmt.Sprintf("%s is outside the workspace %s; lsp only reads files inside it.", file, env.Cwd))
 	}
+	files.refresh()
 	f, err := files.get(path)
 	if err != nil {
 		if os.IsNotExist(err) {
@@ -219,7 +220,6 @@ func (q *query) at(ctx context.Context, action string, pos protocol.Position) to
 	if action == "hover" || action == "code_actions" {
 		return q.other(ctx, action, pp, pos)
 	}
-	checked := files.prefetch() // (the goroutine ends by itself on an early return)
 	var locs []protocol.Location
 	var err error
 	switch action {
@@ -253,7 +253,7 @@ func (q *query) at(ctx context.Context, action string, pos protocol.Position) to
 	if action == "references" {
 		limit = maxReferences
 	}
-	text, summary := formatLocations(q.env.Cwd, locs, limit, plural[action], checked())
+	text, summary := formatLocations(q.env.Cwd, locs, limit, plural[action])
 	return tool.Result{Text: text, Display: tool.Display{Note: summary}}
 }
 
@@ -364,6 +364,9 @@ func (q *query) codeActions(ctx context.Context, pos protocol.Position) tool.Res
 
 // rel is p relative to cwd when inside it.
 func rel(cwd, p string) string {
+	if r, ok := under(p, cwd); ok {
+		return r
+	}
 	if r, err := filepath.Rel(cwd, p); err == nil && r != ".." && !strings.HasPrefix(r, "../") {
 		return r
 	}
@@ -371,6 +374,25 @@ func rel(cwd, p string) string {
 }
 
 func inside(p, dir string) bool {
+	if _, ok := under(p, dir); ok {
+		return true
+	}
 	r, err := filepath.Rel(dir, p)
 	return err == nil && r != ".." && !strings.HasPrefix(r, "../")
+}
+
+// under is p relative to dir when p is dir or below it, both clean absolute paths
+// spelled alike (the common case, without filepath.Rel's work); ok false means "ask
+// filepath.Rel".
+func under(p, dir string) (string, bool) {
+	if len(dir) < 2 || dir[0] != '/' || dir[len(dir)-1] == '/' || !strings.HasPrefix(p, dir) {
+		return "", false
+	}
+	switch {
+	case len(p) == len(dir):
+		return ".", true
+	case p[len(dir)] == '/' && filepath.Clean(p) == p:
+		return p[len(dir)+1:], true
+	}
+	return "", false
 }
