@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 runs=${1:-3}
 out=bench/out
 mkdir -p "$out"
-CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o "$out/gantry" ./cmd/gantry
+CGO_ENABLED=1 go build -trimpath -tags netgo,osusergo -ldflags="-s -w -linkmode external -extldflags -static" -o "$out/gantry" ./cmd/gantry
 g="${GANTRY_BIN:-$PWD/$out/gantry}" # GANTRY_BIN=path measures another build (an older one) instead
 command -v rg >/dev/null || { echo "needs rg" >&2; exit 1; }
 d=$(mktemp -d)

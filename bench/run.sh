@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=bench/out
 mkdir -p "$out"
-CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o "$out/gantry" ./cmd/gantry
+CGO_ENABLED=1 go build -trimpath -tags netgo,osusergo -ldflags="-s -w -linkmode external -extldflags -static" -o "$out/gantry" ./cmd/gantry
 go build -o "$out/harness" ./bench/harness
 echo "# $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores, $(go version | cut -d' ' -f3)"
 "$out/harness" -gantry "$PWD/$out/gantry" "$@"

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 runs=${1:-7}
 out=bench/out
 mkdir -p "$out"
-CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o "$out/gantry" ./cmd/gantry
+CGO_ENABLED=1 go build -trimpath -tags netgo,osusergo -ldflags="-s -w -linkmode external -extldflags -static" -o "$out/gantry" ./cmd/gantry
 g="$PWD/$out/gantry"
 command -v rg >/dev/null && command -v fdfind >/dev/null || { echo "needs rg and fdfind" >&2; exit 1; }
 

@@ -1,0 +1,227 @@
+//go:build cgo
+
+package syntax
+
+/*
+#include <stdlib.h>
+#include "tsabi.h"
+
+typedef struct {
+  uint16_t kind;
+  uint16_t field;
+  uint8_t flags;
+  uint8_t pad[3];
+  uint32_t start, end;
+  int32_t parent, first, next;
+  uint32_t nchild;
+} gnode;
+
+typedef struct {
+  const char *src;
+  uint32_t len;
+  volatile int32_t *cancel;
+} gsrc;
+
+static const char *gread(void *payload, uint32_t at, TSPoint pos, uint32_t *n) {
+  gsrc *s = payload;
+  if (at >= s->len) {
+    *n = 0;
+    return "";
+  }
+  *n = s->len - at;
+  return s->src + at;
+}
+
+// A true answer stops the parse.
+static bool gprogress(TSParseState *st) {
+  gsrc *s = st->payload;
+  return *s->cancel != 0;
+}
+
+static TSTree *gantry_parse(const TSLanguage *lang, const char *src, uint32_t len, volatile int32_t *cancel) {
+  TSParser *p = ts_parser_new();
+  if (!ts_parser_set_language(p, lang)) {
+    ts_parser_delete(p);
+    return NULL;
+  }
+  gsrc s = {src, len, cancel};
+  TSInput in = {&s, gread, TSInputEncodingUTF8, NULL};
+  TSParseOptions o = {&s, gprogress};
+  TSTree *t = ts_parser_parse_with_options(p, NULL, in, o);
+  ts_parser_delete(p);
+  return t;
+}
+
+static uint32_t gantry_count(TSTree *t) {
+  return ts_node_descendant_count(ts_tree_root_node(t));
+}
+
+static void gfill(gnode *g, TSNode n, uint16_t field, int32_t parent) {
+  g->kind = ts_node_symbol(n);
+  g->field = field;
+  g->flags = (ts_node_is_named(n) ? 1 : 0) | (ts_node_is_extra(n) ? 2 : 0) | (ts_node_is_missing(n) ? 4 : 0) |
+             (ts_node_is_error(n) ? 8 : 0) | (ts_node_has_error(n) ? 16 : 0);
+  g->start = ts_node_start_byte(n);
+  g->end = ts_node_end_byte(n);
+  g->parent = parent;
+  g->first = -1;
+  g->next = -1;
+  g->nchild = 0;
+}
+
+// gantry_flatten writes the tree's nodes in pre-order, at most cap, and returns how
+// many it wrote.
+static uint32_t gantry_flatten(TSTree *t, gnode *out, uint32_t cap) {
+  if (cap == 0) {
+    return 0;
+  }
+  TSNode root = ts_tree_root_node(t);
+  TSTreeCursor c = ts_tree_cursor_new(root);
+  gfill(&out[0], root, 0, -1);
+  uint32_t n = 1;
+  int32_t cur = 0;
+  for (;;) {
+    if (n < cap && ts_tree_cursor_goto_first_child(&c)) {
+      int32_t i = n++;
+      gfill(&out[i], ts_tree_cursor_current_node(&c), ts_tree_cursor_current_field_id(&c), cur);
+      out[cur].first = i;
+      out[cur].nchild++;
+      cur = i;
+      continue;
+    }
+    for (;;) {
+      if (cur == 0) {
+        ts_tree_cursor_delete(&c);
+        return n;
+      }
+      if (n < cap && ts_tree_cursor_goto_next_sibling(&c)) {
+        int32_t i = n++;
+        int32_t par = out[cur].parent;
+        gfill(&out[i], ts_tree_cursor_current_node(&c), ts_tree_cursor_current_field_id(&c), par);
+        out[cur].next = i;
+        out[par].nchild++;
+        cur = i;
+        break;
+      }
+      ts_tree_cursor_goto_parent(&c);
+      cur = out[cur].parent;
+    }
+  }
+}
+*/
+import "C"
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	ts "github.com/tree-sitter/go-tree-sitter"
+	tsbash "github.com/tree-sitter/tree-sitter-bash/bindings/go"
+	tsc "github.com/tree-sitter/tree-sitter-c/bindings/go"
+	tscpp "github.com/tree-sitter/tree-sitter-cpp/bindings/go"
+	tscss "github.com/tree-sitter/tree-sitter-css/bindings/go"
+	tsgo "github.com/tree-sitter/tree-sitter-go/bindings/go"
+	tshtml "github.com/tree-sitter/tree-sitter-html/bindings/go"
+	tsjava "github.com/tree-sitter/tree-sitter-java/bindings/go"
+	tsjs "github.com/tree-sitter/tree-sitter-javascript/bindings/go"
+	tsjson "github.com/tree-sitter/tree-sitter-json/bindings/go"
+	tspython "github.com/tree-sitter/tree-sitter-python/bindings/go"
+	tsruby "github.com/tree-sitter/tree-sitter-ruby/bindings/go"
+	tsrust "github.com/tree-sitter/tree-sitter-rust/bindings/go"
+	tsts "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
+	tsdart "github.com/UserNobody14/tree-sitter-dart/bindings/go"
+)
+
+// The C node and Go's Node are one layout (a size that differs fails to compile).
+var (
+	_ [unsafe.Sizeof(Node{}) - C.sizeof_gnode]byte
+	_ [C.sizeof_gnode - unsafe.Sizeof(Node{})]byte
+)
+
+// Available says whether this build can parse.
+const Available = true
+
+var grammars = map[string]func() unsafe.Pointer{
+	"bash": tsbash.Language, "c": tsc.Language, "cpp": tscpp.Language, "css": tscss.Language,
+	"dart": tsdart.Language, "go": tsgo.Language, "html": tshtml.Language, "java": tsjava.Language,
+	"javascript": tsjs.Language, "json": tsjson.Language, "python": tspython.Language,
+	"ruby": tsruby.Language, "rust": tsrust.Language, "tsx": tsts.LanguageTSX,
+	"typescript": tsts.LanguageTypescript,
+}
+
+// grammar is a language's parser table, loaded on first use.
+type grammar struct {
+	once sync.Once
+	ptr  unsafe.Pointer
+	ts   *ts.Language
+}
+
+func (l *Language) load() {
+	l.once.Do(func() {
+		f := grammars[l.Name]
+		if f == nil {
+			return
+		}
+		l.ptr = f()
+		l.ts = ts.NewLanguage(l.ptr)
+		n := l.ts.NodeKindCount()
+		l.kinds = make([]string, n)
+		l.named = make([]bool, n)
+		for i := range n {
+			l.kinds[i] = l.ts.NodeKindForId(uint16(i))
+			l.named[i] = l.ts.NodeKindIsNamed(uint16(i))
+		}
+	})
+}
+
+// MaxNodes bounds the nodes of one tree (a 5 MB file of code has about a million).
+const MaxNodes = 1 << 25
+
+// Parse parses src. It stops, with ctx's error, when ctx ends.
+func Parse(ctx context.Context, l *Language, src []byte) (*Tree, error) {
+	l.load()
+	if l.ptr == nil {
+		return nil, fmt.Errorf("no grammar for %s in this build", l.Name)
+	}
+	if len(src) >= 1<<32-1 {
+		return nil, fmt.Errorf("a file of %d bytes is too large to parse", len(src))
+	}
+	cancel := (*C.int32_t)(C.calloc(1, C.sizeof_int32_t))
+	defer C.free(unsafe.Pointer(cancel))
+	if done := ctx.Done(); done != nil {
+		stop := make(chan struct{})
+		defer close(stop)
+		go func() {
+			select {
+			case <-done:
+				atomic.StoreInt32((*int32)(unsafe.Pointer(cancel)), 1)
+			case <-stop:
+			}
+		}()
+	}
+	var p *C.char
+	if len(src) > 0 {
+		p = (*C.char)(unsafe.Pointer(&src[0]))
+	}
+	t := C.gantry_parse((*C.TSLanguage)(l.ptr), p, C.uint32_t(len(src)), cancel)
+	if t == nil {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return nil, fmt.Errorf("the %s parser gave no tree", l.Name)
+	}
+	defer C.ts_tree_delete(t)
+	n := int(C.gantry_count(t))
+	if n > MaxNodes {
+		return nil, fmt.Errorf("the file has %d syntax nodes, more than the %d gantry holds", n, MaxNodes)
+	}
+	nodes := make([]Node, max(n, 1))
+	got := C.gantry_flatten(t, (*C.gnode)(unsafe.Pointer(&nodes[0])), C.uint32_t(len(nodes)))
+	return &Tree{Lang: l, Src: src, Nodes: nodes[:got]}, nil
+}
+
+// cSizes are the sizes of tsabi.h's TSNode and TSTreeCursor (for TestABI).
+func cSizes() [2]int { return [2]int{C.sizeof_TSNode, C.sizeof_TSTreeCursor} }
