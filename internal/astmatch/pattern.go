@@ -1,0 +1,344 @@
+// Package astmatch is ast-grep's pattern language on gantry's flat syntax trees:
+// patterns with metavariables ($A one named node, $$A one node of any kind, $$$A a
+// run of siblings, $_ and $$$ the same without binding), compiled per language
+// through a ladder of scaffolds, and matched with ast-grep's default ("smart")
+// strictness. docs/tools.md ("ast_grep") says what a user sees of it.
+package astmatch
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gantry-dev/gantry/internal/syntax"
+)
+
+// metaKind is what a pattern node is.
+type metaKind uint8
+
+const (
+	notMeta   metaKind = iota
+	metaOne            // $A (named nodes only) or $$A (any node)
+	metaMulti          // $$$A
+)
+
+// pnode is one node of a compiled pattern.
+type pnode struct {
+	meta     metaKind
+	name     string // the metavariable's name; "" when it binds nothing ($_, $$$)
+	anyKind  bool   // $$A: also unnamed nodes
+	kind     uint16
+	named    bool
+	leaf     bool
+	text     string // a leaf's text
+	children []pnode
+}
+
+// trivial is an unnamed token of the pattern (skipped after a $$$).
+func (p *pnode) trivial() bool { return p.meta == notMeta && p.leaf && !p.named }
+
+// Pattern is a compiled pattern.
+type Pattern struct {
+	Lang     *syntax.Language
+	Source   string // as given
+	Scaffold string // the context that parsed it ("" when parsed alone)
+	root     pnode
+	// literals are texts every match contains (a file without one cannot match).
+	literals []string
+}
+
+// scaffold is a context a fragment is parsed in: prefix + fragment + suffix.
+type scaffold struct{ name, prefix, suffix string }
+
+// ladders are the scaffolds tried per language, in order, after the fragment alone
+// (for Go, whose files cannot hold statements, a function body comes first).
+var ladders = map[string][]scaffold{
+	"go": {
+		{"statement", "package p\nfunc _() {\n", "\n}\n"},
+		{"declaration", "package p\n", "\n"},
+		{"expression", "package p\nvar _ = ", "\n"},
+	},
+	"python": {
+		{"class member", "class _:\n    ", "\n"},
+		{"decorator", "", "\ndef _(): pass\n"},
+		{"expression", "_ = ", "\n"},
+	},
+	"javascript": jsLadder, "typescript": jsLadder, "tsx": jsLadder,
+	"rust": {
+		{"statement", "fn _() {\n", "\n}\n"},
+		{"impl member", "impl _ {\n", "\n}\n"},
+		{"expression", "const _: () = ", ";\n"},
+	},
+	"c":   cLadder,
+	"cpp": append([]scaffold{{"class member", "class _ {\n", "\n};\n"}}, cLadder...),
+	"java": {
+		{"class member", "class _ {\n", "\n}\n"},
+		{"statement", "class _ { void _() {\n", "\n} }\n"},
+		{"expression", "class _ { Object _ = ", "; }\n"},
+	},
+	"ruby": {{"class member", "class X_\n", "\nend\n"}},
+	"dart": {
+		{"statement", "void _() {\n", "\n}\n"},
+		{"class member", "class _ {\n", "\n}\n"},
+		{"expression", "var _ = ", ";\n"},
+	},
+	"css": {{"declaration", "a {\n", "\n}\n"}},
+}
+
+var jsLadder = []scaffold{
+	{"class member", "class _ {\n", "\n}\n"},
+	{"expression", "(", ")\n"},
+	{"object member", "({\n", "\n})\n"},
+}
+
+var cLadder = []scaffold{
+	{"statement", "void _(void) {\n", "\n}\n"},
+	{"expression", "int _ = ", ";\n"},
+}
+
+// Compile compiles src for lang. The error is one sentence: why no scaffold parsed it.
+func Compile(ctx context.Context, lang *syntax.Language, src string) (*Pattern, error) {
+	if strings.TrimSpace(src) == "" {
+		return nil, fmt.Errorf("the pattern is empty")
+	}
+	if !utf8.ValidString(src) {
+		return nil, fmt.Errorf("the pattern is not valid UTF-8")
+	}
+	frag := strings.TrimSpace(preprocess(lang.Expando, src))
+	if isMeta(lang, frag) == metaMulti {
+		return nil, fmt.Errorf("a pattern of a lone %s matches no single node: wrap it in a larger pattern, or use $A", strings.TrimSpace(src))
+	}
+	tries := []scaffold{{name: ""}}
+	if lang.Name == "go" {
+		tries = append(ladders["go"], scaffold{name: ""})
+	} else {
+		tries = append(tries, ladders[lang.Name]...)
+	}
+	var why string
+	// A parse without errors wins; else the first whose only errors are tokens the
+	// parser inserted (`let $A = 1` lacks its ";"), which the pattern leaves out.
+	var fallback *Pattern
+	for _, sc := range tries {
+		text := sc.prefix + frag + sc.suffix
+		tree, err := syntax.Parse(ctx, lang, []byte(text))
+		if err != nil {
+			return nil, err
+		}
+		clean := !tree.Nodes[0].Is(syntax.HasError)
+		if !clean && (fallback != nil || hasErrorNode(tree)) {
+			if why == "" {
+				why = errorAt(tree, len(sc.prefix), frag)
+			}
+			continue
+		}
+		node, ok := fragmentNode(tree, uint32(len(sc.prefix)), uint32(len(sc.prefix)+len(frag)))
+		if !ok {
+			if why == "" {
+				why = "it is more than one node"
+			}
+			continue
+		}
+		p := &Pattern{Lang: lang, Source: src, Scaffold: sc.name}
+		p.root = convert(tree, node)
+		p.literals = literals(&p.root, nil)
+		if clean {
+			return p, nil
+		}
+		fallback = p
+	}
+	if fallback != nil {
+		return fallback, nil
+	}
+	if why == "" {
+		why = "no scaffold accepts it"
+	}
+	return nil, fmt.Errorf("the pattern does not parse as %s (%s); write a whole statement, expression, member or declaration", lang.Name, why)
+}
+
+func hasErrorNode(t *syntax.Tree) bool {
+	for i := range t.Nodes {
+		if t.Nodes[i].Is(syntax.Error) {
+			return true
+		}
+	}
+	return false
+}
+
+// errorAt describes the first syntax error of a parse, in the fragment's terms.
+func errorAt(t *syntax.Tree, off int, frag string) string {
+	for i := range t.Nodes {
+		n := &t.Nodes[i]
+		if n.Is(syntax.Error) || n.Is(syntax.Missing) {
+			at := int(n.Start) - off
+			if at < 0 || at > len(frag) {
+				return "a syntax error"
+			}
+			near := frag[at:]
+			if len(near) > 20 {
+				near = near[:20]
+			}
+			if n.Is(syntax.Missing) {
+				return fmt.Sprintf("a %q is missing at %q", t.Kind(int32(i)), near)
+			}
+			if near == "" {
+				return "it ends too soon"
+			}
+			return fmt.Sprintf("a syntax error at %q", near)
+		}
+	}
+	return "a syntax error"
+}
+
+// fragmentNode finds the effective node of the fragment at [start, end): the
+// outermost node spanning exactly that range, then down while a node has a single
+// child (ast-grep's rule: `foo(x)` is the call, not its expression statement).
+func fragmentNode(t *syntax.Tree, start, end uint32) (int32, bool) {
+	found := int32(-1)
+	for i := range t.Nodes {
+		n := &t.Nodes[i]
+		if n.Start == start && n.End == end && !n.Is(syntax.Missing) {
+			found = int32(i)
+			break
+		}
+		if n.Start > start {
+			break
+		}
+	}
+	if found < 0 {
+		return -1, false
+	}
+	for {
+		only, count := int32(-1), 0
+		for c := t.Nodes[found].FirstChild; c >= 0; c = t.Nodes[c].NextSibling {
+			cn := &t.Nodes[c]
+			if cn.Is(syntax.Missing) || (cn.Start == cn.End && t.Kind(c) == "") {
+				continue
+			}
+			only, count = c, count+1
+		}
+		if count != 1 {
+			return found, true
+		}
+		found = only
+	}
+}
+
+// convert makes the pattern node of tree node i.
+func convert(t *syntax.Tree, i int32) pnode {
+	n := &t.Nodes[i]
+	text := string(t.Text(i))
+	if m := isMeta(t.Lang, text); m != notMeta {
+		return metaNode(t.Lang, text, m)
+	}
+	if n.Children == 0 {
+		return pnode{kind: n.Kind, named: n.Is(syntax.Named), leaf: true, text: text}
+	}
+	p := pnode{kind: n.Kind, named: n.Is(syntax.Named)}
+	for c := n.FirstChild; c >= 0; c = t.Nodes[c].NextSibling {
+		cn := &t.Nodes[c]
+		if cn.Is(syntax.Missing) || cn.Is(syntax.Extra) {
+			continue // a comment in a pattern is layout
+		}
+		p.children = append(p.children, convert(t, c))
+	}
+	return p
+}
+
+// sigil is the character that stands for "$" in a language's preprocessed patterns.
+func sigil(l *syntax.Language) string {
+	if l.Expando != "" {
+		return l.Expando
+	}
+	return "$"
+}
+
+// preprocess replaces the "$" of metavariables by the language's expando character,
+// where "$" cannot be part of an identifier: a run of "$" followed by A-Z or "_", and
+// a lone "$$$".
+func preprocess(expando, src string) string {
+	if expando == "" || !strings.Contains(src, "$") {
+		return src
+	}
+	var b strings.Builder
+	dollars := 0
+	flush := func(replace bool) {
+		s := "$"
+		if replace {
+			s = expando
+		}
+		for range dollars {
+			b.WriteString(s)
+		}
+		dollars = 0
+	}
+	for _, r := range src {
+		if r == '$' {
+			dollars++
+			continue
+		}
+		flush((r >= 'A' && r <= 'Z') || r == '_' || dollars == 3)
+		b.WriteRune(r)
+	}
+	flush(dollars == 3)
+	return b.String()
+}
+
+// isMeta says whether text is a metavariable, and which kind.
+func isMeta(l *syntax.Language, text string) metaKind {
+	s := sigil(l)
+	rest, n := text, 0
+	for n < 3 && strings.HasPrefix(rest, s) {
+		rest, n = rest[len(s):], n+1
+	}
+	switch {
+	case n == 3 && rest == "":
+		return metaMulti
+	case n == 0 || rest == "" || !(rest[0] >= 'A' && rest[0] <= 'Z' || rest[0] == '_'):
+		return notMeta
+	}
+	for _, c := range rest {
+		if !(c >= 'A' && c <= 'Z' || c == '_' || c >= '0' && c <= '9') {
+			return notMeta
+		}
+	}
+	if n == 3 {
+		return metaMulti
+	}
+	return metaOne
+}
+
+func metaNode(l *syntax.Language, text string, m metaKind) pnode {
+	s := sigil(l)
+	rest, n := text, 0
+	for n < 3 && strings.HasPrefix(rest, s) {
+		rest, n = rest[len(s):], n+1
+	}
+	p := pnode{meta: m, anyKind: n == 2}
+	if !strings.HasPrefix(rest, "_") {
+		p.name = rest
+	}
+	return p
+}
+
+// literals collects the texts of the pattern's named leaves (identifiers, numbers,
+// strings): a match must contain each of them verbatim.
+func literals(p *pnode, out []string) []string {
+	if p.meta != notMeta {
+		return out
+	}
+	if p.leaf {
+		if p.named && p.text != "" {
+			out = append(out, p.text)
+		}
+		return out
+	}
+	for i := range p.children {
+		out = literals(&p.children[i], out)
+	}
+	return out
+}
+
+// Literals are texts every match of the pattern contains, longest first (a cheap
+// check before a file is parsed).
+func (p *Pattern) Literals() []string { return p.literals }
