@@ -115,12 +115,12 @@ func TestUnparseable(t *testing.T) {
 
 func TestPreprocess(t *testing.T) {
 	for in, want := range map[string]string{
-		"$A + $$B":     "µA + µµB",
-		"f($$$ARGS)":   "f(µµµARGS)",
-		"g($$$)":       "g(µµµ)",
-		"$a + $1 + $":  "$a + $1 + $",
-		"x = \"$$$\"":  "x = \"µµµ\"",
-		"$_ == $_X":    "µ_ == µ_X",
+		"$A + $$B":    "µA + µµB",
+		"f($$$ARGS)":  "f(µµµARGS)",
+		"g($$$)":      "g(µµµ)",
+		"$a + $1 + $": "$a + $1 + $",
+		"x = \"$$$\"": "x = \"µµµ\"",
+		"$_ == $_X":   "µ_ == µ_X",
 	} {
 		if got := preprocess("µ", in); got != want {
 			t.Errorf("preprocess(%q) = %q, want %q", in, got, want)

@@ -118,6 +118,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	tsdart "github.com/UserNobody14/tree-sitter-dart/bindings/go"
 	ts "github.com/tree-sitter/go-tree-sitter"
 	tsbash "github.com/tree-sitter/tree-sitter-bash/bindings/go"
 	tsc "github.com/tree-sitter/tree-sitter-c/bindings/go"
@@ -132,7 +133,6 @@ import (
 	tsruby "github.com/tree-sitter/tree-sitter-ruby/bindings/go"
 	tsrust "github.com/tree-sitter/tree-sitter-rust/bindings/go"
 	tsts "github.com/tree-sitter/tree-sitter-typescript/bindings/go"
-	tsdart "github.com/UserNobody14/tree-sitter-dart/bindings/go"
 )
 
 // The C node and Go's Node are one layout (a size that differs fails to compile).
