@@ -83,7 +83,8 @@ var ladders = map[string][]scaffold{
 		{"class member", "class _ {\n", "\n}\n"},
 		{"expression", "var _ = ", ";\n"},
 	},
-	"css": {{"declaration", "a {\n", "\n}\n"}},
+	"css":  {{"declaration", "a {\n", "\n}\n"}},
+	"json": {{"object member", "{", "}"}},
 }
 
 var jsLadder = []scaffold{
@@ -117,7 +118,8 @@ func Compile(ctx context.Context, lang *syntax.Language, src string) (*Pattern, 
 	}
 	var why string
 	// A parse without errors wins; else the first whose only errors are tokens the
-	// parser inserted (`let $A = 1` lacks its ";"), which the pattern leaves out.
+	// parser inserted (`let $A = 1` lacks its ";"), which the pattern leaves out, or
+	// error nodes that are metavariables (Java's `{ $$$B }` lacks a ";" after $$$B).
 	var fallback *Pattern
 	for _, sc := range tries {
 		text := sc.prefix + frag + sc.suffix
@@ -126,21 +128,29 @@ func Compile(ctx context.Context, lang *syntax.Language, src string) (*Pattern, 
 			return nil, err
 		}
 		clean := !tree.Nodes[0].Is(syntax.HasError)
-		if !clean && (fallback != nil || hasErrorNode(tree)) {
-			if why == "" {
-				why = errorAt(tree, len(sc.prefix), frag)
-			}
+		if !clean && fallback != nil {
 			continue
 		}
 		node, ok := fragmentNode(tree, uint32(len(sc.prefix)), uint32(len(sc.prefix)+len(frag)))
 		if !ok {
 			if why == "" {
-				why = "it is more than one node"
+				if clean {
+					why = "it is more than one node"
+				} else {
+					why = errorAt(tree, len(sc.prefix), frag)
+				}
 			}
 			continue
 		}
 		p := &Pattern{Lang: lang, Source: src, Scaffold: sc.name}
-		p.root = convert(tree, node)
+		metaErrors := 0
+		p.root = convert(tree, node, &metaErrors)
+		if !clean && errorNodes(tree) != metaErrors {
+			if why == "" {
+				why = errorAt(tree, len(sc.prefix), frag)
+			}
+			continue
+		}
 		p.literals = literals(&p.root, nil)
 		if clean {
 			return p, nil
@@ -156,13 +166,15 @@ func Compile(ctx context.Context, lang *syntax.Language, src string) (*Pattern, 
 	return nil, fmt.Errorf("the pattern does not parse as %s (%s); write a whole statement, expression, member or declaration", lang.Name, why)
 }
 
-func hasErrorNode(t *syntax.Tree) bool {
+// errorNodes counts the ERROR nodes of t.
+func errorNodes(t *syntax.Tree) int {
+	n := 0
 	for i := range t.Nodes {
 		if t.Nodes[i].Is(syntax.Error) {
-			return true
+			n++
 		}
 	}
-	return false
+	return n
 }
 
 // errorAt describes the first syntax error of a parse, in the fragment's terms.
@@ -224,11 +236,17 @@ func fragmentNode(t *syntax.Tree, start, end uint32) (int32, bool) {
 	}
 }
 
-// convert makes the pattern node of tree node i.
-func convert(t *syntax.Tree, i int32) pnode {
+// convert makes the pattern node of tree node i; metaErrors counts the ERROR nodes
+// that are metavariables (their text is one), and so leave no error in the pattern.
+func convert(t *syntax.Tree, i int32, metaErrors *int) pnode {
 	n := &t.Nodes[i]
 	text := string(t.Text(i))
 	if m := isMeta(t.Lang, text); m != notMeta {
+		for j := i; j < int32(len(t.Nodes)) && t.Nodes[j].Start < n.End || j == i; j++ {
+			if t.Nodes[j].Is(syntax.Error) && t.Nodes[j].End <= n.End {
+				*metaErrors++
+			}
+		}
 		return metaNode(t.Lang, text, m)
 	}
 	if n.Children == 0 {
@@ -237,10 +255,10 @@ func convert(t *syntax.Tree, i int32) pnode {
 	p := pnode{kind: n.Kind, named: n.Is(syntax.Named)}
 	for c := n.FirstChild; c >= 0; c = t.Nodes[c].NextSibling {
 		cn := &t.Nodes[c]
-		if cn.Is(syntax.Missing) || cn.Is(syntax.Extra) {
-			continue // a comment in a pattern is layout
+		if cn.Is(syntax.Missing) || (cn.Is(syntax.Extra) && !cn.Is(syntax.Error)) {
+			continue // a comment in a pattern is layout (an ERROR node is "extra" too)
 		}
-		p.children = append(p.children, convert(t, c))
+		p.children = append(p.children, convert(t, c, metaErrors))
 	}
 	return p
 }
