@@ -42,5 +42,12 @@ lsp_servers=internal/lsp/testdata/servers
 if [ ! -x "$lsp_servers/node_modules/.bin/typescript-language-server" ] && command -v npm >/dev/null; then
   npm ci --no-audit --no-fund --prefix "$lsp_servers"
 fi
+# The structural-search conformance tests (internal/astmatch) compare gantry with the
+# ast-grep CLI pinned by this folder's lockfile; install it when it is missing (without
+# npm that test is skipped).
+astgrep=internal/astmatch/testdata/astgrep
+if [ ! -x "$astgrep/node_modules/.bin/ast-grep" ] && command -v npm >/dev/null; then
+  npm ci --no-audit --no-fund --prefix "$astgrep"
+fi
 # -race: the loop, the store and the faces run goroutines side by side.
 go test -race -count=1 -timeout 20m "$@" ./...

@@ -128,7 +128,7 @@ type sgMatch struct {
 			Text string `json:"text"`
 		} `json:"multi"`
 	} `json:"metaVariables"`
-	Replacement        *string `json:"replacement"`
+	Replacement        *string                   `json:"replacement"`
 	ReplacementOffsets *struct{ Start, End int } `json:"replacementOffsets"`
 }
 
