@@ -32,6 +32,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/tool"
 	"github.com/gantry-dev/gantry/internal/tools/shell"
 	"github.com/gantry-dev/gantry/internal/tools/skill"
+	"github.com/gantry-dev/gantry/internal/tools/structural"
 	"github.com/gantry-dev/gantry/internal/tools/task"
 	"github.com/gantry-dev/gantry/internal/tools/todo"
 )
@@ -108,6 +109,7 @@ type App struct {
 	shell       *shell.Set
 	todos       *todo.List
 	board       *task.Board
+	staged      *structural.Staged // ast_edit's changes, staged until resolve
 	skills      []skill.Skill
 	skillNotes  []string // what the skill catalogue could not use (said by Start)
 	provider    string
@@ -196,6 +198,7 @@ func New(opts Options) (_ *App, err error) {
 		PermissionMode: func() string { return string(a.gate.Mode()) }, Judge: a.judge,
 		TranscriptPath: a.transcript.path, Model: a.askModel, EnvDir: a.envDir})
 	a.todos, a.board = todo.NewList(a.records, a.emit), task.NewBoard(a.records)
+	a.staged = structural.NewStaged(a.records)
 	a.agent = &agent.Agent{
 		Provider: provider, Gate: a.gate, Asker: &a.asker, Sink: a.emit, Store: transcribing{a.records, a.transcript},
 		Env:      tool.Env{Cwd: opts.Cwd, SessionID: a.sess.ID(), Editor: opts.Editor, Terminals: opts.Terminals},
@@ -582,6 +585,15 @@ func (a *App) restoreLists() error {
 		return fmt.Errorf("reading the tasks: %w", err)
 	}
 	a.board.Restore(task.FromEvents(p))
+	evs, err := a.sess.Events(structural.StagedEventKind, structural.ResolvedEventKind)
+	if err != nil {
+		return fmt.Errorf("reading the staged structural changes: %w", err)
+	}
+	kinds, bodies := make([]string, len(evs)), make([]json.RawMessage, len(evs))
+	for i, e := range evs {
+		kinds[i], bodies[i] = e.Kind, e.Payload
+	}
+	a.staged.Restore(kinds, bodies)
 	if items := a.todos.Items(); len(items) > 0 {
 		a.emit(face.TodoList{Items: items})
 	}

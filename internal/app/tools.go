@@ -12,6 +12,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/lsp"
 	"github.com/gantry-dev/gantry/internal/permission"
 	"github.com/gantry-dev/gantry/internal/resource"
+	"github.com/gantry-dev/gantry/internal/syntax"
 	"github.com/gantry-dev/gantry/internal/tool"
 	"github.com/gantry-dev/gantry/internal/tools/ask"
 	"github.com/gantry-dev/gantry/internal/tools/compacttool"
@@ -22,6 +23,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/tools/search"
 	"github.com/gantry-dev/gantry/internal/tools/shell"
 	"github.com/gantry-dev/gantry/internal/tools/skill"
+	"github.com/gantry-dev/gantry/internal/tools/structural"
 	"github.com/gantry-dev/gantry/internal/tools/subagent"
 	"github.com/gantry-dev/gantry/internal/tools/task"
 	"github.com/gantry-dev/gantry/internal/tools/todo"
@@ -58,6 +60,7 @@ type deps struct {
 	spawner   subagent.Spawner
 	todos     *todo.List
 	board     *task.Board
+	staged    *structural.Staged // the session's staged structural changes
 }
 
 // buildTools is the one place every tool is built and registered: a tool is its
@@ -86,6 +89,17 @@ func buildTools(d deps) (*tool.Registry, *shell.Set, []skill.Skill, []string) {
 		reg.AddWhen(writes(lsptool.Rename(lm)), func() bool { return cfg.EditTools && usable() })
 	}
 	each(search.Tools(search.Options{MaxOutput: cfg.MaxOutput}), reg.Add)
+	// Structural search, and rewrites staged in the session: declared where gantry was
+	// built with its grammars (cgo).
+	var staged *structural.Staged
+	if d.session && cfg.EditTools {
+		staged = d.staged
+	}
+	if ss := structural.NewSet(structural.Options{MaxOutput: cfg.MaxOutput}, staged, writes); syntax.Available {
+		reg.AddSet(ss)
+	} else {
+		each(ss.Tools(), func(t tool.Tool) { reg.AddIf(false, t) })
+	}
 	wo := web.Options{}.WithEnv(d.getenv)
 	reg.Add(web.Fetch(wo))
 	reg.AddIf(wo.ExaAPIKey != "", web.Search(wo))
@@ -141,6 +155,7 @@ func (a *App) sessionDeps() deps {
 		compactor: a.agent,
 		spawner:   &spawner{app: a},
 		todos:     a.todos,
+		staged:    a.staged,
 		board:     a.board,
 	}
 }

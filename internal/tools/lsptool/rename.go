@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gantry-dev/gantry/internal/lsp"
+	"github.com/gantry-dev/gantry/internal/multiwrite"
 	"github.com/gantry-dev/gantry/internal/tool"
 	"github.com/gantry-dev/gantry/internal/tools/fs"
 	"go.lsp.dev/protocol"
@@ -180,42 +181,20 @@ func (p *renamePlan) display(env tool.Env) tool.Display {
 	return d
 }
 
-// apply writes every file or none: each new content goes to a temporary file beside
-// its target first; only when all are written are they renamed over the targets, and
-// a failed rename puts back the files already replaced.
-func (p *renamePlan) apply() (err error) {
-	tmps := make([]string, len(p.files))
-	defer func() {
-		for _, t := range tmps {
-			if t != "" {
-				os.Remove(t)
+// apply writes every file or none (multiwrite.Write): each must still be what the
+// plan was made from.
+func (p *renamePlan) apply() error {
+	files := make([]multiwrite.File, len(p.files))
+	for i, f := range p.files {
+		files[i] = multiwrite.File{Path: f.path, Old: f.old, New: f.new, Mode: f.mode}
+	}
+	err := multiwrite.Write(files)
+	if errors.Is(err, multiwrite.ErrChanged) {
+		for _, f := range p.files {
+			if strings.HasPrefix(err.Error(), f.path+" ") {
+				return fmt.Errorf("%s changed while the rename was prepared", filepath.Base(f.path))
 			}
 		}
-	}()
-	for i, f := range p.files {
-		// The file must still be what the plan was made from.
-		if cur, err := os.ReadFile(f.path); err != nil || string(cur) != f.old {
-			return fmt.Errorf("%s changed while the rename was prepared", filepath.Base(f.path))
-		}
-		t, err := os.CreateTemp(filepath.Dir(f.path), "."+filepath.Base(f.path)+".gantry-*.tmp")
-		if err != nil {
-			return err
-		}
-		tmps[i] = t.Name()
-		_, werr := t.WriteString(f.new)
-		werr = errors.Join(werr, t.Chmod(f.mode.Perm()), t.Sync(), t.Close())
-		if werr != nil {
-			return werr
-		}
 	}
-	for i, f := range p.files {
-		if err := os.Rename(tmps[i], f.path); err != nil {
-			for _, done := range p.files[:i] {
-				_ = os.WriteFile(done.path, []byte(done.old), done.mode.Perm())
-			}
-			return err
-		}
-		tmps[i] = ""
-	}
-	return nil
+	return err
 }

@@ -1,0 +1,237 @@
+package structural
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/gantry-dev/gantry/internal/multiwrite"
+	"github.com/gantry-dev/gantry/internal/tool"
+	"github.com/gantry-dev/gantry/internal/tools/fs"
+)
+
+//go:embed ast_edit.md
+var editDoc string
+
+//go:embed resolve.md
+var resolveDoc string
+
+type editArgs struct {
+	Pattern  string `json:"pattern" jsonschema:"description=The code to rewrite, as for ast_grep ($NAME one node, $$$NAME a run of nodes)."`
+	Rewrite  string `json:"rewrite" jsonschema:"description=What each match becomes: code with the pattern's $NAME and $$$NAME substituted (an unbound name becomes nothing)."`
+	Path     string `json:"path,omitempty" jsonschema:"description=File or folder (default: the working directory)."`
+	Language string `json:"language,omitempty" jsonschema:"description=The language of the pattern; inferred from a file's extension; for a folder without it, every language the pattern parses in."`
+}
+
+// Set is the structural tools of one session on the lifecycle seam (a
+// tool.Toolset): ast_grep, and, with a store of staged changes, ast_edit and resolve.
+// Closing it, with the session, drops the staged changes held in memory (the session
+// store keeps their record, for a resumed session).
+type Set struct {
+	o      Options
+	staged *Staged
+	wrap   func(tool.Tool) tool.Tool
+}
+
+// NewSet returns the tools over staged (nil: ast_grep alone); wrap, when set, wraps
+// the tool that writes (resolve), as the diagnostics on write do.
+func NewSet(o Options, staged *Staged, wrap func(tool.Tool) tool.Tool) *Set {
+	if wrap == nil {
+		wrap = func(t tool.Tool) tool.Tool { return t }
+	}
+	return &Set{o: o, staged: staged, wrap: wrap}
+}
+
+// Tools are the set's tools.
+func (s *Set) Tools() []tool.Tool {
+	if s.staged == nil {
+		return []tool.Tool{Grep(s.o)}
+	}
+	return []tool.Tool{Grep(s.o), EditTool(s.o, s.staged), s.wrap(Resolve(s.o, s.staged))}
+}
+
+// Close drops the staged changes held in memory (the session store keeps them).
+func (s *Set) Close(context.Context) error {
+	if s.staged != nil {
+		s.staged.Close()
+	}
+	return nil
+}
+
+// EditTool is the ast_edit tool: a rewrite computed and staged, nothing written.
+func EditTool(o Options, staged *Staged) tool.Tool {
+	return tool.New(tool.Def[editArgs]{
+		Name:        "ast_edit",
+		Description: editDoc,
+		Level:       tool.LevelWrite,
+		Kind:        tool.KindEdit,
+		Icon:        "🌳",
+		Principal:   func(a editArgs) string { return a.Pattern },
+		Title: func(_ tool.Env, a editArgs, _ []string) string {
+			return "Stage " + oneLine(a.Pattern, 40) + " → " + oneLine(a.Rewrite, 40)
+		},
+		Files: tool.FilesRead, // nothing is written until resolve accepts it
+		Paths: func(env tool.Env, a editArgs) []string { return []string{env.Abs(a.Path)} },
+		Run: func(ctx context.Context, env tool.Env, a editArgs) tool.Result {
+			q, msg := newQuery(env, "ast_edit", a.Pattern, a.Path, a.Language)
+			if msg != "" {
+				return tool.Fail(msg)
+			}
+			out, msg := q.run(ctx, "ast_edit")
+			if msg != "" {
+				return tool.Fail(msg)
+			}
+			e := &Edit{Pattern: a.Pattern, Rewrite: a.Rewrite}
+			var changes []tool.FileChange
+			var diffs []string
+			for _, f := range out.files {
+				text, n := rewriteFile(f, a.Rewrite)
+				if n == 0 || text == string(f.tree.Src) {
+					continue
+				}
+				st, err := os.Stat(f.abs)
+				if err != nil {
+					return tool.Fail(fmt.Sprintf("ast_edit cannot read %s: %v.", f.shown, err))
+				}
+				e.Files = append(e.Files, EditFile{Path: f.abs, Shown: f.shown, Hash: hashOf(f.tree.Src), Mode: st.Mode().Perm(), New: text, Replacements: n})
+				changes = append(changes, tool.FileChange{Path: f.abs, Old: string(f.tree.Src), New: text})
+				diffs = append(diffs, fs.DiffText(f.shown, f.tree.Src, []byte(text)))
+			}
+			if len(e.Files) == 0 {
+				if len(out.files) == 0 {
+					return tool.Result{Text: fmt.Sprintf("No match of the pattern in %s; nothing was staged.", q.shown)}
+				}
+				return tool.Result{Text: "The pattern matches, but the rewrite changes nothing; nothing was staged."}
+			}
+			if err := staged.stage(e); err != nil {
+				return tool.Fail(fmt.Sprintf("ast_edit staged nothing: %v.", err))
+			}
+			var b strings.Builder
+			fmt.Fprintf(&b, "(proposed) %d replacement(s) in %d file(s); nothing is written yet. Call resolve with edit_id %q and action \"accept\" to write them all (or none, if a file changed meanwhile), or \"discard\".\n",
+				e.Replacements(), len(e.Files), e.ID)
+			for _, f := range e.Files {
+				fmt.Fprintf(&b, "- %s: %d replacement(s)\n", f.Shown, f.Replacements)
+			}
+			diff := strings.Join(diffs, "\n")
+			max := tool.MaxOutputOr(o.MaxOutput)
+			preview := diff
+			if len(preview) > max-b.Len()-100 {
+				preview = cutLines(preview, max-b.Len()-100) + "\n… (the diff is cut; resolve writes all of it)"
+			}
+			b.WriteString("\n" + preview)
+			return tool.Result{Text: strings.TrimRight(b.String(), "\n"), Display: tool.Display{Diff: diff, Changes: changes,
+				Note: fmt.Sprintf("%s: %d replacement(s) in %d file(s), staged", e.ID, e.Replacements(), len(e.Files))}}
+		},
+	})
+}
+
+// rewriteFile applies the rewrite to every match of a file that is not inside an
+// earlier one (the outermost wins), and says how many it replaced.
+func rewriteFile(f *fileMatches, template string) (string, int) {
+	src := f.tree.Src
+	var b strings.Builder
+	last, n := uint32(0), 0
+	for _, m := range f.matches {
+		start := f.tree.Nodes[m.Node].Start
+		if start < last {
+			continue // nested in the previous match
+		}
+		b.Write(src[last:start])
+		b.WriteString(f.pattern.Rewrite(f.tree, m, template))
+		last, n = m.End, n+1
+	}
+	b.Write(src[last:])
+	return b.String(), n
+}
+
+// cutLines cuts s at a line end before n bytes.
+func cutLines(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	if len(s) <= n {
+		return s
+	}
+	s = s[:n]
+	if i := strings.LastIndexByte(s, '\n'); i > 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+type resolveArgs struct {
+	EditID string `json:"edit_id" jsonschema:"description=The id ast_edit gave (edit_1, edit_2, …)."`
+	Action string `json:"action" jsonschema:"description=accept writes every file of the change (all or none); discard drops it.,enum=accept,enum=discard"`
+}
+
+// Resolve is the resolve tool: a staged change written whole, or dropped.
+func Resolve(o Options, staged *Staged) tool.Tool {
+	return tool.New(tool.Def[resolveArgs]{
+		Name:        "resolve",
+		Description: resolveDoc,
+		Level:       tool.LevelWrite,
+		Kind:        tool.KindEdit,
+		Icon:        "🌳",
+		Principal:   func(a resolveArgs) string { return a.Action + " " + a.EditID },
+		Title: func(_ tool.Env, a resolveArgs, _ []string) string {
+			if a.Action == "discard" {
+				return "Discard " + a.EditID
+			}
+			return "Write " + a.EditID
+		},
+		Files: tool.FilesWrite,
+		// The permission gate sees a write of every file of the change.
+		Paths: func(_ tool.Env, a resolveArgs) []string {
+			if a.Action == "discard" {
+				return nil
+			}
+			return staged.paths(a.EditID)
+		},
+		Run: func(ctx context.Context, env tool.Env, a resolveArgs) tool.Result {
+			e, ok := staged.get(a.EditID)
+			if !ok {
+				if ids := staged.pending(); len(ids) > 0 {
+					return tool.Fail(fmt.Sprintf("No staged change is called %q; staged now: %s.", a.EditID, strings.Join(ids, ", ")))
+				}
+				return tool.Fail(fmt.Sprintf("No staged change is called %q; none is staged (ast_edit stages one).", a.EditID))
+			}
+			if a.Action == "discard" {
+				if err := staged.resolve(e.ID, "discard"); err != nil {
+					return tool.Fail(fmt.Sprintf("%s was not discarded: %v.", e.ID, err))
+				}
+				return tool.Result{Text: fmt.Sprintf("Discarded %s; nothing was written.", e.ID)}
+			}
+			files := make([]multiwrite.File, len(e.Files))
+			var changes []tool.FileChange
+			var diffs []string
+			for i, f := range e.Files {
+				cur, err := os.ReadFile(f.Path)
+				if err != nil {
+					return tool.Fail(fmt.Sprintf("%s was not written: %s cannot be read (%v); nothing was written.", e.ID, f.Shown, err))
+				}
+				if hashOf(cur) != f.Hash {
+					return tool.Fail(fmt.Sprintf("%s was not written: %s changed since the change was staged, so none of its %d file(s) was written (a partial rewrite compiles neither way). Stage it again with ast_edit, or discard it.", e.ID, f.Shown, len(e.Files)))
+				}
+				files[i] = multiwrite.File{Path: f.Path, Old: string(cur), New: f.New, Mode: f.Mode}
+				changes = append(changes, tool.FileChange{Path: f.Path, Old: string(cur), New: f.New})
+				diffs = append(diffs, fs.DiffText(f.Shown, cur, []byte(f.New)))
+			}
+			if err := multiwrite.Write(files); err != nil {
+				if errors.Is(err, multiwrite.ErrChanged) {
+					return tool.Fail(fmt.Sprintf("%s was not written: a file changed while it was being written (%v); every file is as it was.", e.ID, err))
+				}
+				return tool.Fail(fmt.Sprintf("%s was not written: %v; every file is as it was.", e.ID, err))
+			}
+			var note string
+			if err := staged.resolve(e.ID, "accept"); err != nil {
+				note = fmt.Sprintf(" (but the session store could not record that it was resolved: %v)", err)
+			}
+			diff := strings.Join(diffs, "\n")
+			return tool.Result{Text: fmt.Sprintf("Wrote %s: %d replacement(s) in %d file(s)%s.", e.ID, e.Replacements(), len(e.Files), note),
+				Display: tool.Display{Diff: diff, Changes: changes}}
+		},
+	})
+}

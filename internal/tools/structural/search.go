@@ -1,0 +1,282 @@
+// Package structural holds the structural tools: ast_grep (search by syntax tree),
+// ast_edit (a rewrite staged, not written) and resolve (a staged rewrite accepted or
+// discarded), on internal/astmatch's patterns and internal/syntax's grammars.
+package structural
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/gantry-dev/gantry/internal/astmatch"
+	"github.com/gantry-dev/gantry/internal/syntax"
+	"github.com/gantry-dev/gantry/internal/tool"
+	"github.com/gantry-dev/gantry/internal/walk"
+)
+
+// maxFileBytes bounds the files searched: a larger one is skipped and counted.
+const maxFileBytes = 32 << 20
+
+// query is one search: a pattern over a file or a folder.
+type query struct {
+	env     tool.Env
+	pattern string
+	lang    *syntax.Language // nil: every language the pattern parses in
+	root    string           // absolute
+	shown   string           // as the model named it
+
+	mu       sync.Mutex
+	patterns map[*syntax.Language]*langPattern
+}
+
+// langPattern is the pattern compiled for one language, once.
+type langPattern struct {
+	once sync.Once
+	p    *astmatch.Pattern
+	err  error
+}
+
+func (q *query) compiled(ctx context.Context, l *syntax.Language) (*astmatch.Pattern, error) {
+	q.mu.Lock()
+	lp := q.patterns[l]
+	if lp == nil {
+		lp = &langPattern{}
+		q.patterns[l] = lp
+	}
+	q.mu.Unlock()
+	lp.once.Do(func() { lp.p, lp.err = astmatch.Compile(ctx, l, q.pattern) })
+	return lp.p, lp.err
+}
+
+// fileMatches are the matches of one file.
+type fileMatches struct {
+	abs, shown string
+	tree       *syntax.Tree
+	pattern    *astmatch.Pattern
+	matches    []astmatch.Match
+	hasErrors  bool // the file has syntax errors (matches outside them are found)
+}
+
+// outcome is what a search found and what it skipped.
+type outcome struct {
+	files                       []*fileMatches // with matches, sorted by path
+	searched, withErrors        int
+	binary, large, unreadable   int
+	langs                       map[string]bool
+	refused                     map[string]error // languages whose grammar refused the pattern
+	unparsed                    int              // files that could not be parsed (error)
+	firstUnparsed               error
+}
+
+// newQuery checks the arguments of a search and says what is wrong in one sentence.
+func newQuery(env tool.Env, name, pattern, path, language string) (*query, string) {
+	if strings.TrimSpace(pattern) == "" {
+		return nil, name + " needs a non-empty pattern."
+	}
+	if !syntax.Available {
+		return nil, name + ": " + syntax.ErrUnavailable.Error() + "."
+	}
+	q := &query{env: env, pattern: pattern, root: env.Abs(path), shown: path, patterns: map[*syntax.Language]*langPattern{}}
+	if q.shown == "" {
+		q.shown = "."
+	}
+	if language != "" {
+		if q.lang = syntax.Lookup(language); q.lang == nil {
+			return nil, fmt.Sprintf("%s knows no language %q; it knows %s.", name, language, strings.Join(syntax.Names(), ", "))
+		}
+	}
+	return q, ""
+}
+
+// run searches; a problem with the path or the pattern is one sentence.
+func (q *query) run(ctx context.Context, name string) (*outcome, string) {
+	fi, err := os.Stat(q.root)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Sprintf("%s: %s does not exist.", name, q.shown)
+		}
+		return nil, fmt.Sprintf("%s cannot read %s: %v.", name, q.shown, err)
+	}
+	out := &outcome{langs: map[string]bool{}, refused: map[string]error{}}
+	var mu sync.Mutex
+	if !fi.IsDir() {
+		l := q.lang
+		if l == nil {
+			if l = syntax.ForPath(q.root); l == nil {
+				return nil, fmt.Sprintf("%s has no grammar for %s files; name the language in \"language\" (%s).", name, extOf(q.root), strings.Join(syntax.Names(), ", "))
+			}
+		}
+		// The pattern is checked first: an unparseable one is an error, never "no match".
+		if _, err := q.compiled(ctx, l); err != nil {
+			return nil, fmt.Sprintf("%s: %v.", name, err)
+		}
+		if msg := q.searchFile(ctx, q.root, q.displayPath(q.root), l, out, &mu, true); msg != "" {
+			return nil, name + ": " + msg
+		}
+	} else {
+		if q.lang != nil {
+			if _, err := q.compiled(ctx, q.lang); err != nil {
+				return nil, fmt.Sprintf("%s: %v.", name, err)
+			}
+		}
+		rootSlash := strings.TrimSuffix(q.root, string(filepath.Separator)) + string(filepath.Separator)
+		o := walk.Options{OnError: func(string, error) { mu.Lock(); out.unreadable++; mu.Unlock() }}
+		err := walk.Walk(ctx, q.root, o, func(rel string, _ fs.DirEntry) {
+			l := syntax.ForPath(rel)
+			if l == nil || (q.lang != nil && l != q.lang) {
+				return
+			}
+			abs := rootSlash + rel
+			q.searchFile(ctx, abs, q.displayPath(abs), l, out, &mu, false)
+		})
+		if ctx.Err() != nil {
+			return nil, name + " was cancelled before it finished."
+		}
+		if err != nil {
+			return nil, fmt.Sprintf("%s cannot walk %s: %v.", name, q.shown, err)
+		}
+		if q.lang == nil && out.searched == 0 && len(out.refused) > 0 {
+			// No language of the files here accepts the pattern.
+			var why []string
+			for _, l := range sortedKeys(out.refused) {
+				why = append(why, fmt.Sprintf("%s: %v", l, out.refused[l]))
+			}
+			return nil, fmt.Sprintf("%s: the pattern parses in none of the languages of the files under %s (%s).", name, q.shown, strings.Join(why, "; "))
+		}
+	}
+	sort.Slice(out.files, func(i, j int) bool { return out.files[i].shown < out.files[j].shown })
+	return out, ""
+}
+
+// searchFile matches the pattern in one file. For a file named alone (single), a
+// binary or unreadable file is a sentence; walked, it is counted.
+func (q *query) searchFile(ctx context.Context, abs, shown string, l *syntax.Language, out *outcome, mu *sync.Mutex, single bool) string {
+	p, err := q.compiled(ctx, l)
+	if err != nil {
+		mu.Lock()
+		out.refused[l.Name] = err
+		mu.Unlock()
+		return ""
+	}
+	data, skip := readSource(abs)
+	if skip != "" {
+		mu.Lock()
+		switch skip {
+		case "binary":
+			out.binary++
+		case "large":
+			out.large++
+		default:
+			out.unreadable++
+		}
+		mu.Unlock()
+		if single {
+			switch skip {
+			case "binary":
+				return fmt.Sprintf("%s is a binary file (it holds a NUL byte); structural search reads source files.", shown)
+			case "large":
+				return fmt.Sprintf("%s is larger than %d MiB; structural search skips files that large.", shown, maxFileBytes>>20)
+			}
+			return fmt.Sprintf("%s cannot be read (%s).", shown, skip)
+		}
+		return ""
+	}
+	mu.Lock()
+	out.searched++
+	out.langs[l.Name] = true
+	mu.Unlock()
+	for _, lit := range p.Literals() {
+		if !bytes.Contains(data, []byte(lit)) {
+			return "" // a file without one of the pattern's words cannot match
+		}
+	}
+	tree, err := syntax.Parse(ctx, l, data)
+	if err != nil {
+		mu.Lock()
+		out.unparsed++
+		if out.firstUnparsed == nil {
+			out.firstUnparsed = fmt.Errorf("%s: %w", shown, err)
+		}
+		mu.Unlock()
+		return ""
+	}
+	ms := p.FindAll(tree)
+	hasErr := tree.Nodes[0].Is(syntax.HasError)
+	mu.Lock()
+	defer mu.Unlock()
+	if hasErr {
+		out.withErrors++
+	}
+	if len(ms) > 0 {
+		out.files = append(out.files, &fileMatches{abs: abs, shown: shown, tree: tree, pattern: p, matches: ms, hasErrors: hasErr})
+	}
+	return ""
+}
+
+// readSource reads a file to search, or says why not: "binary" (a NUL byte in its
+// first 8 KiB), "large", or the error.
+func readSource(abs string) ([]byte, string) {
+	f, err := os.Open(abs)
+	if err != nil {
+		return nil, err.Error()
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err.Error()
+	}
+	if fi.Size() > maxFileBytes {
+		return nil, "large"
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
+	if err != nil {
+		return nil, err.Error()
+	}
+	if len(data) > maxFileBytes {
+		return nil, "large"
+	}
+	if bytes.IndexByte(data[:min(len(data), 8<<10)], 0) >= 0 {
+		return nil, "binary"
+	}
+	return data, ""
+}
+
+func (q *query) displayPath(abs string) string {
+	if r, err := filepath.Rel(q.env.Cwd, abs); err == nil && !strings.HasPrefix(r, "..") {
+		return filepath.ToSlash(r)
+	}
+	return abs
+}
+
+func extOf(p string) string {
+	if e := filepath.Ext(p); e != "" {
+		return e
+	}
+	return filepath.Base(p)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// position is a byte offset's 1-based line and column (in characters) in src.
+func position(src []byte, off uint32) (line, col int) {
+	before := src[:off]
+	line = bytes.Count(before, []byte{'\n'}) + 1
+	start := bytes.LastIndexByte(before, '\n') + 1
+	col = len([]rune(string(before[start:]))) + 1
+	return line, col
+}
