@@ -357,6 +357,24 @@ func literals(p *pnode, out []string) []string {
 	return out
 }
 
+// RootKind is the kind every match's node has (ok false: any kind, for a pattern
+// that is a lone metavariable).
+func (p *Pattern) RootKind() (uint16, bool) {
+	if p.root.meta != notMeta || p.root.kind == syntax.ErrorKind {
+		return 0, false
+	}
+	return p.root.kind, true
+}
+
+// Parse parses src for this pattern: only the subtrees a match can be in, when the
+// pattern's root has one kind (syntax.ParseKind).
+func (p *Pattern) Parse(ctx context.Context, src []byte) (*syntax.Tree, error) {
+	if k, ok := p.RootKind(); ok {
+		return syntax.ParseKind(ctx, p.Lang, src, k)
+	}
+	return syntax.Parse(ctx, p.Lang, src)
+}
+
 // Literals are texts every match of the pattern contains, longest first (a cheap
 // check before a file is parsed).
 func (p *Pattern) Literals() []string { return p.literals }

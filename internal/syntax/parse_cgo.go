@@ -52,6 +52,13 @@ static TSTree *gantry_parse(const TSLanguage *lang, const char *src, uint32_t le
   return t;
 }
 
+// go-tree-sitter routes every allocation of the C library through a Go callback (a
+// call from C into Go for each malloc and free of a parse); the C library's own
+// allocator is what it would use without that.
+static void gantry_libc_allocator(void) {
+  ts_set_allocator(malloc, calloc, realloc, free);
+}
+
 static uint32_t gantry_count(TSTree *t) {
   return ts_node_descendant_count(ts_tree_root_node(t));
 }
@@ -108,6 +115,76 @@ static uint32_t gantry_flatten(TSTree *t, gnode *out, uint32_t cap) {
     }
   }
 }
+// gantry_flatten_kind writes, in pre-order, the subtrees whose root is of kind
+// symbol (each root with parent -1; one inside another is in the outer one's), at
+// most cap nodes; more is 1 when it stopped at cap.
+static uint32_t gantry_flatten_kind(TSTree *t, uint16_t symbol, gnode *out, uint32_t cap, int *more) {
+  TSNode root = ts_tree_root_node(t);
+  TSTreeCursor c = ts_tree_cursor_new(root);
+  uint32_t n = 0;
+  *more = 0;
+  for (;;) {
+    TSNode cur = ts_tree_cursor_current_node(&c);
+    if (ts_node_symbol(cur) == symbol) {
+      // This subtree, with its own cursor.
+      TSTreeCursor s = ts_tree_cursor_new(cur);
+      if (n >= cap) {
+        *more = 1;
+        ts_tree_cursor_delete(&s);
+        break;
+      }
+      int32_t top = n;
+      gfill(&out[n++], cur, 0, -1);
+      int32_t at = top;
+      for (;;) {
+        if (ts_tree_cursor_goto_first_child(&s)) {
+          if (n >= cap) { *more = 1; break; }
+          int32_t i = n++;
+          gfill(&out[i], ts_tree_cursor_current_node(&s), ts_tree_cursor_current_field_id(&s), at);
+          out[at].first = i;
+          out[at].nchild++;
+          at = i;
+          continue;
+        }
+        int done = 0;
+        for (;;) {
+          if (at == top) { done = 1; break; }
+          if (ts_tree_cursor_goto_next_sibling(&s)) {
+            if (n >= cap) { *more = 1; done = 1; break; }
+            int32_t i = n++;
+            int32_t par = out[at].parent;
+            gfill(&out[i], ts_tree_cursor_current_node(&s), ts_tree_cursor_current_field_id(&s), par);
+            out[at].next = i;
+            out[par].nchild++;
+            at = i;
+            break;
+          }
+          ts_tree_cursor_goto_parent(&s);
+          at = out[at].parent;
+        }
+        if (done) break;
+      }
+      ts_tree_cursor_delete(&s);
+      if (*more) break;
+    } else if (ts_tree_cursor_goto_first_child(&c)) {
+      continue;
+    }
+    // Next: a sibling, else up.
+    for (;;) {
+      if (ts_tree_cursor_goto_next_sibling(&c)) break;
+      if (!ts_tree_cursor_goto_parent(&c)) {
+        ts_tree_cursor_delete(&c);
+        return n;
+      }
+    }
+  }
+  ts_tree_cursor_delete(&c);
+  return n;
+}
+
+static bool gantry_has_error(TSTree *t) {
+  return ts_node_has_error(ts_tree_root_node(t));
+}
 */
 import "C"
 
@@ -143,6 +220,11 @@ var (
 
 // Available says whether this build can parse.
 const Available = true
+
+// The C library allocates with libc's allocator, not through go-tree-sitter's Go
+// callbacks: measured, the callbacks cost half the time of a parse (docs/tools.md).
+// (go-tree-sitter's init, which installs them, runs before this package's.)
+func init() { C.gantry_libc_allocator() }
 
 var grammars = map[string]func() unsafe.Pointer{
 	"bash": tsbash.Language, "c": tsc.Language, "cpp": tscpp.Language, "css": tscss.Language,
@@ -182,6 +264,18 @@ const MaxNodes = 1 << 25
 
 // Parse parses src. It stops, with ctx's error, when ctx ends.
 func Parse(ctx context.Context, l *Language, src []byte) (*Tree, error) {
+	return parse(ctx, l, src, -1)
+}
+
+// ParseKind parses src and keeps only the subtrees whose root is of kind (each such
+// root has Parent -1; a subtree inside another is kept in the outer one): what a
+// search for nodes of one kind needs, at a fraction of the copying. Tree.Errors says
+// whether the whole file has syntax errors.
+func ParseKind(ctx context.Context, l *Language, src []byte, kind uint16) (*Tree, error) {
+	return parse(ctx, l, src, int(kind))
+}
+
+func parse(ctx context.Context, l *Language, src []byte, kind int) (*Tree, error) {
 	l.load()
 	if l.ptr == nil {
 		return nil, fmt.Errorf("no grammar for %s in this build", l.Name)
@@ -218,9 +312,26 @@ func Parse(ctx context.Context, l *Language, src []byte) (*Tree, error) {
 	if n > MaxNodes {
 		return nil, fmt.Errorf("the file has %d syntax nodes, more than the %d gantry holds", n, MaxNodes)
 	}
-	nodes := make([]Node, max(n, 1))
-	got := C.gantry_flatten(t, (*C.gnode)(unsafe.Pointer(&nodes[0])), C.uint32_t(len(nodes)))
-	return &Tree{Lang: l, Src: src, Nodes: nodes[:got]}, nil
+	tree := &Tree{Lang: l, Src: src, Errors: bool(C.gantry_has_error(t))}
+	if kind < 0 {
+		nodes := make([]Node, max(n, 1))
+		got := C.gantry_flatten(t, (*C.gnode)(unsafe.Pointer(&nodes[0])), C.uint32_t(len(nodes)))
+		tree.Nodes = nodes[:got]
+		return tree, nil
+	}
+	// The subtrees of one kind: a buffer that grows when they do not fit (rare: most
+	// files hold few nodes of the kind searched).
+	size := max(min(n, 4096), 1)
+	for {
+		nodes := make([]Node, size)
+		var more C.int
+		got := C.gantry_flatten_kind(t, C.uint16_t(kind), (*C.gnode)(unsafe.Pointer(&nodes[0])), C.uint32_t(size), &more)
+		if more == 0 {
+			tree.Nodes = nodes[:got]
+			return tree, nil
+		}
+		size = min(size*4, max(n, 1))
+	}
 }
 
 // cSizes are the sizes of tsabi.h's TSNode and TSTreeCursor (for TestABI).

@@ -48,7 +48,9 @@ func (n *Node) Is(f uint8) bool { return n.Flags&f == f }
 type Tree struct {
 	Lang  *Language
 	Src   []byte
-	Nodes []Node // pre-order; Nodes[0] is the root
+	Nodes []Node // pre-order; Nodes[0] is the root (ParseKind: the first subtree's)
+	// Errors says whether the file has a syntax error (an ERROR or MISSING node).
+	Errors bool
 }
 
 // Text is node i's source text.

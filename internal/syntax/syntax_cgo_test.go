@@ -153,3 +153,59 @@ func TestParseBounds(t *testing.T) {
 		t.Error("a binary parsed as Go without an error")
 	}
 }
+
+// ParseKind keeps exactly the subtrees of one kind that a full parse has, node for node.
+func TestParseKind(t *testing.T) {
+	l := Lookup("javascript")
+	src := []byte("foo(foo(x));\nbar(1);\n// foo(2)\nfunction f() { return foo(a, b) }\n")
+	full, err := Parse(context.Background(), l, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kind, ok := l.KindID("call_expression")
+	if !ok {
+		t.Fatal("no call_expression")
+	}
+	part, err := ParseKind(context.Background(), l, src, kind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The full tree's outermost call subtrees, in order.
+	var want []Node
+	for i := 0; i < len(full.Nodes); i++ {
+		if full.Nodes[i].Kind != kind {
+			continue
+		}
+		end := full.Nodes[i].End
+		base := int32(len(want)) - int32(i)
+		for j := i; j < len(full.Nodes) && (j == i || full.Nodes[j].Start < end); j++ {
+			n := full.Nodes[j]
+			if j == i {
+				n.Parent, n.NextSibling = -1, -1
+			} else {
+				n.Parent += base
+				if n.NextSibling >= 0 {
+					n.NextSibling += base
+				}
+			}
+			if n.FirstChild >= 0 {
+				n.FirstChild += base
+			}
+			want = append(want, n)
+			i = j
+		}
+	}
+	if len(part.Nodes) != len(want) || part.Errors != full.Errors {
+		t.Fatalf("%d nodes, want %d", len(part.Nodes), len(want))
+	}
+	for i := range want {
+		if part.Nodes[i] != want[i] {
+			t.Fatalf("node %d: %+v, want %+v", i, part.Nodes[i], want[i])
+		}
+	}
+	// A kind absent from the file: no node, and a tree that says so.
+	fn, _ := Lookup("go").KindID("function_declaration")
+	if empty, err := ParseKind(context.Background(), Lookup("go"), []byte("package p\nvar x = 1\n"), fn); err != nil || len(empty.Nodes) != 0 {
+		t.Fatalf("%v %v", empty, err)
+	}
+}

@@ -3,6 +3,7 @@
 // against the documented ABI. Sizes are checked against go-tree-sitter's own types
 // by TestABI.
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct TSParser TSParser;
@@ -78,3 +79,6 @@ uint16_t ts_tree_cursor_current_field_id(const TSTreeCursor *self);
 bool ts_tree_cursor_goto_first_child(TSTreeCursor *self);
 bool ts_tree_cursor_goto_next_sibling(TSTreeCursor *self);
 bool ts_tree_cursor_goto_parent(TSTreeCursor *self);
+
+void ts_set_allocator(void *(*new_malloc)(size_t), void *(*new_calloc)(size_t, size_t),
+                      void *(*new_realloc)(void *, size_t), void (*new_free)(void *));

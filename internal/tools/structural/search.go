@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -129,14 +130,35 @@ func (q *query) run(ctx context.Context, name string) (*outcome, string) {
 		}
 		rootSlash := strings.TrimSuffix(q.root, string(filepath.Separator)) + string(filepath.Separator)
 		o := walk.Options{OnError: func(string, error) { mu.Lock(); out.unreadable++; mu.Unlock() }}
+		// The walker hands files to a pool of parsers: it gives a worker a whole folder
+		// at a time, which leaves a core idle while another parses a folder of large
+		// files.
+		type job struct {
+			abs string
+			l   *syntax.Language
+		}
+		jobs := make(chan job, 256)
+		var wg sync.WaitGroup
+		for range runtime.GOMAXPROCS(0) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for j := range jobs {
+					if ctx.Err() == nil {
+						q.searchFile(ctx, j.abs, q.displayPath(j.abs), j.l, out, &mu, false)
+					}
+				}
+			}()
+		}
 		err := walk.Walk(ctx, q.root, o, func(rel string, _ fs.DirEntry) {
 			l := syntax.ForPath(rel)
 			if l == nil || (q.lang != nil && l != q.lang) {
 				return
 			}
-			abs := rootSlash + rel
-			q.searchFile(ctx, abs, q.displayPath(abs), l, out, &mu, false)
+			jobs <- job{rootSlash + rel, l}
 		})
+		close(jobs)
+		wg.Wait()
 		if ctx.Err() != nil {
 			return nil, name + " was cancelled before it finished."
 		}
@@ -198,7 +220,7 @@ func (q *query) searchFile(ctx context.Context, abs, shown string, l *syntax.Lan
 			return "" // a file without one of the pattern's words cannot match
 		}
 	}
-	tree, err := syntax.Parse(ctx, l, data)
+	tree, err := p.Parse(ctx, data)
 	if err != nil {
 		mu.Lock()
 		out.unparsed++
@@ -209,7 +231,7 @@ func (q *query) searchFile(ctx context.Context, abs, shown string, l *syntax.Lan
 		return ""
 	}
 	ms := p.FindAll(tree)
-	hasErr := tree.Nodes[0].Is(syntax.HasError)
+	hasErr := tree.Errors
 	mu.Lock()
 	defer mu.Unlock()
 	if hasErr {
