@@ -68,13 +68,13 @@ type fileMatches struct {
 
 // outcome is what a search found and what it skipped.
 type outcome struct {
-	files                       []*fileMatches // with matches, sorted by path
-	searched, withErrors        int
-	binary, large, unreadable   int
-	langs                       map[string]bool
-	refused                     map[string]error // languages whose grammar refused the pattern
-	unparsed                    int              // files that could not be parsed (error)
-	firstUnparsed               error
+	files                     []*fileMatches // with matches, sorted by path
+	searched, withErrors      int
+	binary, large, unreadable int
+	langs                     map[string]bool
+	refused                   map[string]error // languages whose grammar refused the pattern
+	unparsed                  int              // files that could not be parsed (error)
+	firstUnparsed             error
 }
 
 // newQuery checks the arguments of a search and says what is wrong in one sentence.

@@ -57,11 +57,11 @@ func want(t *testing.T, r tool.Result, isErr bool, parts ...string) {
 }
 
 var project = map[string]string{
-	"main.go": "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"hi\", 1)\n\ts := \"fmt.Println(2)\" // fmt.Println(3)\n\tfmt.Println(s)\n}\n",
-	"lib/util.py": "def f(x):\n    print(x)\n    return x == x\n",
-	"broken.go": "package main\n\nfunc broken( {\n}\n\nfunc ok() { fmt.Println(\"after the error\") }\n",
-	"notes.txt": "fmt.Println(1)\n",
-	".ignore": "ignored/\n",
+	"main.go":      "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"hi\", 1)\n\ts := \"fmt.Println(2)\" // fmt.Println(3)\n\tfmt.Println(s)\n}\n",
+	"lib/util.py":  "def f(x):\n    print(x)\n    return x == x\n",
+	"broken.go":    "package main\n\nfunc broken( {\n}\n\nfunc ok() { fmt.Println(\"after the error\") }\n",
+	"notes.txt":    "fmt.Println(1)\n",
+	".ignore":      "ignored/\n",
 	"ignored/x.go": "package x\nfunc f() { fmt.Println(0) }\n",
 }
 
