@@ -127,3 +127,42 @@ func TestPreprocess(t *testing.T) {
 		}
 	}
 }
+
+// Each language's ladder: a fragment that only a scaffold accepts is parsed by it, and
+// found where it stands in a file.
+func TestScaffoldLadders(t *testing.T) {
+	needParser(t)
+	for _, c := range []struct {
+		lang, pattern, scaffold, src, want string
+	}{
+		{"go", "fmt.Println($A)", "statement", "package p\nfunc f() { fmt.Println(1) }\n", "fmt.Println(1)"},
+		{"go", "func $F() {}", "declaration", "package p\nfunc a() {}\nfunc b() int { return 1 }\n", "func a() {}"},
+		{"go", "[]int{$$$A}", "statement", "package p\nvar x = []int{1, 2}\n", "[]int{1, 2}"},
+		{"python", "def $M(self): $$$B", "", "class C:\n    def m(self):\n        pass\n", "def m(self):\n        pass"},
+		{"python", "@$D", "decorator", "@cache\ndef f(): pass\n", "@cache"},
+		{"javascript", "async $M() { $$$B }", "class member", "class C { async run() { go() } }\n", "async run() { go() }"},
+		{"typescript", "private $F: $T", "class member", "class C { private n: number; }\n", "private n: number"},
+		{"rust", "fn $F(&self) -> $T { $$$B }", "", "impl S { fn get(&self) -> u8 { 1 } }\n", "fn get(&self) -> u8 { 1 }"},
+		{"java", "public void $M() { $$$B }", "", "class A { public void run() { go(); } }\n", "public void run() { go(); }"},
+		{"cpp", "std::vector<$T> $V;", "", "void f() { std::vector<int> v; }\n", "std::vector<int> v;"},
+		{"c", "return $E;", "", "int f(void) { return 1; }\n", "return 1;"},
+		{"dart", "print($A);", "statement", "void main() { print(1); }\n", "print(1);"},
+		{"ruby", "def $M; $$$B; end", "", "class A\n  def m; 1; end\nend\n", "def m; 1; end"},
+		{"css", "color: $C;", "", "a { color: red; }\n", "color: red;"},
+		{"json", "\"a\": 1", "object member", "{\"a\": 1, \"b\": 2}", "\"a\": 1"},
+	} {
+		l := syntax.Lookup(c.lang)
+		p, err := Compile(context.Background(), l, c.pattern)
+		if err != nil {
+			t.Errorf("%s %q: %v", c.lang, c.pattern, err)
+			continue
+		}
+		if p.Scaffold != c.scaffold {
+			t.Errorf("%s %q: parsed as %q, want %q", c.lang, c.pattern, p.Scaffold, c.scaffold)
+		}
+		got := find(t, c.lang, c.pattern, c.src)
+		if len(got) == 0 || !strings.HasPrefix(got[0], c.want) {
+			t.Errorf("%s %q: found %q, want %q", c.lang, c.pattern, got, c.want)
+		}
+	}
+}

@@ -51,8 +51,13 @@ type Pattern struct {
 // scaffold is a context a fragment is parsed in: prefix + fragment + suffix.
 type scaffold struct{ name, prefix, suffix string }
 
-// ladders are the scaffolds tried per language, in order, after the fragment alone
-// (for Go, whose files cannot hold statements, a function body comes first).
+// statementsFirst are the languages whose files cannot hold statements, where a
+// fragment alone parses, cleanly, as something else (Go's `fmt.Println($A)` as a type
+// conversion, Dart's `print($A);` as a function signature): their ladder comes before
+// the fragment alone.
+var statementsFirst = map[string]bool{"go": true, "dart": true}
+
+// ladders are the scaffolds tried per language, in order, after the fragment alone.
 var ladders = map[string][]scaffold{
 	"go": {
 		{"statement", "package p\nfunc _() {\n", "\n}\n"},
@@ -111,8 +116,8 @@ func Compile(ctx context.Context, lang *syntax.Language, src string) (*Pattern, 
 		return nil, fmt.Errorf("a pattern of a lone %s matches no single node: wrap it in a larger pattern, or use $A", strings.TrimSpace(src))
 	}
 	tries := []scaffold{{name: ""}}
-	if lang.Name == "go" {
-		tries = append(ladders["go"], scaffold{name: ""})
+	if statementsFirst[lang.Name] {
+		tries = append(append([]scaffold(nil), ladders[lang.Name]...), scaffold{name: ""})
 	} else {
 		tries = append(tries, ladders[lang.Name]...)
 	}
