@@ -8,7 +8,9 @@ import (
 	"os"
 	"strings"
 
+	"github.com/gantry-dev/gantry/internal/astmatch"
 	"github.com/gantry-dev/gantry/internal/multiwrite"
+	"github.com/gantry-dev/gantry/internal/syntax"
 	"github.com/gantry-dev/gantry/internal/tool"
 	"github.com/gantry-dev/gantry/internal/tools/fs"
 )
@@ -80,6 +82,10 @@ func EditTool(o Options, staged *Staged) tool.Tool {
 			if msg != "" {
 				return tool.Fail(msg)
 			}
+			q.digest = func(f *fileMatches, t *syntax.Tree, p *astmatch.Pattern, ms []astmatch.Match) {
+				f.src = t.Src
+				f.rewritten, f.replaced = rewriteFile(t, p, ms, a.Rewrite)
+			}
 			out, msg := q.run(ctx, "ast_edit")
 			if msg != "" {
 				return tool.Fail(msg)
@@ -88,17 +94,17 @@ func EditTool(o Options, staged *Staged) tool.Tool {
 			var changes []tool.FileChange
 			var diffs []string
 			for _, f := range out.files {
-				text, n := rewriteFile(f, a.Rewrite)
-				if n == 0 || text == string(f.tree.Src) {
+				text, n := f.rewritten, f.replaced
+				if n == 0 || text == string(f.src) {
 					continue
 				}
 				st, err := os.Stat(f.abs)
 				if err != nil {
 					return tool.Fail(fmt.Sprintf("ast_edit cannot read %s: %v.", f.shown, err))
 				}
-				e.Files = append(e.Files, EditFile{Path: f.abs, Shown: f.shown, Hash: hashOf(f.tree.Src), Mode: st.Mode().Perm(), New: text, Replacements: n})
-				changes = append(changes, tool.FileChange{Path: f.abs, Old: string(f.tree.Src), New: text})
-				diffs = append(diffs, fs.DiffText(f.shown, f.tree.Src, []byte(text)))
+				e.Files = append(e.Files, EditFile{Path: f.abs, Shown: f.shown, Hash: hashOf(f.src), Mode: st.Mode().Perm(), New: text, Replacements: n})
+				changes = append(changes, tool.FileChange{Path: f.abs, Old: string(f.src), New: text})
+				diffs = append(diffs, fs.DiffText(f.shown, f.src, []byte(text)))
 			}
 			if len(e.Files) == 0 {
 				if len(out.files) == 0 {
@@ -130,17 +136,17 @@ func EditTool(o Options, staged *Staged) tool.Tool {
 
 // rewriteFile applies the rewrite to every match of a file that is not inside an
 // earlier one (the outermost wins), and says how many it replaced.
-func rewriteFile(f *fileMatches, template string) (string, int) {
-	src := f.tree.Src
+func rewriteFile(t *syntax.Tree, p *astmatch.Pattern, ms []astmatch.Match, template string) (string, int) {
+	src := t.Src
 	var b strings.Builder
 	last, n := uint32(0), 0
-	for _, m := range f.matches {
-		start := f.tree.Nodes[m.Node].Start
+	for _, m := range ms {
+		start := t.Nodes[m.Node].Start
 		if start < last {
 			continue // nested in the previous match
 		}
 		b.Write(src[last:start])
-		b.WriteString(f.pattern.Rewrite(f.tree, m, template))
+		b.WriteString(p.Rewrite(t, m, template))
 		last, n = m.End, n+1
 	}
 	b.Write(src[last:])

@@ -47,13 +47,21 @@ func Grep(o Options) tool.Tool {
 			if msg != "" {
 				return tool.Fail(msg)
 			}
-			out, msg := q.run(ctx, "ast_grep")
-			if msg != "" {
-				return tool.Fail(msg)
-			}
 			limit := a.MaxResults
 			if limit <= 0 {
 				limit = defaultMaxResults
+			}
+			q.digest = func(f *fileMatches, t *syntax.Tree, _ *astmatch.Pattern, ms []astmatch.Match) {
+				for i, m := range ms {
+					if i == limit {
+						break // (no more of one file can be shown)
+					}
+					f.entries = append(f.entries, renderMatch(f.shown, t, m))
+				}
+			}
+			out, msg := q.run(ctx, "ast_grep")
+			if msg != "" {
+				return tool.Fail(msg)
 			}
 			text, summary := renderMatches(q, out, limit, tool.MaxOutputOr(o.MaxOutput))
 			return tool.Result{Text: text, Display: tool.Display{Note: summary}}
@@ -67,17 +75,17 @@ func Grep(o Options) tool.Tool {
 func renderMatches(q *query, out *outcome, limit, maxOut int) (text, summary string) {
 	total := 0
 	for _, f := range out.files {
-		total += len(f.matches)
+		total += f.count
 	}
 	var b strings.Builder
 	shown, cut := 0, false
 	for _, f := range out.files {
-		for _, m := range f.matches {
-			if shown >= limit {
+		for i := range f.count {
+			if shown >= limit || i >= len(f.entries) {
 				cut = true
 				break
 			}
-			entry := renderMatch(f, m)
+			entry := f.entries[i]
 			if b.Len()+len(entry) > maxOut-200 && shown > 0 {
 				cut = true
 				break
@@ -137,13 +145,12 @@ func searchedNote(out *outcome) []string {
 }
 
 // renderMatch is one match: its first line, up to 4 more lines of it, its captures.
-func renderMatch(f *fileMatches, m astmatch.Match) string {
-	t := f.tree
+func renderMatch(shown string, t *syntax.Tree, m astmatch.Match) string {
 	n := t.Nodes[m.Node]
 	line, col := position(t.Src, n.Start)
 	lines := strings.Split(string(lineSpan(t.Src, n.Start, n.End)), "\n")
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s:%d:%d: %s\n", f.shown, line, col, strings.TrimSpace(lines[0]))
+	fmt.Fprintf(&b, "%s:%d:%d: %s\n", shown, line, col, strings.TrimSpace(lines[0]))
 	for i, l := range lines[1:] {
 		if i == 4 {
 			fmt.Fprintf(&b, "    … (%d more lines)\n", len(lines)-5)

@@ -28,6 +28,9 @@ const maxFileBytes = 32 << 20
 
 // query is one search: a pattern over a file or a folder.
 type query struct {
+	// digest turns a file's matches into what the tool needs of them, in the worker
+	// that found them.
+	digest  func(f *fileMatches, t *syntax.Tree, p *astmatch.Pattern, ms []astmatch.Match)
 	env     tool.Env
 	pattern string
 	lang    *syntax.Language // nil: every language the pattern parses in
@@ -57,13 +60,15 @@ func (q *query) compiled(ctx context.Context, l *syntax.Language) (*astmatch.Pat
 	return lp.p, lp.err
 }
 
-// fileMatches are the matches of one file.
+// fileMatches are the matches of one file, digested where they were found (the tree
+// is not kept: a search of a large tree holds only what it will show).
 type fileMatches struct {
 	abs, shown string
-	tree       *syntax.Tree
-	pattern    *astmatch.Pattern
-	matches    []astmatch.Match
-	hasErrors  bool // the file has syntax errors (matches outside them are found)
+	count      int      // matches
+	entries    []string // ast_grep: each match as shown
+	src        []byte   // ast_edit: the content the rewrite was computed from
+	rewritten  string   // ast_edit: the content after it
+	replaced   int      // ast_edit: the matches replaced (nested ones are left to the outer)
 }
 
 // outcome is what a search found and what it skipped.
@@ -231,14 +236,18 @@ func (q *query) searchFile(ctx context.Context, abs, shown string, l *syntax.Lan
 		return ""
 	}
 	ms := p.FindAll(tree)
-	hasErr := tree.Errors
+	var f *fileMatches
+	if len(ms) > 0 {
+		f = &fileMatches{abs: abs, shown: shown, count: len(ms)}
+		q.digest(f, tree, p, ms)
+	}
 	mu.Lock()
 	defer mu.Unlock()
-	if hasErr {
+	if tree.Errors {
 		out.withErrors++
 	}
-	if len(ms) > 0 {
-		out.files = append(out.files, &fileMatches{abs: abs, shown: shown, tree: tree, pattern: p, matches: ms, hasErrors: hasErr})
+	if f != nil {
+		out.files = append(out.files, f)
 	}
 	return ""
 }
