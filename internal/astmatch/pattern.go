@@ -8,6 +8,8 @@ package astmatch
 import (
 	"context"
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -156,7 +158,7 @@ func Compile(ctx context.Context, lang *syntax.Language, src string) (*Pattern, 
 			}
 			continue
 		}
-		p.literals = literals(&p.root, nil)
+		p.literals = literals(lang, &p.root, nil)
 		if clean {
 			return p, nil
 		}
@@ -344,22 +346,43 @@ func metaNode(l *syntax.Language, text string, m metaKind) pnode {
 	return p
 }
 
-// literals collects the texts of the pattern's named leaves (identifiers, numbers,
-// strings): a match must contain each of them verbatim.
-func literals(p *pnode, out []string) []string {
-	if p.meta != notMeta {
-		return out
-	}
-	if p.leaf {
-		if p.named && p.text != "" {
-			out = append(out, p.text)
+// literals collects texts every match contains verbatim: the named leaves
+// (identifiers, numbers) and the keywords and operators of the pattern (an unnamed
+// token is compared by kind, so only a token whose text is its kind's name counts:
+// tree-sitter-typescript gives some tokens a wrong span). The three longest are kept:
+// a file is scanned once for each before it is parsed.
+func literals(l *syntax.Language, p *pnode, out []string) []string {
+	collect(l, p, &out)
+	sort.Slice(out, func(i, j int) bool {
+		if len(out[i]) != len(out[j]) {
+			return len(out[i]) > len(out[j])
 		}
-		return out
-	}
-	for i := range p.children {
-		out = literals(&p.children[i], out)
+		return out[i] < out[j]
+	})
+	out = slices.Compact(out)
+	if len(out) > 3 {
+		out = out[:3]
 	}
 	return out
+}
+
+func collect(l *syntax.Language, p *pnode, out *[]string) {
+	if p.meta != notMeta {
+		return
+	}
+	if p.leaf {
+		switch {
+		case p.text == "":
+		case p.named:
+			*out = append(*out, p.text)
+		case len(p.text) > 1 && l.KindName(p.kind) == p.text:
+			*out = append(*out, p.text)
+		}
+		return
+	}
+	for i := range p.children {
+		collect(l, &p.children[i], out)
+	}
 }
 
 // RootKind is the kind every match's node has (ok false: any kind, for a pattern
@@ -371,13 +394,13 @@ func (p *Pattern) RootKind() (uint16, bool) {
 	return p.root.kind, true
 }
 
-// Parse parses src for this pattern: only the subtrees a match can be in, when the
-// pattern's root has one kind (syntax.ParseKind).
-func (p *Pattern) Parse(ctx context.Context, src []byte) (*syntax.Tree, error) {
+// Parse parses src for this pattern with parser (of the pattern's language): only the
+// subtrees a match can be in, when the pattern's root has one kind (ParseKind).
+func (p *Pattern) Parse(ctx context.Context, parser *syntax.Parser, src []byte) (*syntax.Tree, error) {
 	if k, ok := p.RootKind(); ok {
-		return syntax.ParseKind(ctx, p.Lang, src, k)
+		return parser.ParseKind(ctx, src, k)
 	}
-	return syntax.Parse(ctx, p.Lang, src)
+	return parser.Parse(ctx, src)
 }
 
 // Literals are texts every match of the pattern contains, longest first (a cheap

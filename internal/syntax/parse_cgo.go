@@ -38,17 +38,21 @@ static bool gprogress(TSParseState *st) {
   return *s->cancel != 0;
 }
 
-static TSTree *gantry_parse(const TSLanguage *lang, const char *src, uint32_t len, volatile int32_t *cancel) {
+static TSParser *gantry_parser(const TSLanguage *lang) {
   TSParser *p = ts_parser_new();
   if (!ts_parser_set_language(p, lang)) {
     ts_parser_delete(p);
     return NULL;
   }
+  return p;
+}
+
+static TSTree *gantry_parse(TSParser *p, const char *src, uint32_t len, volatile int32_t *cancel) {
   gsrc s = {src, len, cancel};
   TSInput in = {&s, gread, TSInputEncodingUTF8, NULL};
   TSParseOptions o = {&s, gprogress};
   TSTree *t = ts_parser_parse_with_options(p, NULL, in, o);
-  ts_parser_delete(p);
+  ts_parser_reset(p);
   return t;
 }
 
@@ -264,7 +268,12 @@ const MaxNodes = 1 << 25
 
 // Parse parses src. It stops, with ctx's error, when ctx ends.
 func Parse(ctx context.Context, l *Language, src []byte) (*Tree, error) {
-	return parse(ctx, l, src, -1)
+	p, err := NewParser(l)
+	if err != nil {
+		return nil, err
+	}
+	defer p.Close()
+	return p.Parse(ctx, src)
 }
 
 // ParseKind parses src and keeps only the subtrees whose root is of kind (each such
@@ -272,47 +281,92 @@ func Parse(ctx context.Context, l *Language, src []byte) (*Tree, error) {
 // search for nodes of one kind needs, at a fraction of the copying. Tree.Errors says
 // whether the whole file has syntax errors.
 func ParseKind(ctx context.Context, l *Language, src []byte, kind uint16) (*Tree, error) {
-	return parse(ctx, l, src, int(kind))
+	p, err := NewParser(l)
+	if err != nil {
+		return nil, err
+	}
+	defer p.Close()
+	return p.ParseKind(ctx, src, kind)
 }
 
-func parse(ctx context.Context, l *Language, src []byte, kind int) (*Tree, error) {
+// Parser parses files of one language, one at a time, reusing the C parser's memory
+// from file to file (a search keeps one per worker and language). Close frees it.
+type Parser struct {
+	l      *Language
+	p      *C.TSParser
+	cancel *C.int32_t
+}
+
+// NewParser returns a parser of l.
+func NewParser(l *Language) (*Parser, error) {
 	l.load()
 	if l.ptr == nil {
 		return nil, fmt.Errorf("no grammar for %s in this build", l.Name)
 	}
+	p := C.gantry_parser((*C.TSLanguage)(l.ptr))
+	if p == nil {
+		return nil, fmt.Errorf("the %s grammar does not fit this tree-sitter", l.Name)
+	}
+	return &Parser{l: l, p: p, cancel: (*C.int32_t)(C.calloc(1, C.sizeof_int32_t))}, nil
+}
+
+// Close frees the parser.
+func (p *Parser) Close() {
+	if p.p != nil {
+		C.ts_parser_delete(p.p)
+		C.free(unsafe.Pointer(p.cancel))
+		p.p, p.cancel = nil, nil
+	}
+}
+
+// Parse parses src whole.
+func (p *Parser) Parse(ctx context.Context, src []byte) (*Tree, error) { return p.parse(ctx, src, -1) }
+
+// ParseKind parses src and keeps only the subtrees of kind (see the function ParseKind).
+func (p *Parser) ParseKind(ctx context.Context, src []byte, kind uint16) (*Tree, error) {
+	return p.parse(ctx, src, int(kind))
+}
+
+func (p *Parser) parse(ctx context.Context, src []byte, kind int) (*Tree, error) {
+	if p.p == nil {
+		return nil, fmt.Errorf("the %s parser is closed", p.l.Name)
+	}
 	if len(src) >= 1<<32-1 {
 		return nil, fmt.Errorf("a file of %d bytes is too large to parse", len(src))
 	}
-	cancel := (*C.int32_t)(C.calloc(1, C.sizeof_int32_t))
-	defer C.free(unsafe.Pointer(cancel))
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	flag := (*int32)(unsafe.Pointer(p.cancel))
+	atomic.StoreInt32(flag, 0)
 	if done := ctx.Done(); done != nil {
 		stop := make(chan struct{})
 		defer close(stop)
 		go func() {
 			select {
 			case <-done:
-				atomic.StoreInt32((*int32)(unsafe.Pointer(cancel)), 1)
+				atomic.StoreInt32(flag, 1)
 			case <-stop:
 			}
 		}()
 	}
-	var p *C.char
+	var cs *C.char
 	if len(src) > 0 {
-		p = (*C.char)(unsafe.Pointer(&src[0]))
+		cs = (*C.char)(unsafe.Pointer(&src[0]))
 	}
-	t := C.gantry_parse((*C.TSLanguage)(l.ptr), p, C.uint32_t(len(src)), cancel)
+	t := C.gantry_parse(p.p, cs, C.uint32_t(len(src)), p.cancel)
 	if t == nil {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		return nil, fmt.Errorf("the %s parser gave no tree", l.Name)
+		return nil, fmt.Errorf("the %s parser gave no tree", p.l.Name)
 	}
 	defer C.ts_tree_delete(t)
 	n := int(C.gantry_count(t))
 	if n > MaxNodes {
 		return nil, fmt.Errorf("the file has %d syntax nodes, more than the %d gantry holds", n, MaxNodes)
 	}
-	tree := &Tree{Lang: l, Src: src, Errors: bool(C.gantry_has_error(t))}
+	tree := &Tree{Lang: p.l, Src: src, Errors: bool(C.gantry_has_error(t))}
 	if kind < 0 {
 		nodes := make([]Node, max(n, 1))
 		got := C.gantry_flatten(t, (*C.gnode)(unsafe.Pointer(&nodes[0])), C.uint32_t(len(nodes)))

@@ -19,3 +19,20 @@ func Parse(ctx context.Context, l *Language, src []byte) (*Tree, error) { return
 func ParseKind(ctx context.Context, l *Language, src []byte, kind uint16) (*Tree, error) {
 	return nil, ErrUnavailable
 }
+
+// Parser cannot parse in this build.
+type Parser struct{}
+
+// NewParser says that this build cannot parse.
+func NewParser(l *Language) (*Parser, error) { return nil, ErrUnavailable }
+
+// Close does nothing.
+func (p *Parser) Close() {}
+
+// Parse says that this build cannot parse.
+func (p *Parser) Parse(ctx context.Context, src []byte) (*Tree, error) { return nil, ErrUnavailable }
+
+// ParseKind says that this build cannot parse.
+func (p *Parser) ParseKind(ctx context.Context, src []byte, kind uint16) (*Tree, error) {
+	return nil, ErrUnavailable
+}

@@ -124,7 +124,10 @@ func (q *query) run(ctx context.Context, name string) (*outcome, string) {
 		if _, err := q.compiled(ctx, l); err != nil {
 			return nil, fmt.Sprintf("%s: %v.", name, err)
 		}
-		if msg := q.searchFile(ctx, q.root, q.displayPath(q.root), l, out, &mu, true); msg != "" {
+		ps := parsers{}
+		msg := q.searchFile(ctx, ps, q.root, q.displayPath(q.root), l, out, &mu, true)
+		ps.close()
+		if msg != "" {
 			return nil, name + ": " + msg
 		}
 	} else {
@@ -148,9 +151,11 @@ func (q *query) run(ctx context.Context, name string) (*outcome, string) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				ps := parsers{}
+				defer ps.close()
 				for j := range jobs {
 					if ctx.Err() == nil {
-						q.searchFile(ctx, j.abs, q.displayPath(j.abs), j.l, out, &mu, false)
+						q.searchFile(ctx, ps, j.abs, q.displayPath(j.abs), j.l, out, &mu, false)
 					}
 				}
 			}()
@@ -185,7 +190,7 @@ func (q *query) run(ctx context.Context, name string) (*outcome, string) {
 
 // searchFile matches the pattern in one file. For a file named alone (single), a
 // binary or unreadable file is a sentence; walked, it is counted.
-func (q *query) searchFile(ctx context.Context, abs, shown string, l *syntax.Language, out *outcome, mu *sync.Mutex, single bool) string {
+func (q *query) searchFile(ctx context.Context, ps parsers, abs, shown string, l *syntax.Language, out *outcome, mu *sync.Mutex, single bool) string {
 	p, err := q.compiled(ctx, l)
 	if err != nil {
 		mu.Lock()
@@ -225,7 +230,11 @@ func (q *query) searchFile(ctx context.Context, abs, shown string, l *syntax.Lan
 			return "" // a file without one of the pattern's words cannot match
 		}
 	}
-	tree, err := p.Parse(ctx, data)
+	parser, err := ps.get(l)
+	var tree *syntax.Tree
+	if err == nil {
+		tree, err = p.Parse(ctx, parser, data)
+	}
 	if err != nil {
 		mu.Lock()
 		out.unparsed++
@@ -250,6 +259,27 @@ func (q *query) searchFile(ctx context.Context, abs, shown string, l *syntax.Lan
 		out.files = append(out.files, f)
 	}
 	return ""
+}
+
+// parsers are a worker's parsers, one per language, reused from file to file.
+type parsers map[*syntax.Language]*syntax.Parser
+
+func (ps parsers) get(l *syntax.Language) (*syntax.Parser, error) {
+	if p := ps[l]; p != nil {
+		return p, nil
+	}
+	p, err := syntax.NewParser(l)
+	if err != nil {
+		return nil, err
+	}
+	ps[l] = p
+	return p, nil
+}
+
+func (ps parsers) close() {
+	for _, p := range ps {
+		p.Close()
+	}
 }
 
 // readSource reads a file to search, or says why not: "binary" (a NUL byte in its
