@@ -43,10 +43,8 @@ func (m *matcher) lookup(name string) *binding {
 // FindAll returns every match in t in pre-order (nested matches included).
 func (p *Pattern) FindAll(t *syntax.Tree) []Match {
 	var out []Match
-	for _, lit := range p.literals {
-		if !bytes.Contains(t.Src, []byte(lit)) {
-			return nil
-		}
+	if !p.MayMatch(t.Src) {
+		return nil
 	}
 	m := &matcher{t: t}
 	kind, anyKind := p.root.kind, p.root.meta != notMeta

@@ -166,3 +166,23 @@ func TestScaffoldLadders(t *testing.T) {
 		}
 	}
 }
+
+func TestMayMatch(t *testing.T) {
+	needParser(t)
+	p, err := Compile(context.Background(), syntax.Lookup("typescript"), "$A as $T")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for src, want := range map[string]bool{
+		"const x = y as any":    true,
+		"class Base {}; has(x)": false, // "as" only inside words
+		"x as\tT":               true,
+		"f(a)as T":              true,
+		"const éas = 1":         true, // next to a non-ASCII letter: let through
+		"":                      false,
+	} {
+		if got := p.MayMatch([]byte(src)); got != want {
+			t.Errorf("MayMatch(%q) = %v, want %v", src, got, want)
+		}
+	}
+}

@@ -6,6 +6,7 @@
 package astmatch
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"slices"
@@ -401,6 +402,42 @@ func (p *Pattern) Parse(ctx context.Context, parser *syntax.Parser, src []byte) 
 		return parser.ParseKind(ctx, src, k)
 	}
 	return parser.Parse(ctx, src)
+}
+
+// MayMatch says whether src can hold a match: every literal of the pattern occurs in
+// it as a token — an end of the literal that is a letter, a digit or "_" must not
+// touch another such character (the lexer would have read one longer token). A false
+// answer spares the parse.
+func (p *Pattern) MayMatch(src []byte) bool {
+	for _, lit := range p.literals {
+		if !containsToken(src, lit) {
+			return false
+		}
+	}
+	return true
+}
+
+func containsToken(src []byte, lit string) bool {
+	l := []byte(lit)
+	checkLeft, checkRight := wordByte(l[0]), wordByte(l[len(l)-1])
+	for from := 0; ; {
+		i := bytes.Index(src[from:], l)
+		if i < 0 {
+			return false
+		}
+		at := from + i
+		end := at + len(l)
+		if (!checkLeft || at == 0 || !wordByte(src[at-1])) && (!checkRight || end == len(src) || !wordByte(src[end])) {
+			return true
+		}
+		from = at + 1
+	}
+}
+
+// wordByte is an ASCII letter, digit or "_" (a byte of a non-ASCII character counts
+// as not one, which only makes the check let more files through).
+func wordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 }
 
 // Literals are texts every match of the pattern contains, longest first (a cheap

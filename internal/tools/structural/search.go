@@ -225,10 +225,8 @@ func (q *query) searchFile(ctx context.Context, ps parsers, abs, shown string, l
 	out.searched++
 	out.langs[l.Name] = true
 	mu.Unlock()
-	for _, lit := range p.Literals() {
-		if !bytes.Contains(data, []byte(lit)) {
-			return "" // a file without one of the pattern's words cannot match
-		}
+	if !p.MayMatch(data) {
+		return "" // a file without one of the pattern's words cannot match
 	}
 	parser, err := ps.get(l)
 	var tree *syntax.Tree
