@@ -290,11 +290,21 @@ func ParseKind(ctx context.Context, l *Language, src []byte, kind uint16) (*Tree
 }
 
 // Parser parses files of one language, one at a time, reusing the C parser's memory
-// from file to file (a search keeps one per worker and language). Close frees it.
+// and its node buffer from file to file (a search keeps one per worker and language):
+// a tree it gives holds until its next parse. Close frees it.
 type Parser struct {
 	l      *Language
 	p      *C.TSParser
 	cancel *C.int32_t
+	buf    []Node
+}
+
+// nodes is the parser's buffer, at least n long.
+func (p *Parser) nodes(n int) []Node {
+	if cap(p.buf) < n {
+		p.buf = make([]Node, n, n+n/4)
+	}
+	return p.buf[:n]
 }
 
 // NewParser returns a parser of l.
@@ -368,16 +378,16 @@ func (p *Parser) parse(ctx context.Context, src []byte, kind int) (*Tree, error)
 	}
 	tree := &Tree{Lang: p.l, Src: src, Errors: bool(C.gantry_has_error(t))}
 	if kind < 0 {
-		nodes := make([]Node, max(n, 1))
+		nodes := p.nodes(max(n, 1))
 		got := C.gantry_flatten(t, (*C.gnode)(unsafe.Pointer(&nodes[0])), C.uint32_t(len(nodes)))
 		tree.Nodes = nodes[:got]
 		return tree, nil
 	}
 	// The subtrees of one kind: a buffer that grows when they do not fit (rare: most
 	// files hold few nodes of the kind searched).
-	size := max(min(n, 4096), 1)
+	size := max(min(n, max(4096, cap(p.buf))), 1)
 	for {
-		nodes := make([]Node, size)
+		nodes := p.nodes(size)
 		var more C.int
 		got := C.gantry_flatten_kind(t, C.uint16_t(kind), (*C.gnode)(unsafe.Pointer(&nodes[0])), C.uint32_t(size), &more)
 		if more == 0 {

@@ -1,6 +1,7 @@
 package structural
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"errors"
@@ -83,7 +84,7 @@ func EditTool(o Options, staged *Staged) tool.Tool {
 				return tool.Fail(msg)
 			}
 			q.digest = func(f *fileMatches, t *syntax.Tree, p *astmatch.Pattern, ms []astmatch.Match) {
-				f.src = t.Src
+				f.src = bytes.Clone(t.Src) // (the worker reuses its buffers)
 				f.rewritten, f.replaced = rewriteFile(t, p, ms, a.Rewrite)
 			}
 			out, msg := q.run(ctx, "ast_edit")

@@ -124,7 +124,7 @@ func (q *query) run(ctx context.Context, name string) (*outcome, string) {
 		if _, err := q.compiled(ctx, l); err != nil {
 			return nil, fmt.Sprintf("%s: %v.", name, err)
 		}
-		ps := parsers{}
+		ps := newParsers()
 		msg := q.searchFile(ctx, ps, q.root, q.displayPath(q.root), l, out, &mu, true)
 		ps.close()
 		if msg != "" {
@@ -151,7 +151,7 @@ func (q *query) run(ctx context.Context, name string) (*outcome, string) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				ps := parsers{}
+				ps := newParsers()
 				defer ps.close()
 				for j := range jobs {
 					if ctx.Err() == nil {
@@ -190,7 +190,7 @@ func (q *query) run(ctx context.Context, name string) (*outcome, string) {
 
 // searchFile matches the pattern in one file. For a file named alone (single), a
 // binary or unreadable file is a sentence; walked, it is counted.
-func (q *query) searchFile(ctx context.Context, ps parsers, abs, shown string, l *syntax.Language, out *outcome, mu *sync.Mutex, single bool) string {
+func (q *query) searchFile(ctx context.Context, ps *parsers, abs, shown string, l *syntax.Language, out *outcome, mu *sync.Mutex, single bool) string {
 	p, err := q.compiled(ctx, l)
 	if err != nil {
 		mu.Lock()
@@ -198,7 +198,7 @@ func (q *query) searchFile(ctx context.Context, ps parsers, abs, shown string, l
 		mu.Unlock()
 		return ""
 	}
-	data, skip := readSource(abs)
+	data, skip := readSource(abs, &ps.buf)
 	if skip != "" {
 		mu.Lock()
 		switch skip {
@@ -259,30 +259,36 @@ func (q *query) searchFile(ctx context.Context, ps parsers, abs, shown string, l
 	return ""
 }
 
-// parsers are a worker's parsers, one per language, reused from file to file.
-type parsers map[*syntax.Language]*syntax.Parser
+// parsers are a worker's parsers, one per language, and its read buffer, reused from
+// file to file (a digest copies what it keeps).
+type parsers struct {
+	m   map[*syntax.Language]*syntax.Parser
+	buf []byte
+}
 
-func (ps parsers) get(l *syntax.Language) (*syntax.Parser, error) {
-	if p := ps[l]; p != nil {
+func newParsers() *parsers { return &parsers{m: map[*syntax.Language]*syntax.Parser{}} }
+
+func (ps *parsers) get(l *syntax.Language) (*syntax.Parser, error) {
+	if p := ps.m[l]; p != nil {
 		return p, nil
 	}
 	p, err := syntax.NewParser(l)
 	if err != nil {
 		return nil, err
 	}
-	ps[l] = p
+	ps.m[l] = p
 	return p, nil
 }
 
-func (ps parsers) close() {
-	for _, p := range ps {
+func (ps *parsers) close() {
+	for _, p := range ps.m {
 		p.Close()
 	}
 }
 
-// readSource reads a file to search, or says why not: "binary" (a NUL byte in its
-// first 8 KiB), "large", or the error.
-func readSource(abs string) ([]byte, string) {
+// readSource reads a file to search into *buf (grown as needed), or says why not:
+// "binary" (a NUL byte in its first 8 KiB), "large", or the error.
+func readSource(abs string, buf *[]byte) ([]byte, string) {
 	f, err := os.Open(abs)
 	if err != nil {
 		return nil, err.Error()
@@ -295,13 +301,28 @@ func readSource(abs string) ([]byte, string) {
 	if fi.Size() > maxFileBytes {
 		return nil, "large"
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
-	if err != nil {
-		return nil, err.Error()
+	want := int(fi.Size()) + 512 // (a file that grows meanwhile is read to its end)
+	if cap(*buf) < want {
+		*buf = make([]byte, 0, want)
 	}
-	if len(data) > maxFileBytes {
-		return nil, "large"
+	data := (*buf)[:0]
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err.Error()
+		}
+		if len(data) > maxFileBytes {
+			return nil, "large"
+		}
 	}
+	*buf = data
 	if bytes.IndexByte(data[:min(len(data), 8<<10)], 0) >= 0 {
 		return nil, "binary"
 	}
