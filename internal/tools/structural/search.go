@@ -138,14 +138,31 @@ func (q *query) run(ctx context.Context, name string) (*outcome, string) {
 		}
 		rootSlash := strings.TrimSuffix(q.root, string(filepath.Separator)) + string(filepath.Separator)
 		o := walk.Options{OnError: func(string, error) { mu.Lock(); out.unreadable++; mu.Unlock() }}
-		// The walker hands files to a pool of parsers: it gives a worker a whole folder
-		// at a time, which leaves a core idle while another parses a folder of large
-		// files.
+		// The files are listed first (the walk is fast beside the parses), then handed
+		// to a pool of parsers largest first, so that no core idles at the end while
+		// another parses one large file (the walker itself gives a worker a whole folder
+		// at a time).
 		type job struct {
-			abs string
-			l   *syntax.Language
+			abs  string
+			l    *syntax.Language
+			size int64
 		}
-		jobs := make(chan job, 256)
+		var list []job
+		err := walk.Walk(ctx, q.root, o, func(rel string, d fs.DirEntry) {
+			l := syntax.ForPath(rel)
+			if l == nil || (q.lang != nil && l != q.lang) {
+				return
+			}
+			var size int64
+			if fi, err := d.Info(); err == nil {
+				size = fi.Size()
+			}
+			mu.Lock()
+			list = append(list, job{rootSlash + rel, l, size})
+			mu.Unlock()
+		})
+		sort.Slice(list, func(i, j int) bool { return list[i].size > list[j].size })
+		jobs := make(chan job)
 		var wg sync.WaitGroup
 		for range runtime.GOMAXPROCS(0) {
 			wg.Add(1)
@@ -160,13 +177,12 @@ func (q *query) run(ctx context.Context, name string) (*outcome, string) {
 				}
 			}()
 		}
-		err := walk.Walk(ctx, q.root, o, func(rel string, _ fs.DirEntry) {
-			l := syntax.ForPath(rel)
-			if l == nil || (q.lang != nil && l != q.lang) {
-				return
+		for _, j := range list {
+			if ctx.Err() != nil {
+				break
 			}
-			jobs <- job{rootSlash + rel, l}
-		})
+			jobs <- j
+		}
 		close(jobs)
 		wg.Wait()
 		if ctx.Err() != nil {
