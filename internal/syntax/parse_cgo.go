@@ -119,6 +119,50 @@ static uint32_t gantry_flatten(TSTree *t, gnode *out, uint32_t cap) {
     }
   }
 }
+// gflatten_sub writes the subtree of node at out[n...] in pre-order (its root with
+// parent -1), at most cap in all; it returns the new count, and sets *more when it
+// stopped at cap.
+static uint32_t gflatten_sub(TSNode node, gnode *out, uint32_t n, uint32_t cap, int *more) {
+  if (n >= cap) {
+    *more = 1;
+    return n;
+  }
+  TSTreeCursor s = ts_tree_cursor_new(node);
+  int32_t top = n;
+  gfill(&out[n++], node, 0, -1);
+  int32_t at = top;
+  for (;;) {
+    if (ts_tree_cursor_goto_first_child(&s)) {
+      if (n >= cap) { *more = 1; break; }
+      int32_t i = n++;
+      gfill(&out[i], ts_tree_cursor_current_node(&s), ts_tree_cursor_current_field_id(&s), at);
+      out[at].first = i;
+      out[at].nchild++;
+      at = i;
+      continue;
+    }
+    int done = 0;
+    for (;;) {
+      if (at == top) { done = 1; break; }
+      if (ts_tree_cursor_goto_next_sibling(&s)) {
+        if (n >= cap) { *more = 1; done = 1; break; }
+        int32_t i = n++;
+        int32_t par = out[at].parent;
+        gfill(&out[i], ts_tree_cursor_current_node(&s), ts_tree_cursor_current_field_id(&s), par);
+        out[at].next = i;
+        out[par].nchild++;
+        at = i;
+        break;
+      }
+      ts_tree_cursor_goto_parent(&s);
+      at = out[at].parent;
+    }
+    if (done) break;
+  }
+  ts_tree_cursor_delete(&s);
+  return n;
+}
+
 // gantry_flatten_kind writes, in pre-order, the subtrees whose root is of kind
 // symbol (each root with parent -1; one inside another is in the outer one's), at
 // most cap nodes; more is 1 when it stopped at cap.
@@ -130,50 +174,11 @@ static uint32_t gantry_flatten_kind(TSTree *t, uint16_t symbol, gnode *out, uint
   for (;;) {
     TSNode cur = ts_tree_cursor_current_node(&c);
     if (ts_node_symbol(cur) == symbol) {
-      // This subtree, with its own cursor.
-      TSTreeCursor s = ts_tree_cursor_new(cur);
-      if (n >= cap) {
-        *more = 1;
-        ts_tree_cursor_delete(&s);
-        break;
-      }
-      int32_t top = n;
-      gfill(&out[n++], cur, 0, -1);
-      int32_t at = top;
-      for (;;) {
-        if (ts_tree_cursor_goto_first_child(&s)) {
-          if (n >= cap) { *more = 1; break; }
-          int32_t i = n++;
-          gfill(&out[i], ts_tree_cursor_current_node(&s), ts_tree_cursor_current_field_id(&s), at);
-          out[at].first = i;
-          out[at].nchild++;
-          at = i;
-          continue;
-        }
-        int done = 0;
-        for (;;) {
-          if (at == top) { done = 1; break; }
-          if (ts_tree_cursor_goto_next_sibling(&s)) {
-            if (n >= cap) { *more = 1; done = 1; break; }
-            int32_t i = n++;
-            int32_t par = out[at].parent;
-            gfill(&out[i], ts_tree_cursor_current_node(&s), ts_tree_cursor_current_field_id(&s), par);
-            out[at].next = i;
-            out[par].nchild++;
-            at = i;
-            break;
-          }
-          ts_tree_cursor_goto_parent(&s);
-          at = out[at].parent;
-        }
-        if (done) break;
-      }
-      ts_tree_cursor_delete(&s);
+      n = gflatten_sub(cur, out, n, cap, more);
       if (*more) break;
     } else if (ts_tree_cursor_goto_first_child(&c)) {
       continue;
     }
-    // Next: a sibling, else up.
     for (;;) {
       if (ts_tree_cursor_goto_next_sibling(&c)) break;
       if (!ts_tree_cursor_goto_parent(&c)) {
