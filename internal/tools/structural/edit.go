@@ -130,7 +130,7 @@ func EditTool(o Options, staged *Staged) tool.Tool {
 			}
 			b.WriteString("\n" + preview)
 			return tool.Result{Text: strings.TrimRight(b.String(), "\n"), Display: tool.Display{Diff: diff, Changes: changes,
-				Note: fmt.Sprintf("%s: %d replacement(s) in %d file(s), staged", e.ID, e.Replacements(), len(e.Files))}}
+				Note: fmt.Sprintf("%s staged: %d replacement(s) in %d file(s), not written until resolve accepts it", e.ID, e.Replacements(), len(e.Files))}}
 		},
 	})
 }

@@ -112,6 +112,11 @@ func resultContent(r tool.Result) []sdk.ToolCallContent {
 				out = append(out, sdk.ToolDiffContent(c.Path, c.New, c.Old))
 			}
 		}
+		if r.Display.Note != "" {
+			// The diffs stand for the text, but not for what the tool says of them (a
+			// change staged, not written).
+			out = append(out, sdk.ToolContent(sdk.TextBlock(r.Display.Note)))
+		}
 		if len(r.Display.Diagnostics) > 0 {
 			// The diffs stand for the text, but not for what the write broke.
 			out = append(out, sdk.ToolContent(sdk.TextBlock(tool.DiagnosticsHeading+"\n"+strings.Join(r.Display.Diagnostics, "\n"))))
