@@ -293,27 +293,25 @@ func (c *Client) SyncText(ctx context.Context, path string, text []byte) (versio
 // WaitDiagnostics returns the diagnostics of path for version (Sync's): the first
 // publish of that version or later, or, from a server that sends no versions, the
 // first publish after gen. gen -1 means nothing changed: the last publish, if any, is
-// returned at once. A file whose last publish was clean is asked about with the
-// server's CleanProbe, if it has one: still clean, nothing is waited for. ok is false
-// when none came within d.
+// returned at once. A server with a CleanProbe is asked how many diagnostics the file
+// has: none, nothing is waited for; some, the publish of that many is the one. ok is
+// false when none came within d.
 func (c *Client) WaitDiagnostics(ctx context.Context, path string, version int32, gen int, d time.Duration) (diags []protocol.Diagnostic, ok bool) {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	want := -1 // the count of diagnostics the probe found (-1: no probe)
 	if gen >= 0 && c.spec.CleanProbe != "" {
-		c.mu.Lock()
-		_, have := c.diags[path]
-		c.mu.Unlock()
-		if have {
-			pctx, cancel := context.WithTimeout(ctx, d)
-			n, err := c.probe(pctx, path)
-			cancel()
-			if err == nil && n == 0 {
-				return nil, true // the server publishes nothing, or an empty list
-			}
-			if err == nil {
-				want = n
-			}
+		// Asked also on a file's first open: typescript-language-server can publish
+		// the syntactic check (often empty) before the semantic one, and under load
+		// the two come apart; the probe's count says which publish is the whole.
+		pctx, cancel := context.WithTimeout(ctx, d)
+		n, err := c.probe(pctx, path)
+		cancel()
+		if err == nil && n == 0 {
+			return nil, true // the server publishes nothing, or an empty list
+		}
+		if err == nil {
+			want = n
 		}
 	}
 	var late *published // a publish after gen whose count is not the probe's
