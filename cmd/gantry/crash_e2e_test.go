@@ -267,7 +267,15 @@ func TestKillNineNeverRepeatsNorLoses(t *testing.T) {
 			t.Fatalf("round %d: the killed gantry's lease was not taken over:\n%s", round, stderr)
 		}
 		if done {
-			finished = true
+			if !finished {
+				// It ended on its own without the plan's end: say what it said.
+				var out strings.Builder
+				for _, m := range lines {
+					b, _ := json.Marshal(m)
+					out.Write(append(b, '\n'))
+				}
+				t.Fatalf("round %d: gantry exited 0 before the plan's end, unkilled:\n%s\nstderr:\n%s", round, out.String(), stderr)
+			}
 		} else {
 			killsDone++
 		}
