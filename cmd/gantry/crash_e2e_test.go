@@ -221,6 +221,7 @@ func TestKillNineNeverRepeatsNorLoses(t *testing.T) {
 	defer stop()
 
 	running := map[string]bool{} // calls gantry said it was running, before each kill
+	var lastRound strings.Builder // what the last run printed, for a failure's message
 	var notices strings.Builder  // what the resumed runs said
 	start := time.Now()
 	killsDone, finished := 0, false
@@ -252,6 +253,12 @@ func TestKillNineNeverRepeatsNorLoses(t *testing.T) {
 			}
 			return hit
 		}, args...)
+		lastRound.Reset()
+		for _, m := range lines {
+			b, _ := json.Marshal(m)
+			lastRound.Write(append(b, '\n'))
+		}
+		lastRound.WriteString("stderr:\n" + stderr)
 		for _, m := range lines {
 			if m["type"] == "tool_running" {
 				running[m["id"].(string)] = true
@@ -335,6 +342,9 @@ func TestKillNineNeverRepeatsNorLoses(t *testing.T) {
 		case n == 0 && !mayHave[k]:
 			t.Errorf("step %d never took effect, and nothing said it may not have", k)
 		}
+	}
+	if t.Failed() {
+		t.Logf("the last run printed:\n%s", lastRound.String())
 	}
 
 	// Every result the model was sent is in the store.
