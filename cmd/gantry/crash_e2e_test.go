@@ -220,9 +220,9 @@ func TestKillNineNeverRepeatsNorLoses(t *testing.T) {
 	stop := contend(t, filepath.Join(envValue(environ, "GANTRY_DATA_DIR"), "sessions.db"))
 	defer stop()
 
-	running := map[string]bool{} // calls gantry said it was running, before each kill
+	running := map[string]bool{}  // calls gantry said it was running, before each kill
 	var lastRound strings.Builder // what the last run printed, for a failure's message
-	var notices strings.Builder  // what the resumed runs said
+	var notices strings.Builder   // what the resumed runs said
 	start := time.Now()
 	killsDone, finished := 0, false
 	for round := 0; killsDone < kills && !finished; round++ {
