@@ -80,45 +80,6 @@ static void gfill(gnode *g, TSNode n, uint16_t field, int32_t parent) {
   g->nchild = 0;
 }
 
-// gantry_flatten writes the tree's nodes in pre-order, at most cap, and returns how
-// many it wrote.
-static uint32_t gantry_flatten(TSTree *t, gnode *out, uint32_t cap) {
-  if (cap == 0) {
-    return 0;
-  }
-  TSNode root = ts_tree_root_node(t);
-  TSTreeCursor c = ts_tree_cursor_new(root);
-  gfill(&out[0], root, 0, -1);
-  uint32_t n = 1;
-  int32_t cur = 0;
-  for (;;) {
-    if (n < cap && ts_tree_cursor_goto_first_child(&c)) {
-      int32_t i = n++;
-      gfill(&out[i], ts_tree_cursor_current_node(&c), ts_tree_cursor_current_field_id(&c), cur);
-      out[cur].first = i;
-      out[cur].nchild++;
-      cur = i;
-      continue;
-    }
-    for (;;) {
-      if (cur == 0) {
-        ts_tree_cursor_delete(&c);
-        return n;
-      }
-      if (n < cap && ts_tree_cursor_goto_next_sibling(&c)) {
-        int32_t i = n++;
-        int32_t par = out[cur].parent;
-        gfill(&out[i], ts_tree_cursor_current_node(&c), ts_tree_cursor_current_field_id(&c), par);
-        out[cur].next = i;
-        out[par].nchild++;
-        cur = i;
-        break;
-      }
-      ts_tree_cursor_goto_parent(&c);
-      cur = out[cur].parent;
-    }
-  }
-}
 // gflatten_sub writes the subtree of node at out[n...] in pre-order (its root with
 // parent -1), at most cap in all; it returns the new count, and sets *more when it
 // stopped at cap.
@@ -384,7 +345,8 @@ func (p *Parser) parse(ctx context.Context, src []byte, kind int) (*Tree, error)
 	tree := &Tree{Lang: p.l, Src: src, Errors: bool(C.gantry_has_error(t))}
 	if kind < 0 {
 		nodes := p.nodes(max(n, 1))
-		got := C.gantry_flatten(t, (*C.gnode)(unsafe.Pointer(&nodes[0])), C.uint32_t(len(nodes)))
+		var more C.int // (the buffer holds every node: n is their count)
+		got := C.gflatten_sub(C.ts_tree_root_node(t), (*C.gnode)(unsafe.Pointer(&nodes[0])), 0, C.uint32_t(len(nodes)), &more)
 		tree.Nodes = nodes[:got]
 		return tree, nil
 	}
