@@ -40,12 +40,10 @@ func (m *matcher) lookup(name string) *binding {
 	return nil
 }
 
-// FindAll returns every match in t in pre-order (nested matches included).
+// FindAll returns every match in t in pre-order (nested matches included). A search
+// asks MayMatch of a file's bytes first, to spare the parse of one that cannot match.
 func (p *Pattern) FindAll(t *syntax.Tree) []Match {
 	var out []Match
-	if !p.MayMatch(t.Src) {
-		return nil
-	}
 	m := &matcher{t: t}
 	kind, anyKind := p.root.kind, p.root.meta != notMeta
 	for i := range t.Nodes {

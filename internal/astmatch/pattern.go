@@ -135,7 +135,7 @@ func Compile(ctx context.Context, lang *syntax.Language, src string) (*Pattern, 
 		if err != nil {
 			return nil, err
 		}
-		clean := !tree.Nodes[0].Is(syntax.HasError)
+		clean := !tree.Errors
 		if !clean && fallback != nil {
 			continue
 		}
@@ -439,7 +439,3 @@ func containsToken(src []byte, lit string) bool {
 func wordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 }
-
-// Literals are texts every match of the pattern contains, longest first (a cheap
-// check before a file is parsed).
-func (p *Pattern) Literals() []string { return p.literals }

@@ -242,19 +242,6 @@ func Parse(ctx context.Context, l *Language, src []byte) (*Tree, error) {
 	return p.Parse(ctx, src)
 }
 
-// ParseKind parses src and keeps only the subtrees whose root is of kind (each such
-// root has Parent -1; a subtree inside another is kept in the outer one): what a
-// search for nodes of one kind needs, at a fraction of the copying. Tree.Errors says
-// whether the whole file has syntax errors.
-func ParseKind(ctx context.Context, l *Language, src []byte, kind uint16) (*Tree, error) {
-	p, err := NewParser(l)
-	if err != nil {
-		return nil, err
-	}
-	defer p.Close()
-	return p.ParseKind(ctx, src, kind)
-}
-
 // Parser parses files of one language, one at a time, reusing the C parser's memory
 // and its node buffer from file to file (a search keeps one per worker and language):
 // a tree it gives holds until its next parse. Close frees it.
@@ -298,7 +285,10 @@ func (p *Parser) Close() {
 // Parse parses src whole.
 func (p *Parser) Parse(ctx context.Context, src []byte) (*Tree, error) { return p.parse(ctx, src, -1) }
 
-// ParseKind parses src and keeps only the subtrees of kind (see the function ParseKind).
+// ParseKind parses src and keeps only the subtrees whose root is of kind (each such
+// root has Parent -1; a subtree inside another is kept in the outer one): what a
+// search for nodes of one kind needs, at a fraction of the copying. Tree.Errors says
+// whether the whole file has syntax errors.
 func (p *Parser) ParseKind(ctx context.Context, src []byte, kind uint16) (*Tree, error) {
 	return p.parse(ctx, src, int(kind))
 }

@@ -15,11 +15,6 @@ func (l *Language) load() {}
 // Parse says that this build cannot parse.
 func Parse(ctx context.Context, l *Language, src []byte) (*Tree, error) { return nil, ErrUnavailable }
 
-// ParseKind says that this build cannot parse.
-func ParseKind(ctx context.Context, l *Language, src []byte, kind uint16) (*Tree, error) {
-	return nil, ErrUnavailable
-}
-
 // Parser cannot parse in this build.
 type Parser struct{}
 

@@ -166,7 +166,12 @@ func TestParseKind(t *testing.T) {
 	if !ok {
 		t.Fatal("no call_expression")
 	}
-	part, err := ParseKind(context.Background(), l, src, kind)
+	parser, err := NewParser(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer parser.Close()
+	part, err := parser.ParseKind(context.Background(), src, kind)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +210,12 @@ func TestParseKind(t *testing.T) {
 	}
 	// A kind absent from the file: no node, and a tree that says so.
 	fn, _ := Lookup("go").KindID("function_declaration")
-	if empty, err := ParseKind(context.Background(), Lookup("go"), []byte("package p\nvar x = 1\n"), fn); err != nil || len(empty.Nodes) != 0 {
+	goParser, err := NewParser(Lookup("go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer goParser.Close()
+	if empty, err := goParser.ParseKind(context.Background(), []byte("package p\nvar x = 1\n"), fn); err != nil || len(empty.Nodes) != 0 {
 		t.Fatalf("%v %v", empty, err)
 	}
 }
