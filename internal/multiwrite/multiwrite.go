@@ -19,8 +19,17 @@ type File struct {
 // rename is os.Rename (a test makes it fail half-way).
 var rename = os.Rename
 
-// ErrChanged is the error of a file that no longer holds its Old content.
+// ErrChanged is the error of a file that no longer holds its Old content: a
+// *ChangedError, which names it.
 var ErrChanged = errors.New("changed since the change was prepared")
+
+// ChangedError says which file no longer holds its Old content.
+type ChangedError struct{ Path string }
+
+func (e *ChangedError) Error() string { return e.Path + " " + ErrChanged.Error() }
+
+// Is makes errors.Is(err, ErrChanged) hold.
+func (e *ChangedError) Is(target error) bool { return target == ErrChanged }
 
 // Write writes every file or none. Each file is checked to hold its Old content, then
 // each new content goes to a temporary file beside its target; only when all are
@@ -41,7 +50,7 @@ func Write(files []File) (err error) {
 			return fmt.Errorf("%s: %w", f.Path, err)
 		}
 		if string(cur) != f.Old {
-			return fmt.Errorf("%s %w", f.Path, ErrChanged)
+			return &ChangedError{Path: f.Path}
 		}
 	}
 	for i, f := range files {

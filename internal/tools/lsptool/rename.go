@@ -189,12 +189,8 @@ func (p *renamePlan) apply() error {
 		files[i] = multiwrite.File{Path: f.path, Old: f.old, New: f.new, Mode: f.mode}
 	}
 	err := multiwrite.Write(files)
-	if errors.Is(err, multiwrite.ErrChanged) {
-		for _, f := range p.files {
-			if strings.HasPrefix(err.Error(), f.path+" ") {
-				return fmt.Errorf("%s changed while the rename was prepared", filepath.Base(f.path))
-			}
-		}
+	if ce := (*multiwrite.ChangedError)(nil); errors.As(err, &ce) {
+		return fmt.Errorf("%s changed while the rename was prepared", filepath.Base(ce.Path))
 	}
 	return err
 }
