@@ -5,6 +5,8 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/gantry-dev/gantry/internal/astmatch"
@@ -119,7 +121,7 @@ func renderMatches(q *query, out *outcome, limit, maxOut int) (text, summary str
 // searchedNote says what the search read and what it skipped.
 func searchedNote(out *outcome) []string {
 	var notes []string
-	langs := sortedKeys(out.langs)
+	langs := slices.Sorted(maps.Keys(out.langs))
 	if out.searched > 1 || len(langs) > 1 {
 		notes = append(notes, fmt.Sprintf("searched %d file(s) of %s", out.searched, strings.Join(langs, ", ")))
 	}
@@ -139,7 +141,7 @@ func searchedNote(out *outcome) []string {
 		notes = append(notes, fmt.Sprintf("%d file(s) could not be parsed (%v)", out.unparsed, out.firstUnparsed))
 	}
 	if len(out.refused) > 0 && out.searched > 0 {
-		notes = append(notes, "the pattern does not parse in "+strings.Join(sortedKeys(out.refused), ", ")+", so those files were not searched")
+		notes = append(notes, "the pattern does not parse in "+strings.Join(slices.Sorted(maps.Keys(out.refused)), ", ")+", so those files were not searched")
 	}
 	return notes
 }
@@ -180,10 +182,10 @@ func lineSpan(src []byte, start, end uint32) []byte {
 // captures shows a match's metavariables: `$A = text; $$$B = text`.
 func captures(t *syntax.Tree, m astmatch.Match) string {
 	var parts []string
-	for _, k := range sortedKeys(m.Single) {
+	for _, k := range slices.Sorted(maps.Keys(m.Single)) {
 		parts = append(parts, "$"+k+" = "+oneLine(string(t.Text(m.Single[k])), 80))
 	}
-	for _, k := range sortedKeys(m.Multi) {
+	for _, k := range slices.Sorted(maps.Keys(m.Multi)) {
 		run := m.Multi[k]
 		text := ""
 		if len(run) > 0 {

@@ -10,9 +10,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -194,7 +196,7 @@ func (q *query) run(ctx context.Context, name string) (*outcome, string) {
 		if q.lang == nil && out.searched == 0 && len(out.refused) > 0 {
 			// No language of the files here accepts the pattern.
 			var why []string
-			for _, l := range sortedKeys(out.refused) {
+			for _, l := range slices.Sorted(maps.Keys(out.refused)) {
 				why = append(why, fmt.Sprintf("%s: %v", l, out.refused[l]))
 			}
 			return nil, fmt.Sprintf("%s: the pattern parses in none of the languages of the files under %s (%s).", name, q.shown, strings.Join(why, "; "))
@@ -357,15 +359,6 @@ func extOf(p string) string {
 		return e
 	}
 	return filepath.Base(p)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // position is a byte offset's 1-based line and column (in characters) in src.
