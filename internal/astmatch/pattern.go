@@ -249,13 +249,13 @@ func fragmentNode(t *syntax.Tree, start, end uint32) (int32, bool) {
 func convert(t *syntax.Tree, i int32, metaErrors *int) pnode {
 	n := &t.Nodes[i]
 	text := string(t.Text(i))
-	if m := isMeta(t.Lang, text); m != notMeta {
+	if m := parseMeta(t.Lang, text); m.meta != notMeta {
 		for j := i; j < int32(len(t.Nodes)) && t.Nodes[j].Start < n.End || j == i; j++ {
 			if t.Nodes[j].Is(syntax.Error) && t.Nodes[j].End <= n.End {
 				*metaErrors++
 			}
 		}
-		return metaNode(t.Lang, text, m)
+		return m
 	}
 	if n.Children == 0 {
 		return pnode{kind: n.Kind, named: n.Is(syntax.Named), leaf: true, text: text}
@@ -311,7 +311,12 @@ func preprocess(expando, src string) string {
 }
 
 // isMeta says whether text is a metavariable, and which kind.
-func isMeta(l *syntax.Language, text string) metaKind {
+func isMeta(l *syntax.Language, text string) metaKind { return parseMeta(l, text).meta }
+
+// parseMeta reads text as a metavariable: its kind (notMeta when it is none), its
+// name ("" for $_, $$$ and names starting with "_"), and whether it takes any node
+// ($$A).
+func parseMeta(l *syntax.Language, text string) pnode {
 	s := sigil(l)
 	rest, n := text, 0
 	for n < 3 && strings.HasPrefix(rest, s) {
@@ -319,29 +324,20 @@ func isMeta(l *syntax.Language, text string) metaKind {
 	}
 	switch {
 	case n == 3 && rest == "":
-		return metaMulti
+		return pnode{meta: metaMulti}
 	case n == 0 || rest == "" || !(rest[0] >= 'A' && rest[0] <= 'Z' || rest[0] == '_'):
-		return notMeta
+		return pnode{}
 	}
 	for _, c := range rest {
 		if !(c >= 'A' && c <= 'Z' || c == '_' || c >= '0' && c <= '9') {
-			return notMeta
+			return pnode{}
 		}
 	}
+	p := pnode{meta: metaOne, anyKind: n == 2}
 	if n == 3 {
-		return metaMulti
+		p.meta = metaMulti
 	}
-	return metaOne
-}
-
-func metaNode(l *syntax.Language, text string, m metaKind) pnode {
-	s := sigil(l)
-	rest, n := text, 0
-	for n < 3 && strings.HasPrefix(rest, s) {
-		rest, n = rest[len(s):], n+1
-	}
-	p := pnode{meta: m, anyKind: n == 2}
-	if !strings.HasPrefix(rest, "_") {
+	if rest[0] != '_' {
 		p.name = rest
 	}
 	return p
