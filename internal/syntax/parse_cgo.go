@@ -305,17 +305,8 @@ func (p *Parser) parse(ctx context.Context, src []byte, kind int) (*Tree, error)
 	}
 	flag := (*int32)(unsafe.Pointer(p.cancel))
 	atomic.StoreInt32(flag, 0)
-	if done := ctx.Done(); done != nil {
-		stop := make(chan struct{})
-		defer close(stop)
-		go func() {
-			select {
-			case <-done:
-				atomic.StoreInt32(flag, 1)
-			case <-stop:
-			}
-		}()
-	}
+	stop := context.AfterFunc(ctx, func() { atomic.StoreInt32(flag, 1) })
+	defer stop()
 	var cs *C.char
 	if len(src) > 0 {
 		cs = (*C.char)(unsafe.Pointer(&src[0]))

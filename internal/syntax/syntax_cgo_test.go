@@ -4,9 +4,11 @@ package syntax
 
 import (
 	"context"
+	"errors"
 	"os"
 	"strings"
 	"testing"
+	"time"
 	"unsafe"
 
 	ts "github.com/tree-sitter/go-tree-sitter"
@@ -140,6 +142,12 @@ func TestParseBounds(t *testing.T) {
 	cancel()
 	if _, err := Parse(ctx, l, big); err == nil {
 		t.Error("a cancelled parse gave a tree")
+	}
+	// A deadline that passes during the parse (5 MB take far longer than 1 ms) stops it.
+	ctx, cancel = context.WithTimeout(context.Background(), time.Millisecond)
+	defer cancel()
+	if _, err := Parse(ctx, l, big); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("a parse past its deadline: %v", err)
 	}
 	tree, err := Parse(context.Background(), l, big)
 	if err != nil || len(tree.Nodes) < 1_000_000 {

