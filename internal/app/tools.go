@@ -16,6 +16,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/tool"
 	"github.com/gantry-dev/gantry/internal/tools/ask"
 	"github.com/gantry-dev/gantry/internal/tools/compacttool"
+	"github.com/gantry-dev/gantry/internal/tools/debugtool"
 	"github.com/gantry-dev/gantry/internal/tools/fs"
 	"github.com/gantry-dev/gantry/internal/tools/hooktool"
 	"github.com/gantry-dev/gantry/internal/tools/lsptool"
@@ -119,6 +120,14 @@ func buildTools(d deps) (*tool.Registry, *shell.Set, []skill.Skill, []string) {
 	reg.Add(compacttool.Tool(d.compactor))
 	each(todo.Tools(d.todos), reg.Add)
 	reg.Add(task.Tool(d.board))
+	// The debugger: one session per conversation, closed with it; declared while an
+	// adapter's program is installed.
+	if d.cwd != "" {
+		o := debugOptions(cfg)
+		o.Judge, o.Env = d.judge, d.env
+		dbg := debugtool.New(o)
+		reg.AddSetWhen(dbg, dbg.Usable)
+	}
 	return reg, sh, skills, skillNotices
 }
 

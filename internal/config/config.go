@@ -36,6 +36,8 @@ type Config struct {
 	Sandbox Sandbox `yaml:"sandbox"`
 	// LSP configures the language servers of the lsp tools and of diagnostics on write.
 	LSP LSP `yaml:"lsp"`
+	// Debug configures the debug tool's adapters.
+	Debug Debug `yaml:"debug"`
 	// MCPServers are the MCP servers to connect to, by name: those of Claude Code's
 	// files (see loadClaudeMCP), then gantry's own, which win on a name clash.
 	MCPServers map[string]MCPServer `yaml:"mcpServers,omitempty"`
@@ -100,6 +102,33 @@ type LSPServer struct {
 	// CleanProbe is how to learn at once that a clean file stayed clean after a
 	// write, for a server that then publishes nothing: one of LSPCleanProbes.
 	CleanProbe string `yaml:"cleanProbe,omitempty"`
+}
+
+// Debug configures the debug tool.
+type Debug struct {
+	// Python is debugpy's interpreter ("": the project's .venv or venv, then
+	// python3 from PATH).
+	Python string `yaml:"python,omitempty"`
+	// Wait bounds, in seconds, how long launch, continue and the steps wait for the
+	// program to stop (0: the default, 30); the call then says it still runs.
+	Wait int `yaml:"wait,omitempty"`
+	// Adapters are rows of the adapter table by id: a built-in id (delve, debugpy,
+	// lldb, dart) changes the keys it sets; another id adds an adapter that speaks
+	// DAP on its standard streams.
+	Adapters map[string]DebugAdapter `yaml:"adapters,omitempty"`
+}
+
+// DebugAdapterIDs are the ids of the built-in adapter rows (internal/dap's Defaults).
+var DebugAdapterIDs = []string{"delve", "debugpy", "lldb", "dart"}
+
+// DebugAdapter is one row of the adapter table.
+type DebugAdapter struct {
+	// Command is the program and its arguments; unset keeps a built-in row's.
+	Command []string `yaml:"command,omitempty"`
+	// Markers are the files that make a folder the adapter's project.
+	Markers []string `yaml:"markers,omitempty"`
+	// Extensions are the program files it debugs, with their dot (".go").
+	Extensions []string `yaml:"extensions,omitempty"`
 }
 
 // LSPCleanProbes are the values of lsp.servers.<name>.cleanProbe (internal/lsp's

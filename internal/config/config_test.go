@@ -277,6 +277,20 @@ func TestModelStringOrMapping(t *testing.T) {
 	}
 }
 
+func TestDebugMerge(t *testing.T) {
+	e := newEnv(t)
+	write(t, filepath.Join(e.user, "config.yaml"), "debug:\n  python: /opt/py/bin/python\n  wait: 5\n  adapters:\n    delve:\n      command: [/opt/dlv, dap]\n")
+	write(t, filepath.Join(e.root, ".gantry", "config.yaml"), "debug:\n  wait: 9\n  adapters:\n    node:\n      command: [js-debug-adapter]\n      extensions: [.js]\n      markers: [package.json]\n")
+	c, err := Load(e.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Debug.Python != "/opt/py/bin/python" || c.Debug.Wait != 9 || c.Debug.Adapters["delve"].Command[0] != "/opt/dlv" ||
+		c.Debug.Adapters["node"].Extensions[0] != ".js" || c.Debug.Adapters["node"].Markers[0] != "package.json" {
+		t.Fatalf("debug: %+v", c.Debug)
+	}
+}
+
 func TestLSPServersMerge(t *testing.T) {
 	e := newEnv(t)
 	write(t, filepath.Join(e.user, "config.yaml"), "lsp:\n  diagnosticsWait: 5\n  servers:\n    gopls:\n      command: /opt/gopls\n")

@@ -21,6 +21,7 @@ type layer struct {
 	Compact            *compactLayer            `yaml:"compact"`
 	Sandbox            *sandboxLayer            `yaml:"sandbox"`
 	LSP                *lspLayer                `yaml:"lsp"`
+	Debug              *debugLayer              `yaml:"debug"`
 	MCPServers         map[string]MCPServer     `yaml:"mcpServers"`
 	Hooks              map[string][]HookMatcher `yaml:"hooks"`
 	Permissions        *permissionsLayer        `yaml:"permissions"`
@@ -46,6 +47,12 @@ type modelsLayer struct {
 type lspLayer struct {
 	DiagnosticsWait *int                 `yaml:"diagnosticsWait"`
 	Servers         map[string]LSPServer `yaml:"servers"`
+}
+
+type debugLayer struct {
+	Python   *string                 `yaml:"python"`
+	Wait     *int                    `yaml:"wait"`
+	Adapters map[string]DebugAdapter `yaml:"adapters"`
 }
 
 type bashLayer struct {
@@ -144,6 +151,16 @@ func (l *layer) apply(c *Config) {
 				c.LSP.Servers = map[string]LSPServer{}
 			}
 			c.LSP.Servers[name] = srv // a later file's row replaces an earlier one's
+		}
+	}
+	if l.Debug != nil {
+		set(&c.Debug.Python, l.Debug.Python)
+		set(&c.Debug.Wait, l.Debug.Wait)
+		for id, row := range l.Debug.Adapters {
+			if c.Debug.Adapters == nil {
+				c.Debug.Adapters = map[string]DebugAdapter{}
+			}
+			c.Debug.Adapters[id] = row // a later file's row replaces an earlier one's
 		}
 	}
 	for event, ms := range l.Hooks {

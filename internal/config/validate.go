@@ -81,6 +81,33 @@ func validate(path string, l *layer, pos *positions) error {
 			}
 		}
 	}
+	if l.Debug != nil {
+		if w := l.Debug.Wait; w != nil && (*w < 0 || *w > 600) {
+			v.fail(keyPath{"debug", "wait"}, "must be between 0 (the default, 30) and 600 (seconds), not %d", *w)
+		}
+		for id, row := range l.Debug.Adapters {
+			at := keyPath{"debug", "adapters", id}
+			if strings.TrimSpace(id) == "" {
+				v.fail(at, "needs an id")
+			}
+			if len(row.Command) > 0 && strings.TrimSpace(row.Command[0]) == "" {
+				v.fail(at.child("command"), "must start with the adapter's program")
+			}
+			if len(row.Command) == 0 && !slices.Contains(DebugAdapterIDs, id) {
+				v.fail(at.child("command"), "is needed: a new adapter (not one of %s) has no command of its own", strings.Join(DebugAdapterIDs, ", "))
+			}
+			for i, ext := range row.Extensions {
+				if !strings.HasPrefix(ext, ".") || len(ext) < 2 || strings.ContainsAny(ext, "/ ") {
+					v.fail(at.child("extensions").child("["+strconv.Itoa(i)+"]"), "must be a file extension with its dot, such as \".go\", not %q", ext)
+				}
+			}
+			for i, m := range row.Markers {
+				if m == "" || strings.Contains(m, "/") {
+					v.fail(at.child("markers").child("["+strconv.Itoa(i)+"]"), "must be a file name, such as \"go.mod\", not %q", m)
+				}
+			}
+		}
+	}
 	for event, matchers := range l.Hooks {
 		at := keyPath{"hooks", event}
 		if !slices.Contains(HookEvents, event) {

@@ -97,6 +97,10 @@ type Options struct {
 	// execute, before it runs; a refusal makes the exec fail with EPERM and is kept
 	// (see Process.Blocked).
 	Judge Judge
+	// OwnProc gives the command a /proc of its own PID namespace (in a mount
+	// namespace of its own): a debugger, which reads its children's /proc entries by
+	// the pids it sees, needs it. Without namespaces it changes nothing.
+	OwnProc bool
 	// Sandbox, when set, runs the command in a sandbox (see SandboxStatus); where none
 	// can be made the command runs without and Fault says so.
 	Sandbox *Sandbox

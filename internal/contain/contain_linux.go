@@ -154,7 +154,14 @@ func (p *Process) command(script string) *exec.Cmd {
 	if p.opts.Judge != nil {
 		flags = append(flags, "-s")
 	}
+	ownProc := p.opts.OwnProc && hm != ModeGroup
+	if ownProc {
+		flags = append(flags, "-p")
+	}
 	cmd := helper(hm, append(flags, sbFlags...), append([]string{"--"}, argv...)...)
+	if ownProc {
+		cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWNS
+	}
 	cmd.Dir = p.opts.Dir
 	cmd.Env = append(os.Environ(), p.opts.Env...)
 	if m == ModeGroup {

@@ -29,7 +29,8 @@ const drainGrace = 250 * time.Millisecond
 // Flags, before "--": -r makes it a subreaper (no namespace: orphans come to it
 // instead of init); -l=JSON restricts it (and so the command) with Landlock to a
 // Sandbox; -s installs the exec filter and sends its listener to gantry on superFD
-// before the command starts.
+// before the command starts; -p mounts a /proc of the namespace (the helper was
+// started in a mount namespace of its own).
 // The helper's state that the lifeline's watcher reads when gantry dies.
 var (
 	asSubreaper atomic.Bool  // -r: no namespace of its own
@@ -43,13 +44,15 @@ func helperMain(args []string) int {
 	if len(args) == 1 && args[0] == "probe" {
 		return 0
 	}
-	subreaper, supervised, sandbox := false, false, ""
+	subreaper, supervised, ownProc, sandbox := false, false, false, ""
 	for len(args) > 0 && args[0] != "--" {
 		switch {
 		case args[0] == "-r":
 			subreaper = true
 		case args[0] == "-s":
 			supervised = true
+		case args[0] == "-p":
+			ownProc = true
 		case strings.HasPrefix(args[0], "-l="):
 			sandbox = strings.TrimPrefix(args[0], "-l=")
 		default:
@@ -66,6 +69,11 @@ func helperMain(args []string) int {
 	if subreaper {
 		asSubreaper.Store(true)
 		_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+	}
+	if ownProc {
+		if err := mountProc(); err != nil {
+			fmt.Fprintf(os.Stderr, "gantry: no /proc of the command's own: %v\n", err)
+		}
 	}
 	if sandbox != "" {
 		if err := landlockSelf(sandbox); err != nil {
@@ -104,6 +112,19 @@ func helperMain(args []string) int {
 		drain()
 	}
 	return status
+}
+
+// mountProc mounts, in the helper's own mount namespace, a /proc that shows the
+// processes of its PID namespace by the pids they have there; nothing else of the
+// file system changes (mounts made here do not propagate out).
+func mountProc() error {
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("making the mounts private: %w", err)
+	}
+	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+		return fmt.Errorf("mounting /proc: %w", err)
+	}
+	return nil
 }
 
 // superviseSelf installs the exec filter and sends its listener to gantry: a byte 'L'

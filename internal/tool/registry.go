@@ -60,6 +60,17 @@ func (r *Registry) AddIf(cond bool, t Tool) {
 // and goes during a session.
 func (r *Registry) AddWhen(t Tool, when func() bool) { r.add(entry{t: t, when: when}) }
 
+// AddSetWhen adds the tools of s, declared while when() holds, and closes s with
+// the registry.
+func (r *Registry) AddSetWhen(s Toolset, when func() bool) {
+	for _, t := range s.Tools() {
+		r.AddWhen(t, when)
+	}
+	r.mu.Lock()
+	r.sets = append(r.sets, s)
+	r.mu.Unlock()
+}
+
 // AddSet adds the tools of s, declared, and closes s with the registry.
 func (r *Registry) AddSet(s Toolset) {
 	for _, t := range s.Tools() {

@@ -141,10 +141,19 @@ type Display struct {
 	// that show a reviewable diff (ACP). Binary files and files too large to hold are
 	// left out.
 	Changes []FileChange
+	// Location is the place in a file the result points at (where a debugger
+	// stopped): faces show it with the call (ACP: as its location).
+	Location *Location
 	// Diagnostics are the language server's diagnostics a write introduced, one
 	// "path:line: severity: message [code]" each (also in Text, for the model): faces
 	// show them under the call, whatever else they show of it.
 	Diagnostics []string
+}
+
+// Location is a line of a file.
+type Location struct {
+	Path string // absolute
+	Line int    // 1-based; 0 when the file alone is meant
 }
 
 // DiagnosticsHeading introduces, in a write's Text and in faces that show text, the

@@ -94,6 +94,14 @@ func (s *session) toolFinished(prefix string, e face.ToolFinished) {
 	delete(s.terms, id)
 	s.sendMu.Unlock()
 	opts := []sdk.ToolCallUpdateOpt{sdk.WithUpdateStatus(status), sdk.WithUpdateRawOutput(rawOutput(e.Result))}
+	if l := e.Result.Display.Location; l != nil {
+		// Where the result points (a debugger's stop) replaces the call's locations.
+		loc := sdk.ToolCallLocation{Path: l.Path}
+		if l.Line > 0 {
+			loc.Line = &l.Line
+		}
+		opts = append(opts, sdk.WithUpdateLocations([]sdk.ToolCallLocation{loc}))
+	}
 	if !terminal { // a terminal call keeps its terminal as its content
 		opts = append(opts, sdk.WithUpdateContent(resultContent(e.Result)))
 	}
