@@ -124,6 +124,13 @@ func (d *Debugger) Close(context.Context) error {
 	return nil
 }
 
+// Session is the running session (nil: none), for measurements beside the tool.
+func (d *Debugger) Session() *dap.Session {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.sess
+}
+
 // Usable tells whether an adapter's program is installed here (cheap: asked before
 // each request; the answer is kept for a while).
 func (d *Debugger) Usable() bool {

@@ -86,6 +86,24 @@ func (h *harness) call(a A) tool.Result {
 	return inv.Run(context.Background())
 }
 
+// line calls and returns what the terminal UI and print mode show of it on one line
+// (termtext.BriefLine): the icon, the title, and the result's summary.
+func (h *harness) line(a A) string {
+	h.t.Helper()
+	raw, _ := json.Marshal(a)
+	tl := h.d.Tools()[0]
+	inv, msg := tl.Decode(tool.Env{Cwd: h.dir}, raw)
+	if msg != "" {
+		h.t.Fatal(msg)
+	}
+	c, r := tool.Describe(tl, inv), inv.Run(context.Background())
+	mark := " → "
+	if r.IsError {
+		mark = " ✗ "
+	}
+	return c.Icon + " " + c.Title + mark + tool.Summary(r)
+}
+
 // ok calls and wants a result holding every part.
 func (h *harness) ok(a A, parts ...string) tool.Result {
 	h.t.Helper()
@@ -328,6 +346,28 @@ func TestDebugOutputAndExit(t *testing.T) {
 		t.Errorf("note %q", r.Display.Note)
 	}
 	h.ok(A{"operation": "output"}, "No output since the last call")
+}
+
+// The terminal UI and print mode show one line per operation, with where it stopped.
+func TestDebugLines(t *testing.T) {
+	h := newHarness(t, Options{})
+	h.setup(cases["python"])
+	for _, c := range []struct {
+		a    A
+		want string
+	}{
+		{A{"operation": "breakpoints", "file": "prog.py", "lines": []int{10}}, "🐞 Debug: breakpoints prog.py:10 → 1 set before launch"},
+		{A{"operation": "launch", "program": "prog.py"}, "🐞 Debug prog.py → stopped at prog.py:10 (breakpoint)"},
+		{A{"operation": "step_over"}, "🐞 Debug: step over → stopped at prog.py:9 (step)"},
+		{A{"operation": "evaluate", "expression": "t"}, "🐞 Debug: evaluate t → = 2"},
+		{A{"operation": "continue"}, "🐞 Debug: continue → stopped at prog.py:10 (breakpoint)"},
+		{A{"operation": "terminate"}, "🐞 Debug: terminate → terminated"},
+		{A{"operation": "stack"}, "🐞 Debug: stack ✗ No debug session runs: launch a program (or attach to one) first."},
+	} {
+		if got := h.line(c.a); got != c.want {
+			t.Errorf("%v:\n got %q\nwant %q", c.a, got, c.want)
+		}
+	}
 }
 
 // Pause stops a busy loop; terminate leaves no process (checked at cleanup).
