@@ -285,7 +285,7 @@ func (d *Debugger) run(ctx context.Context, env tool.Env, a args) tool.Result {
 	case "continue", "step_over", "step_in", "step_out":
 		return d.resume(ctx, env, s, a)
 	case "pause":
-		sn, err := s.Pause(ctx, d.thread(a.ThreadID), d.o.Wait)
+		sn, err := s.Pause(ctx, d.thread(s, a.ThreadID), d.o.Wait)
 		if err != nil {
 			return d.fail(s, "pause", err)
 		}
@@ -367,9 +367,15 @@ func (d *Debugger) takeLocked() *dap.Session {
 	return s
 }
 
-func (d *Debugger) thread(given int) int {
+// thread is the thread a call acts on: the one given, else the one the program is
+// stopped in (a stop the model has not been told of included), else the one that
+// stopped last.
+func (d *Debugger) thread(s *dap.Session, given int) int {
 	if given != 0 {
 		return given
+	}
+	if sn := s.Snapshot(); sn.State == dap.Stopped && sn.ThreadID != 0 {
+		return sn.ThreadID
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -679,11 +685,10 @@ func (d *Debugger) resume(ctx context.Context, env tool.Env, s *dap.Session, a a
 	if command == "continue" && sn.State == dap.Running {
 		return tool.Fail("The program is already running; pause it, or call status to see whether it stopped.")
 	}
-	thread := d.thread(a.ThreadID)
-	if thread == 0 {
-		thread = sn.ThreadID
+	sn, err := s.Resume(ctx, command, d.thread(s, a.ThreadID), d.o.Wait)
+	if ctx.Err() != nil {
+		return tool.Fail(fmt.Sprintf("debug %s was cancelled while the program ran; the session is still there (status, pause or terminate).", strings.ReplaceAll(a.Operation, "_", " ")))
 	}
-	sn, err := s.Resume(ctx, command, thread, d.o.Wait)
 	if err != nil {
 		return d.fail(s, strings.ReplaceAll(a.Operation, "_", " "), err)
 	}
@@ -806,11 +811,7 @@ func (d *Debugger) stack(ctx context.Context, env tool.Env, s *dap.Session, a ar
 	if sn.State != dap.Stopped {
 		return tool.Fail(fmt.Sprintf("The program is %s; stack needs it stopped (pause it first).", sn.State))
 	}
-	thread := a.ThreadID
-	if thread == 0 {
-		thread = d.thread(0)
-	}
-	frames, total, err := s.Stack(ctx, thread, maxFrames)
+	frames, total, err := s.Stack(ctx, d.thread(s, a.ThreadID), maxFrames)
 	if err != nil {
 		return d.fail(s, "the stack", err)
 	}
@@ -901,7 +902,7 @@ func (d *Debugger) evaluate(ctx context.Context, s *dap.Session, a args) tool.Re
 	frame := a.FrameID
 	if frame == 0 {
 		if sn := s.Snapshot(); sn.State == dap.Stopped {
-			if frames, _, err := s.Stack(ctx, sn.ThreadID, 1); err == nil && len(frames) > 0 {
+			if frames, _, err := s.Stack(ctx, d.thread(s, 0), 1); err == nil && len(frames) > 0 {
 				frame = frames[0].Id
 			}
 		}

@@ -468,8 +468,9 @@ func TestDebugAttach(t *testing.T) {
 		h := newHarness(t, Options{})
 		h.setup(c)
 		port := freePort(t)
-		h.write("serve.py", "import debugpy, runpy, sys\ndebugpy.listen(('127.0.0.1', "+strconv.Itoa(port)+"))\nprint('ready', flush=True)\ndebugpy.wait_for_client()\nrunpy.run_path('prog.py', run_name='__main__')\n")
-		startServer(t, h.dir, regexp.MustCompile(`^ready`), debianPython, "serve.py")
+		// debugpy's command line; its log says when it waits for a client.
+		startServer(t, h.dir, regexp.MustCompile(`wait_for_client\(\)`), debianPython, "-m", "debugpy", "--log-to-stderr",
+			"--listen", "127.0.0.1:"+strconv.Itoa(port), "--wait-for-client", "prog.py")
 		h.ok(A{"operation": "breakpoints", "file": c.source, "lines": []int{c.body}})
 		h.ok(A{"operation": "attach", "port": port, "adapter": "debugpy"}, "Stopped (breakpoint", c.source+":"+strconv.Itoa(c.body))
 		h.ok(A{"operation": "evaluate", "expression": c.expr}, "= 2")
