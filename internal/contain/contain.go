@@ -97,6 +97,9 @@ type Options struct {
 	// execute, before it runs; a refusal makes the exec fail with EPERM and is kept
 	// (see Process.Blocked).
 	Judge Judge
+	// ExtraFiles are given to the command as its descriptors 3, 4, … (a protocol's
+	// pipes), whatever the helper holds itself.
+	ExtraFiles []*os.File
 	// OwnProc gives the command a /proc of its own PID namespace (in a mount
 	// namespace of its own): a debugger, which reads its children's /proc entries by
 	// the pids it sees, needs it. Without namespaces it changes nothing.
@@ -258,5 +261,7 @@ func (p *Process) faulted(s string) {
 
 // loose is the command of a process group only.
 func (p *Process) loose(script string) *exec.Cmd {
-	return procgroup.Command(script, p.opts.Dir, p.opts.Env)
+	cmd := procgroup.Command(script, p.opts.Dir, p.opts.Env)
+	cmd.ExtraFiles = p.opts.ExtraFiles
+	return cmd
 }

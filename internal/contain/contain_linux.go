@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -118,11 +119,17 @@ type platform struct {
 	served chan struct{} // closed when the supervisor ended
 }
 
+// loosened tells whether the command runs without the helper (see command).
+func (p *Process) loosened() bool {
+	m, _ := Status()
+	return p.opts.Loose || m == ModeGroup && p.opts.Judge == nil && p.opts.Sandbox == nil
+}
+
 // command prepares the helper (or, loose or without namespaces and without a Judge,
 // bash itself).
 func (p *Process) command(script string) *exec.Cmd {
 	m, _ := Status()
-	if p.opts.Loose || m == ModeGroup && p.opts.Judge == nil && p.opts.Sandbox == nil {
+	if p.loosened() {
 		cmd := p.loose(script)
 		if !p.opts.Loose {
 			p.plat.cg = newCgroup(cmd)
@@ -158,6 +165,9 @@ func (p *Process) command(script string) *exec.Cmd {
 	if ownProc {
 		flags = append(flags, "-p")
 	}
+	if n := len(p.opts.ExtraFiles); n > 0 {
+		flags = append(flags, "-x="+strconv.Itoa(n))
+	}
 	cmd := helper(hm, append(flags, sbFlags...), append([]string{"--"}, argv...)...)
 	if ownProc {
 		cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWNS
@@ -181,6 +191,10 @@ func (p *Process) start() error {
 		if p.plat.stopR, p.plat.stopW, err = os.Pipe(); err != nil {
 			return fmt.Errorf("no pipe for the exec supervisor: %w", err)
 		}
+	}
+	if !p.loosened() {
+		// The command's own descriptors come after the helper's (see helperMain's -x).
+		p.Cmd.ExtraFiles = append(p.Cmd.ExtraFiles, p.opts.ExtraFiles...)
 	}
 	err := p.Cmd.Start()
 	if p.plat.child != nil {

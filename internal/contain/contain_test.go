@@ -2,8 +2,10 @@ package contain
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strconv"
@@ -270,6 +272,45 @@ func TestGroupFallback(t *testing.T) {
 		q.Wait(t.Context(), 10*time.Second, time.Second, nil)
 		if c.String() != "st=126\n" || len(q.Blocked()) != 1 {
 			t.Errorf("supervised without namespaces: %q %+v", c.String(), q.Blocked())
+		}
+	}
+}
+
+// ExtraFiles are the command's descriptors 3, 4, …, with and without the supervisor
+// and without namespaces.
+func TestExtraFiles(t *testing.T) {
+	judge := func(Exec) Refusal { return Refusal{} }
+	for _, c := range []struct {
+		name string
+		o    Options
+	}{
+		{"plain", Options{}},
+		{"supervised", Options{Judge: judge}},
+		{"loose", Options{Loose: true}},
+	} {
+		r3, w3, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r4, w4, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.o.Dir = t.TempDir()
+		c.o.ExtraFiles = []*os.File{w3, w4}
+		p := New("echo three >&3; echo four >&4", c.o)
+		if err := p.Start(); err != nil {
+			t.Fatal(err)
+		}
+		w3.Close()
+		w4.Close()
+		got3, _ := io.ReadAll(r3)
+		got4, _ := io.ReadAll(r4)
+		p.Wait(context.Background(), 0, time.Second, nil)
+		r3.Close()
+		r4.Close()
+		if string(got3) != "three\n" || string(got4) != "four\n" {
+			t.Errorf("%s: fd 3 %q, fd 4 %q", c.name, got3, got4)
 		}
 	}
 }

@@ -44,7 +44,7 @@ func helperMain(args []string) int {
 	if len(args) == 1 && args[0] == "probe" {
 		return 0
 	}
-	subreaper, supervised, ownProc, sandbox := false, false, false, ""
+	subreaper, supervised, ownProc, sandbox, extra := false, false, false, "", 0
 	for len(args) > 0 && args[0] != "--" {
 		switch {
 		case args[0] == "-r":
@@ -53,6 +53,13 @@ func helperMain(args []string) int {
 			supervised = true
 		case args[0] == "-p":
 			ownProc = true
+		case strings.HasPrefix(args[0], "-x="):
+			n, err := strconv.Atoi(strings.TrimPrefix(args[0], "-x="))
+			if err != nil || n < 0 || n > 16 {
+				fmt.Fprintf(os.Stderr, "gantry: the contain helper got a bad flag %q\n", args[0])
+				return 127
+			}
+			extra = n
 		case strings.HasPrefix(args[0], "-l="):
 			sandbox = strings.TrimPrefix(args[0], "-l=")
 		default:
@@ -91,7 +98,18 @@ func helperMain(args []string) int {
 	}
 	sigs := make(chan os.Signal, 8)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT)
-	proc, err := os.StartProcess(path, args, &os.ProcAttr{Env: os.Environ(), Files: []*os.File{os.Stdin, os.Stdout, os.Stderr}})
+	files := []*os.File{os.Stdin, os.Stdout, os.Stderr}
+	// -x=N: the command's own descriptors follow the helper's (the lifeline, the
+	// supervisor's socket when supervised), and become its 3, 4, ….
+	base := lifelineFD + 1
+	if supervised {
+		base = superFD + 1
+	}
+	for i := range extra {
+		syscall.CloseOnExec(base + i)
+		files = append(files, os.NewFile(uintptr(base+i), "extra"))
+	}
+	proc, err := os.StartProcess(path, args, &os.ProcAttr{Env: os.Environ(), Files: files})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "gantry: %v\n", err)
 		return 126
