@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -290,7 +291,7 @@ func (a *Agent) execute(ctx context.Context, p *pending) {
 		}
 	}
 	start := time.Now()
-	r := p.inv.Run(tool.WithCallID(ctx, p.block.ToolCallID))
+	r := p.inv.Run(tool.WithRelay(tool.WithCallID(ctx, p.block.ToolCallID), a.relay(p.block.ToolCallID)))
 	p.took = time.Since(start)
 	p.cancelled = ctx.Err() != nil
 	a.postToolUse(ctx, p, &r)
@@ -340,4 +341,42 @@ func joinNames(names []string) string {
 		s += n
 	}
 	return s
+}
+
+// relay is the Relay of the call parent: a tool call from inside it (an eval cell's
+// tool()) goes through what a call of the model's goes through — decoding, the
+// PreToolUse hooks, the gate and the person, the run, the PostToolUse hooks — and is
+// shown as a call of its own (id parent.N). It is not stored apart: its parent's
+// result holds what came of it.
+func (a *Agent) relay(parent string) tool.Relay {
+	var n atomic.Int32
+	return func(ctx context.Context, name string, input json.RawMessage) tool.Result {
+		id := fmt.Sprintf("%s.%d", parent, n.Add(1))
+		one := new(atomic.Int32)
+		one.Store(1)
+		p := a.prepare(llm.Block{Type: llm.BlockToolUse, ToolCallID: id, ToolName: name, Input: input}, one)
+		if p.result != nil {
+			return *p.result
+		}
+		if ctx.Err() != nil {
+			a.settle(p, cancelledResult(name), false)
+			return *p.result
+		}
+		if !a.permit(ctx, p) {
+			return *p.result
+		}
+		a.emit(face.ToolRunning{CallID: id, Name: name})
+		start := time.Now()
+		r := p.inv.Run(tool.WithRelay(tool.WithCallID(ctx, id), a.relay(id)))
+		p.took = time.Since(start)
+		p.cancelled = ctx.Err() != nil
+		a.postToolUse(ctx, p, &r)
+		r.Text = tool.Bound(r.Text, a.Config.MaxOutput)
+		p.result = &r
+		for _, b := range r.Blocked {
+			a.emit(face.ExecBlocked{CallID: id, Rule: b.Rule, Command: b.Command})
+		}
+		a.emit(face.ToolFinished{CallID: id, Call: p.call, Result: r, Cancelled: p.cancelled, Duration: p.took})
+		return r
+	}
 }

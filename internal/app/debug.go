@@ -8,6 +8,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/config"
 	"github.com/gantry-dev/gantry/internal/dap"
 	"github.com/gantry-dev/gantry/internal/tools/debugtool"
+	"github.com/gantry-dev/gantry/internal/tools/evaltool"
 )
 
 // debugOptions are the debug tool's options from the config: its adapter rows laid
@@ -28,4 +29,10 @@ func debugOptions(cfg *config.Config) debugtool.Options {
 		Wait:      time.Duration(cfg.Debug.Wait) * time.Second,
 		MaxOutput: cfg.MaxOutput,
 	}
+}
+
+// evalOptions are the eval tool's options from the config.
+func evalOptions(cfg *config.Config) evaltool.Options {
+	return evaltool.Options{Python: cfg.Eval.Python, Node: cfg.Eval.Node,
+		Idle: time.Duration(cfg.Eval.IdleTimeout) * time.Second, MaxOutput: cfg.MaxOutput}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/tools/ask"
 	"github.com/gantry-dev/gantry/internal/tools/compacttool"
 	"github.com/gantry-dev/gantry/internal/tools/debugtool"
+	"github.com/gantry-dev/gantry/internal/tools/evaltool"
 	"github.com/gantry-dev/gantry/internal/tools/fs"
 	"github.com/gantry-dev/gantry/internal/tools/hooktool"
 	"github.com/gantry-dev/gantry/internal/tools/lsptool"
@@ -127,6 +128,12 @@ func buildTools(d deps) (*tool.Registry, *shell.Set, []skill.Skill, []string) {
 		o.Judge, o.Env = d.judge, d.env
 		dbg := debugtool.New(o)
 		reg.AddSetWhen(dbg, dbg.Usable)
+		// The kernels of eval: one per language, run like bash commands (the exec
+		// supervisor's judge, the sandbox when there is one).
+		eo := evalOptions(cfg)
+		eo.Judge, eo.Sandbox, eo.Env = d.judge, d.sandbox, d.env
+		ks := evaltool.New(eo)
+		reg.AddSetWhen(ks, ks.Usable)
 	}
 	return reg, sh, skills, skillNotices
 }

@@ -38,6 +38,8 @@ type Config struct {
 	LSP LSP `yaml:"lsp"`
 	// Debug configures the debug tool's adapters.
 	Debug Debug `yaml:"debug"`
+	// Eval configures the eval tool's kernels.
+	Eval Eval `yaml:"eval"`
 	// MCPServers are the MCP servers to connect to, by name: those of Claude Code's
 	// files (see loadClaudeMCP), then gantry's own, which win on a name clash.
 	MCPServers map[string]MCPServer `yaml:"mcpServers,omitempty"`
@@ -102,6 +104,17 @@ type LSPServer struct {
 	// CleanProbe is how to learn at once that a clean file stayed clean after a
 	// write, for a server that then publishes nothing: one of LSPCleanProbes.
 	CleanProbe string `yaml:"cleanProbe,omitempty"`
+}
+
+// Eval configures the eval tool.
+type Eval struct {
+	// Python and Node are the kernels' interpreters ("": the project's .venv or venv,
+	// else python3; node).
+	Python string `yaml:"python,omitempty"`
+	Node   string `yaml:"node,omitempty"`
+	// IdleTimeout is, in seconds, a cell's budget of time without a sign of life
+	// (0: the default, 300).
+	IdleTimeout int `yaml:"idleTimeout,omitempty"`
 }
 
 // Debug configures the debug tool.

@@ -22,6 +22,7 @@ type layer struct {
 	Sandbox            *sandboxLayer            `yaml:"sandbox"`
 	LSP                *lspLayer                `yaml:"lsp"`
 	Debug              *debugLayer              `yaml:"debug"`
+	Eval               *evalLayer               `yaml:"eval"`
 	MCPServers         map[string]MCPServer     `yaml:"mcpServers"`
 	Hooks              map[string][]HookMatcher `yaml:"hooks"`
 	Permissions        *permissionsLayer        `yaml:"permissions"`
@@ -47,6 +48,12 @@ type modelsLayer struct {
 type lspLayer struct {
 	DiagnosticsWait *int                 `yaml:"diagnosticsWait"`
 	Servers         map[string]LSPServer `yaml:"servers"`
+}
+
+type evalLayer struct {
+	Python      *string `yaml:"python"`
+	Node        *string `yaml:"node"`
+	IdleTimeout *int    `yaml:"idleTimeout"`
 }
 
 type debugLayer struct {
@@ -152,6 +159,11 @@ func (l *layer) apply(c *Config) {
 			}
 			c.LSP.Servers[name] = srv // a later file's row replaces an earlier one's
 		}
+	}
+	if l.Eval != nil {
+		set(&c.Eval.Python, l.Eval.Python)
+		set(&c.Eval.Node, l.Eval.Node)
+		set(&c.Eval.IdleTimeout, l.Eval.IdleTimeout)
 	}
 	if l.Debug != nil {
 		set(&c.Debug.Python, l.Debug.Python)

@@ -81,6 +81,11 @@ func validate(path string, l *layer, pos *positions) error {
 			}
 		}
 	}
+	if l.Eval != nil {
+		if w := l.Eval.IdleTimeout; w != nil && (*w < 0 || *w > 86400) {
+			v.fail(keyPath{"eval", "idleTimeout"}, "must be between 0 (the default, 300) and 86400 (seconds), not %d", *w)
+		}
+	}
 	if l.Debug != nil {
 		if w := l.Debug.Wait; w != nil && (*w < 0 || *w > 600) {
 			v.fail(keyPath{"debug", "wait"}, "must be between 0 (the default, 30) and 600 (seconds), not %d", *w)

@@ -2,6 +2,7 @@ package tool
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"time"
 )
@@ -74,4 +75,22 @@ func WithCallID(ctx context.Context, id string) context.Context {
 func CallID(ctx context.Context) string {
 	id, _ := ctx.Value(callIDKey{}).(string)
 	return id
+}
+
+// Relay runs a tool call made from inside another call (an eval cell's tool()) as
+// the loop runs the model's: decoded, hooks, the permission gate and the person, the
+// wrappers; it returns the result.
+type Relay func(ctx context.Context, name string, input json.RawMessage) Result
+
+type relayKey struct{}
+
+// WithRelay returns ctx carrying the loop's relay for the call it runs.
+func WithRelay(ctx context.Context, r Relay) context.Context {
+	return context.WithValue(ctx, relayKey{}, r)
+}
+
+// RelayOf returns the relay ctx carries, or nil.
+func RelayOf(ctx context.Context) Relay {
+	r, _ := ctx.Value(relayKey{}).(Relay)
+	return r
 }
