@@ -47,6 +47,9 @@ type Def[T any] struct {
 	// Claude returns how Claude Code would have seen a call, for hooks written for it
 	// (may be nil: its own name and input): one view, or one per file.
 	Claude func(env Env, args T) []ClaudeView
+	// Code returns the source a call runs (an eval cell) and its language, for faces
+	// to show highlighted under the call's title (may be nil: none).
+	Code func(args T) (lang, code string)
 	// Run performs the call.
 	Run func(ctx context.Context, env Env, args T) Result
 }
@@ -115,6 +118,11 @@ func (t *defTool[T]) Decode(env Env, input json.RawMessage) (inv Invocation, msg
 	}
 	if t.def.Claude != nil {
 		inv.Claude = t.def.Claude(env, args)
+	}
+	if t.def.Code != nil {
+		if lang, code := t.def.Code(args); code != "" {
+			inv.Code = &Code{Lang: lang, Text: code}
+		}
 	}
 	run := t.def.Run
 	name := t.def.Name

@@ -199,6 +199,8 @@ type Invocation struct {
 	Principal string
 	// Paths are the absolute paths the call touches (ACP locations).
 	Paths []string
+	// Code is the source the call runs, for faces (see Def.Code).
+	Code *Code
 	// Title is the line a face shows for the call: a verb and what it acts on
 	// ("Edit src/a.go", the command). Empty: the tool's name and principal.
 	Title string
@@ -294,6 +296,13 @@ type Call struct {
 	Locations []string
 	// Brief: show the call as one line, its title and its result's Summary.
 	Brief bool
+	// Code is the source the call runs, shown highlighted under its title (nil: none).
+	Code *Code
+}
+
+// Code is source a call runs, and its language (a Markdown fence's name).
+type Code struct {
+	Lang, Text string
 }
 
 // maxTitle bounds a call's title, in characters.
@@ -303,7 +312,7 @@ const maxTitle = 200
 func Describe(t Tool, inv Invocation) Call {
 	info := t.Info()
 	c := Call{Name: t.Name(), Icon: info.Icon, Principal: inv.Principal, Level: info.Level, Kind: info.Kind,
-		Counter: info.Counter, Locations: inv.Paths, Title: inv.Title, Brief: info.Brief}
+		Counter: info.Counter, Locations: inv.Paths, Title: inv.Title, Brief: info.Brief, Code: inv.Code}
 	if c.Icon == "" {
 		c.Icon = DefaultIcon
 	}

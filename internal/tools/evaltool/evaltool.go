@@ -124,6 +124,12 @@ func (ks *Kernels) tool() tool.Tool {
 			}
 			return fmt.Sprintf("%s (%s)", strings.TrimSpace(a.Description), lang)
 		},
+		Code: func(a args) (string, string) {
+			if a.Language == "javascript" {
+				return "javascript", a.Code
+			}
+			return "python", a.Code
+		},
 		Check: check,
 		Run:   ks.runCell,
 	})
@@ -301,7 +307,7 @@ func (ks *Kernels) result(lang string, c *kernel.Cell, notes []string, k *kernel
 				size = fmt.Sprintf("image %dx%d", cfg.Width, cfg.Height)
 			}
 			sizes = append(sizes, size)
-			fmt.Fprintf(&b, "[%s, %d KB, attached]\n", size, (len(it.PNG)+1023)/1024)
+			fmt.Fprintf(&b, "[%s]\n", size)
 		}
 	}
 	if c.ImagesCut > 0 {

@@ -254,3 +254,20 @@ func TestTextBriefCallsAndDiagnostics(t *testing.T) {
 		t.Fatalf("got:\n%s\nwant:\n%s", b.String(), want)
 	}
 }
+
+// A call that runs source (an eval cell) shows its title, then its code, then its
+// output.
+func TestTextCodeUnderTheCall(t *testing.T) {
+	var b bytes.Buffer
+	p := New(&b, Options{Format: FormatText, PreviewLines: 5})
+	c := tool.Call{Name: "eval", Icon: "🧪", Principal: "x = 1\nx + 1", Title: "add one to a number (python)", Code: &tool.Code{Lang: "python", Text: "x = 1\nx + 1\n"}}
+	p.Handle(face.ToolStarted{CallID: "1", Call: c})
+	p.Handle(face.ToolFinished{CallID: "1", Call: c, Result: tool.Result{Text: "→ 2"}})
+	end := face.TurnEnded{StopReason: "end_turn"}
+	p.Handle(end)
+	p.Finish(end)
+	want := "🧪 add one to a number (python)\n  │ x = 1\n  │ x + 1\n  → 2\n"
+	if b.String() != want {
+		t.Fatalf("got:\n%q\nwant:\n%q", b.String(), want)
+	}
+}

@@ -89,6 +89,9 @@ func (p *Printer) text(e face.Event) {
 		if e.Note != "" {
 			fmt.Fprintln(p.out, p.dim("  ("+e.Note+")"))
 		}
+		for _, l := range termtext.CodeLines(e.Call, 15) {
+			fmt.Fprintln(p.out, p.dim(l))
+		}
 		p.lastTool = e.CallID
 	case face.ToolFinished:
 		p.endLine()

@@ -18,7 +18,7 @@ func ToolLine(c tool.Call) string {
 	if icon == "" {
 		icon = tool.DefaultIcon
 	}
-	if c.Brief && c.Title != "" {
+	if (c.Brief || c.Code != nil) && c.Title != "" {
 		return icon + " " + c.Title
 	}
 	principal := strings.ReplaceAll(strings.TrimSpace(c.Principal), "\n", "⏎")
@@ -46,6 +46,30 @@ func BriefLine(c tool.Call, r tool.Result) string {
 func ToolText(c tool.Call) string {
 	c.Icon = "x"
 	return strings.TrimPrefix(ToolLine(c), "x ")
+}
+
+// CodeLines are a call's source (Call.Code) as plain lines under its line, at most
+// n of them, each "  │ " and the source line (nil when the call has none).
+func CodeLines(c tool.Call, n int) []string {
+	if c.Code == nil {
+		return nil
+	}
+	lines := strings.Split(strings.TrimRight(c.Code.Text, "\n"), "\n")
+	more := 0
+	if len(lines) > n {
+		more, lines = len(lines)-n, lines[:n]
+	}
+	out := make([]string, 0, len(lines)+1)
+	for _, l := range lines {
+		if r := []rune(l); len(r) > 160 {
+			l = string(r[:160]) + "…"
+		}
+		out = append(out, "  │ "+l)
+	}
+	if more > 0 {
+		out = append(out, fmt.Sprintf("  │ … %d more line(s)", more))
+	}
+	return out
 }
 
 // Preview returns up to n lines of a result's output, indented, or "(no output)".

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/face"
+	"github.com/gantry-dev/gantry/internal/tool"
 	"github.com/gantry-dev/gantry/internal/ui/termtext"
 )
 
@@ -90,6 +91,9 @@ func (m *Model) finishTool(id, subLabel string, e face.ToolFinished) {
 	m.print(line)
 	if note != "" {
 		m.print(m.st.r(m.st.dim, "  ("+note+")"))
+	}
+	if c := e.Call.Code; c != nil {
+		m.print(m.codeBlock(c))
 	}
 	if e.Result.Display.Hidden && !e.Result.IsError {
 		return
@@ -191,4 +195,23 @@ func (m *Model) todoLines() []string {
 		out = append(out, "  "+termtext.TodoMark(it.Status)+" "+it.Content)
 	}
 	return out
+}
+
+// maxCodeLines bounds the source shown under a call.
+const maxCodeLines = 15
+
+// codeBlock is a call's source, highlighted as a Markdown code block of its language
+// (at most maxCodeLines lines).
+func (m *Model) codeBlock(c *tool.Code) string {
+	lines := strings.Split(strings.TrimRight(c.Text, "\n"), "\n")
+	more := ""
+	if len(lines) > maxCodeLines {
+		more = fmt.Sprintf("\n"+"  … %d more line(s)", len(lines)-maxCodeLines)
+		lines = lines[:maxCodeLines]
+	}
+	fence := "```"
+	for strings.Contains(c.Text, fence) {
+		fence += "`"
+	}
+	return m.md.render(fence+c.Lang+"\n"+strings.Join(lines, "\n")+"\n"+fence, m.width) + m.st.r(m.st.dim, more)
 }
