@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gantry-dev/gantry/internal/contain"
 	"github.com/gantry-dev/gantry/internal/tool"
 )
 
@@ -327,4 +328,23 @@ func TestBadInput(t *testing.T) {
 	if r := inv.Run(context.Background()); !r.IsError || !strings.Contains(r.Text, "cannot start") {
 		t.Errorf("no interpreter: %s", r.Text)
 	}
+}
+
+// With a sandbox, the kernel runs in it: it writes in the project, not outside.
+func TestKernelInTheSandbox(t *testing.T) {
+	if b, why := contain.SandboxStatus(); b == contain.BackendNone {
+		skip(t, "no sandbox here: "+why)
+	}
+	var h *harness
+	h = newHarness(t, Options{Sandbox: func() *contain.Sandbox {
+		return &contain.Sandbox{Writable: []string{h.dir}}
+	}})
+	h.ok(py("open('inside.txt', 'w').write('ok')"), "→ 2")
+	outside := filepath.Join(filepath.Dir(h.dir), "gantry-eval-outside.txt")
+	h.ok(py("try:\n    open("+strconv.Quote(outside)+", 'w')\n    print('wrote')\nexcept OSError as e:\n    print('refused', type(e).__name__)"), "refused")
+	if _, err := os.Stat(outside); err == nil {
+		os.Remove(outside)
+		t.Fatal("the sandboxed kernel wrote outside the project")
+	}
+	h.ok(py("print(tool('read_file', {'path': 'inside.txt'}))"), "ok")
 }
