@@ -25,6 +25,14 @@ function send(msg) {
   }
 }
 
+// What the process itself wrote (a child's inherited output) comes before what is
+// sent next: gantry reads up to this mark on both streams first.
+function sync() {
+  for (const fd of [1, 2]) {
+    try { fs.writeSync(fd, '\x1egantry-sync\x1e'); } catch {}
+  }
+}
+
 function cap(s) {
   return s.length > MAX_TEXT ? s.slice(0, MAX_TEXT) + `… (${s.length} characters)` : s;
 }
@@ -53,7 +61,11 @@ const cellConsole = {
 };
 
 function display(...objs) {
-  for (const o of objs) send({ type: 'display', data: bundle(o) });
+  for (const o of objs) {
+    const data = bundle(o);
+    sync();
+    send({ type: 'display', data, sync: true });
+  }
 }
 
 // gantry's tools, from a cell: await tool(name, args).
@@ -181,7 +193,9 @@ async function execute(id, src) {
     const value = await Promise.race([promise, done.then(() => { throw failed; })]);
     if (value !== undefined) {
       context._ = value;
-      send({ type: 'result', data: bundle(value) });
+      const data = bundle(value);
+      sync();
+      send({ type: 'result', data, sync: true });
     }
   } catch (e) {
     status = (e && e.code === 'ERR_SCRIPT_EXECUTION_INTERRUPTED') ? 'interrupted' : 'error';
@@ -208,12 +222,8 @@ rl.on('line', (line) => {
   } else if (msg.type === 'execute') {
     queue = queue.then(async () => {
       const status = await execute(msg.id, msg.code || '');
-      // What the process itself wrote (a child process's inherited output) is the
-      // cell's up to this mark.
-      for (const fd of [1, 2]) {
-        try { fs.writeSync(fd, '\x1egantry-sync\x1e'); } catch {}
-      }
-      send({ type: 'done', id: msg.id, status });
+      sync();
+      send({ type: 'done', id: msg.id, status, sync: true });
     });
   }
 });

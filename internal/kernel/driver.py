@@ -34,6 +34,16 @@ SYNC_MARK = b"\x1egantry-sync\x1e"
 TABLE_ROWS, TABLE_COLS = 30, 20
 
 
+def _sync():
+    # What the process itself wrote (a subprocess, C code) comes before what is sent
+    # next: gantry reads up to this mark on both streams first.
+    for fd in (1, 2):
+        try:
+            os.write(fd, SYNC_MARK)
+        except OSError:
+            pass
+
+
 def _send(msg):
     data = (json.dumps(msg) + "\n").encode()
     with _out_lock:
@@ -208,7 +218,9 @@ def display(*objs):
     """Show each object as the cell's output (a table, an image, text)."""
     _flush()
     for o in objs:
-        _send({"type": "display", "data": _bundle(o)})
+        data = _bundle(o)
+        _sync()
+        _send({"type": "display", "data": data, "sync": True})
 
 
 def _flush_figures():
@@ -217,7 +229,9 @@ def _flush_figures():
         return
     for num in plt.get_fignums():
         fig = plt.figure(num)
-        _send({"type": "display", "data": {"image/png": _figure_png(fig)}})
+        png = _figure_png(fig)
+        _sync()
+        _send({"type": "display", "data": {"image/png": png}, "sync": True})
     plt.close("all")
 
 
@@ -432,7 +446,9 @@ def execute(src):
         _flush()
         if value is not None:
             _ns["_"] = value
-            _send({"type": "result", "data": _bundle(value)})
+            data = _bundle(value)
+            _sync()
+            _send({"type": "result", "data": data, "sync": True})
     except KeyboardInterrupt as e:
         _running[0] = False
         _flush()
@@ -470,14 +486,8 @@ def main():
             continue
         if msg.get("type") == "execute":
             status = execute(msg.get("code", ""))
-            # What the process itself wrote (a subprocess, C code) is the cell's up
-            # to this mark.
-            for fd in (1, 2):
-                try:
-                    os.write(fd, SYNC_MARK)
-                except OSError:
-                    pass
-            _send({"type": "done", "id": msg.get("id"), "status": status})
+            _sync()
+            _send({"type": "done", "id": msg.get("id"), "status": status, "sync": True})
 
 
 main()

@@ -75,12 +75,15 @@ type Kernel struct {
 	stopCtx context.CancelFunc
 	dir     string // the driver's folder, removed at Close
 
-	synced [2]chan struct{} // a sync mark was read on stdout, on stderr
+	rawWake chan struct{} // a sync mark was read (a wake-up; marks counts them)
 
-	mu   sync.Mutex
-	sink *Cell // the cell running (raw output goes to it)
-	log  strings.Builder
-	once sync.Once
+	mu    sync.Mutex
+	sink  *Cell     // the cell running (raw output goes to it)
+	rawAt time.Time // when the streams last gave something
+	marks [2]int    // sync marks read on stdout, on stderr
+	want  [2]int    // sync marks waited for so far
+	log   strings.Builder
+	once  sync.Once
 }
 
 type message struct {
@@ -96,6 +99,8 @@ type message struct {
 	Args     json.RawMessage `json:"args"`
 	Language string          `json:"language"`
 	Version  string          `json:"version"`
+	// Sync: the driver wrote a sync mark on its standard streams before this message.
+	Sync bool `json:"sync"`
 }
 
 // Start starts a kernel and waits until its driver is ready.
@@ -148,15 +153,15 @@ func Start(ctx context.Context, o Options) (*Kernel, error) {
 		return nil, err
 	}
 	k := &Kernel{Language: o.Language, Started: time.Now(), toK: inW, fromK: outR, msgs: make(chan message, 64),
-		ended: make(chan struct{}), dir: dir, synced: [2]chan struct{}{make(chan struct{}, 1), make(chan struct{}, 1)}}
+		ended: make(chan struct{}), dir: dir, rawWake: make(chan struct{}, 1)}
 	p := contain.New(script, contain.Options{Dir: o.Dir, Env: env, Judge: o.Judge, Sandbox: o.Sandbox, ExtraFiles: []*os.File{inR, outW}})
 	stdout, err := p.Cmd.StdoutPipe()
 	if err == nil {
 		var stderr io.ReadCloser
 		if stderr, err = p.Cmd.StderrPipe(); err == nil {
 			if err = p.Start(); err == nil {
-				go k.raw("stdout", stdout, k.synced[0])
-				go k.raw("stderr", stderr, k.synced[1])
+				go k.raw("stdout", 0, stdout)
+				go k.raw("stderr", 1, stderr)
 			}
 		}
 	}
@@ -219,8 +224,8 @@ func (k *Kernel) read() {
 const syncMark = "\x1egantry-sync\x1e"
 
 // raw reads the interpreter's own output: to the running cell, else to the log. A
-// sync mark is taken out and reported on synced.
-func (k *Kernel) raw(name string, r io.Reader, synced chan<- struct{}) {
+// sync mark is taken out and counted in marks[stream].
+func (k *Kernel) raw(name string, stream int, r io.Reader) {
 	buf := make([]byte, 32<<10)
 	var carry string // the end of the last read, when it may be the start of a mark
 	for {
@@ -235,8 +240,11 @@ func (k *Kernel) raw(name string, r io.Reader, synced chan<- struct{}) {
 				}
 				k.deliver(name, text[:i])
 				text = text[i+len(syncMark):]
+				k.mu.Lock()
+				k.marks[stream]++
+				k.mu.Unlock()
 				select {
-				case synced <- struct{}{}:
+				case k.rawWake <- struct{}{}:
 				default:
 				}
 			}
@@ -260,6 +268,7 @@ func (k *Kernel) deliver(name, text string) {
 		return
 	}
 	k.mu.Lock()
+	k.rawAt = time.Now()
 	if k.sink != nil {
 		k.sink.stream(name, text)
 	} else if k.log.Len() < 16<<10 {
@@ -471,7 +480,7 @@ func (k *Kernel) Run(ctx context.Context, code string, o RunOptions) (*Cell, err
 		select {
 		case m, ok := <-k.msgs:
 			if !ok {
-				k.settleRaw(c, false)
+				k.settleRaw(c)
 				c.Status = "died"
 				if c.Interrupted != "" {
 					c.Status = "killed"
@@ -487,6 +496,7 @@ func (k *Kernel) Run(ctx context.Context, code string, o RunOptions) (*Cell, err
 				c.stream(m.Name, m.Text)
 				k.mu.Unlock()
 			case "display", "result":
+				k.awaitRaw(m.Sync)
 				k.mu.Lock()
 				c.bundle(m.Data, m.Type == "result")
 				k.mu.Unlock()
@@ -503,7 +513,7 @@ func (k *Kernel) Run(ctx context.Context, code string, o RunOptions) (*Cell, err
 				}
 				resp, _ := json.Marshal(map[string]any{"type": "tool_result", "id": m.ID, "text": text, "error": failed})
 				if _, err := k.toK.Write(append(resp, '\n')); err != nil {
-					k.settleRaw(c, false)
+					k.settleRaw(c)
 					c.Status = "died"
 					return c, nil
 				}
@@ -511,7 +521,8 @@ func (k *Kernel) Run(ctx context.Context, code string, o RunOptions) (*Cell, err
 					timer.Reset(idle)
 				}
 			case "done":
-				k.settleRaw(c, true)
+				k.awaitRaw(m.Sync)
+				k.settleRaw(c)
 				c.Status = m.Status
 				return c, nil
 			}
@@ -523,26 +534,56 @@ func (k *Kernel) Run(ctx context.Context, code string, o RunOptions) (*Cell, err
 		case <-graceC:
 			// It did not end after the interrupt: the kernel goes, and its state.
 			k.Close()
-			k.settleRaw(c, false)
+			k.settleRaw(c)
 			c.Status = "killed"
 			return c, nil
 		}
 	}
 }
 
-// settleRaw waits (briefly: a cell may have closed them) until the interpreter's own
-// streams have given all they had before the cell ended, then closes the cell's text.
-func (k *Kernel) settleRaw(c *Cell, ended bool) {
-	if ended {
-		t := time.NewTimer(time.Second)
-		defer t.Stop()
-		for _, ch := range k.synced {
-			select {
-			case <-ch:
-			case <-t.C:
-			}
+// awaitRaw waits, when the driver wrote sync marks, until the interpreter's own
+// streams have given all they had before the message that follows them — for as long
+// as they keep giving: a stream silent for a second without its mark (a cell that
+// closed or redirected it) is not waited for.
+func (k *Kernel) awaitRaw(marked bool) {
+	if !marked {
+		return
+	}
+	k.mu.Lock()
+	k.want[0]++
+	k.want[1]++
+	k.mu.Unlock()
+	start := time.Now()
+	var tick *time.Ticker
+	for {
+		k.mu.Lock()
+		caught := k.marks[0] >= k.want[0] && k.marks[1] >= k.want[1]
+		last := k.rawAt
+		if last.Before(start) {
+			last = start
+		}
+		if !caught && time.Since(last) > time.Second {
+			// A stream gave up its marks (closed, redirected): count from here on.
+			k.want = k.marks
+			caught = true
+		}
+		k.mu.Unlock()
+		if caught {
+			return
+		}
+		if tick == nil {
+			tick = time.NewTicker(20 * time.Millisecond)
+			defer tick.Stop()
+		}
+		select {
+		case <-k.rawWake:
+		case <-tick.C:
 		}
 	}
+}
+
+// settleRaw closes the cell's text.
+func (k *Kernel) settleRaw(c *Cell) {
 	k.mu.Lock()
 	c.finish()
 	k.mu.Unlock()
