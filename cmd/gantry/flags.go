@@ -46,6 +46,12 @@ Usage:
   gantry -p "PROMPT" [flags]      run one task in print mode (piped stdin goes after the prompt,
                                   or is the prompt when none is given)
   gantry acp [flags]              serve the Agent Client Protocol on stdin/stdout (for editors)
+  gantry mcp [flags]              serve gantry's tools over MCP on stdin/stdout (for other agents)
+      --http HOST:PORT            … over streamable HTTP at http://HOST:PORT/mcp instead (a
+                                  loopback address; port 0 picks a free one, said on stderr)
+      --listen HOST:PORT          … the same on any address, named explicitly
+      --token-file FILE           the bearer token HTTP clients must send (else GANTRY_MCP_TOKEN)
+      --idle-timeout DURATION     close an HTTP session idle this long (default 30m; 0: never)
   gantry sessions [--limit N] [--json]
                                   list stored sessions, newest first (--json for scripts)
   gantry tool [--no-rules] NAME ['JSON']
@@ -77,7 +83,7 @@ Flags:
   -h, --help                      this help
 
 Environment: GANTRY_PROVIDER, GANTRY_MODEL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL,
-OPENAI_API_KEY, OPENAI_BASE_URL, GANTRY_CONFIG_DIR, GANTRY_DATA_DIR, XDG_CONFIG_HOME,
+OPENAI_API_KEY, OPENAI_BASE_URL, GANTRY_MCP_TOKEN, GANTRY_CONFIG_DIR, GANTRY_DATA_DIR, XDG_CONFIG_HOME,
 XDG_DATA_HOME, NO_COLOR. See the README for the config files.
 `
 

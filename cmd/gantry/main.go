@@ -28,6 +28,8 @@ func run(args []string) int {
 		switch args[0] {
 		case "acp":
 			return runACP(args[1:])
+		case "mcp":
+			return runMCP(args[1:])
 		case "sessions":
 			return runSessions(args[1:])
 		case "tool":

@@ -344,39 +344,45 @@ func joinNames(names []string) string {
 }
 
 // relay is the Relay of the call parent: a tool call from inside it (an eval cell's
-// tool()) goes through what a call of the model's goes through — decoding, the
-// PreToolUse hooks, the gate and the person, the run, the PostToolUse hooks — and is
-// shown as a call of its own (id parent.N). It is not stored apart: its parent's
+// tool()) is a Call of its own (id parent.N). It is not stored apart: its parent's
 // result holds what came of it.
 func (a *Agent) relay(parent string) tool.Relay {
 	var n atomic.Int32
 	return func(ctx context.Context, name string, input json.RawMessage) tool.Result {
-		id := fmt.Sprintf("%s.%d", parent, n.Add(1))
-		one := new(atomic.Int32)
-		one.Store(1)
-		p := a.prepare(llm.Block{Type: llm.BlockToolUse, ToolCallID: id, ToolName: name, Input: input}, one)
-		if p.result != nil {
-			return *p.result
-		}
-		if ctx.Err() != nil {
-			a.settle(p, cancelledResult(name), false)
-			return *p.result
-		}
-		if !a.permit(ctx, p) {
-			return *p.result
-		}
-		a.emit(face.ToolRunning{CallID: id, Name: name})
-		start := time.Now()
-		r := p.inv.Run(tool.WithRelay(tool.WithCallID(ctx, id), a.relay(id)))
-		p.took = time.Since(start)
-		p.cancelled = ctx.Err() != nil
-		a.postToolUse(ctx, p, &r)
-		r.Text = tool.Bound(r.Text, a.Config.MaxOutput)
-		p.result = &r
-		for _, b := range r.Blocked {
-			a.emit(face.ExecBlocked{CallID: id, Rule: b.Rule, Command: b.Command})
-		}
-		a.emit(face.ToolFinished{CallID: id, Call: p.call, Result: r, Cancelled: p.cancelled, Duration: p.took})
-		return r
+		return a.Call(ctx, fmt.Sprintf("%s.%d", parent, n.Add(1)), name, input)
 	}
+}
+
+// Call runs one tool call that no response of the model's asked for (a relayed call,
+// another program's through gantry mcp) through what a model's call goes through —
+// decoding, the PreToolUse hooks, the gate and the person, the run, the PostToolUse
+// hooks, the bound — and shows it as a call of its own under id. Nothing is stored of
+// it.
+func (a *Agent) Call(ctx context.Context, id, name string, input json.RawMessage) tool.Result {
+	one := new(atomic.Int32)
+	one.Store(1)
+	p := a.prepare(llm.Block{Type: llm.BlockToolUse, ToolCallID: id, ToolName: name, Input: input}, one)
+	if p.result != nil {
+		return *p.result
+	}
+	if ctx.Err() != nil {
+		a.settle(p, cancelledResult(name), false)
+		return *p.result
+	}
+	if !a.permit(ctx, p) {
+		return *p.result
+	}
+	a.emit(face.ToolRunning{CallID: id, Name: name})
+	start := time.Now()
+	r := p.inv.Run(tool.WithRelay(tool.WithCallID(ctx, id), a.relay(id)))
+	p.took = time.Since(start)
+	p.cancelled = ctx.Err() != nil
+	a.postToolUse(ctx, p, &r)
+	r.Text = tool.Bound(r.Text, a.Config.MaxOutput)
+	p.result = &r
+	for _, b := range r.Blocked {
+		a.emit(face.ExecBlocked{CallID: id, Rule: b.Rule, Command: b.Command})
+	}
+	a.emit(face.ToolFinished{CallID: id, Call: p.call, Result: r, Cancelled: p.cancelled, Duration: p.took})
+	return r
 }

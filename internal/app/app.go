@@ -71,6 +71,12 @@ type Options struct {
 	// elsewhere.
 	Editor    tool.Editor
 	Terminals tool.Terminals
+	// ToolServer: the session serves the tool calls of another program's agent (gantry
+	// mcp), not a model's. It needs no model (prompt hooks fail when none is
+	// configured), keeps its records only while it lives (in a folder of its own,
+	// removed at Close: it is not one of the sessions to list or resume), and connects
+	// no MCP servers of the config.
+	ToolServer bool
 }
 
 // ResumeLast asks Resume for the most recent session, whatever its folder.
@@ -116,6 +122,7 @@ type App struct {
 	resumed     bool
 	asker       askerRef
 	mcp         mcpBoard // the MCP servers' states
+	scratch     string   // a ToolServer's folder (its store, transcript, tasks), removed at Close
 
 	mu       sync.Mutex
 	sink     face.Sink
@@ -147,6 +154,13 @@ func New(opts Options) (_ *App, err error) {
 		return nil, usageErrorf("the working folder %s is not an existing folder", opts.Cwd)
 	}
 	a.opts.Cwd = opts.Cwd
+	if opts.ToolServer {
+		if a.scratch, err = os.MkdirTemp("", "gantry-serve-"); err != nil {
+			return nil, fmt.Errorf("making the session's folder: %w", err)
+		}
+		opts.Store = filepath.Join(a.scratch, "sessions.db")
+		a.opts.Store = opts.Store
+	}
 	if a.cfg, err = config.Load(opts.Cwd); err != nil {
 		return nil, err
 	}
@@ -157,10 +171,13 @@ func New(opts Options) (_ *App, err error) {
 	}
 	cfg := a.cfg
 	model := ""
-	if a.provider, model, err = chooseProvider(opts.Provider, opts.Model, cfg); err != nil {
-		return nil, err
-	}
 	provider := opts.LLM
+	if a.provider, model, err = chooseProvider(opts.Provider, opts.Model, cfg); err != nil {
+		if !opts.ToolServer || !errors.Is(err, ErrNoProvider) || provider != nil {
+			return nil, err
+		}
+		provider, a.provider = noModel{}, "none"
+	}
 	if provider == nil {
 		base, _ := baseURLFor(a.provider, cfg)
 		if provider, err = newProvider(a.provider, base, timeoutsOf(cfg)); err != nil {
@@ -493,6 +510,11 @@ func (a *App) Close() error {
 	}
 	if a.ownPool && a.pool != nil {
 		errs = append(errs, a.pool.Close(ctx))
+	}
+	if a.scratch != "" {
+		if err := os.RemoveAll(a.scratch); err != nil {
+			errs = append(errs, fmt.Errorf("removing the session's folder: %w", err))
+		}
 	}
 	return errors.Join(errs...)
 }

@@ -254,6 +254,9 @@ func connectMCP(ctx context.Context, pool *resource.Pool, reg *tool.Registry, en
 // connectMCP connects the session's servers (see the function of that name); the
 // project folder is their root.
 func (a *App) connectMCP(ctx context.Context) []string {
+	if a.opts.ToolServer {
+		return nil // its tools are gantry's own: it serves no one else's
+	}
 	notices := slices.Clone(a.cfg.MCPProblems)
 	entries := mcpEntries(a.cfg, a.opts.MCPServers, os.LookupEnv)
 	return append(notices, connectMCP(ctx, a.pool, a.reg, entries, a.opts.Cwd, []string{a.cfg.Root()}, &a.mcp)...)

@@ -50,6 +50,13 @@ type Def[T any] struct {
 	// Code returns the source a call runs (an eval cell) and its language, for faces
 	// to show highlighted under the call's title (may be nil: none).
 	Code func(args T) (lang, code string)
+	// Label is the tool's name for people ("Read a file"), where a client shows one
+	// (gantry mcp's tool titles); empty: made from Name.
+	Label string
+	// Conversation: the tool acts on the conversation it is called in — the model's
+	// context, its mode, its person, its own agents — not on the project, so it means
+	// nothing to another program's agent and gantry mcp does not serve it.
+	Conversation bool
 	// Run performs the call.
 	Run func(ctx context.Context, env Env, args T) Result
 }
@@ -69,7 +76,8 @@ func (t *defTool[T]) Level() Level { return t.def.Level }
 func (t *defTool[T]) Kind() Kind   { return t.def.Kind }
 
 func (t *defTool[T]) Info() Info {
-	return Info{Level: t.def.Level, Kind: t.def.Kind, Icon: t.def.Icon, Counter: t.def.Counter, Files: t.def.Files, ClaudeNames: t.def.ClaudeNames, Brief: t.def.Brief}
+	return Info{Level: t.def.Level, Kind: t.def.Kind, Icon: t.def.Icon, Counter: t.def.Counter, Files: t.def.Files, ClaudeNames: t.def.ClaudeNames, Brief: t.def.Brief,
+		Label: t.def.Label, Conversation: t.def.Conversation}
 }
 
 func (t *defTool[T]) init() {

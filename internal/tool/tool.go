@@ -266,6 +266,24 @@ type Info struct {
 	ClaudeNames []string
 	// Brief: a call shows as one line, its title and its result's Summary.
 	Brief bool
+	// Label is the tool's name for people (see Def.Label; LabelOf fills it in).
+	Label string
+	// Conversation: the tool acts on its conversation, not on the project (see
+	// Def.Conversation).
+	Conversation bool
+}
+
+// LabelOf is the tool's name for people: its Label, else its name as words
+// ("read_file": "Read file").
+func LabelOf(t Tool) string {
+	if l := t.Info().Label; l != "" {
+		return l
+	}
+	w := strings.ReplaceAll(t.Name(), "_", " ")
+	if w == "" {
+		return w
+	}
+	return strings.ToUpper(w[:1]) + w[1:]
 }
 
 // Tool is one tool gantry can declare to the model.

@@ -47,13 +47,14 @@ func Tool(asker face.Asker, timeout time.Duration) tool.Tool {
 		timeout = DefaultTimeout
 	}
 	return tool.New(tool.Def[args]{
-		Name:        "ask_user",
-		Description: description,
-		Level:       tool.LevelRead,
-		Kind:        tool.KindOther,
-		Icon:        "❓",
-		Principal:   principal,
-		Check:       check,
+		Conversation: true,
+		Name:         "ask_user",
+		Description:  description,
+		Level:        tool.LevelRead,
+		Kind:         tool.KindOther,
+		Icon:         "❓",
+		Principal:    principal,
+		Check:        check,
 		Run: func(ctx context.Context, _ tool.Env, a args) tool.Result {
 			return run(ctx, asker, timeout, questions(a))
 		},

@@ -24,7 +24,8 @@ var description string
 // Tool returns the compact tool.
 func Tool(c Compactor) tool.Tool {
 	return tool.New(tool.Def[args]{
-		Name: "compact", Description: description, Level: tool.LevelRead, Kind: tool.KindThink, Icon: "🧹",
+		Conversation: true,
+		Name:         "compact", Description: description, Level: tool.LevelRead, Kind: tool.KindThink, Icon: "🧹",
 		Title:     func(tool.Env, args, []string) string { return "Compact the conversation" },
 		Principal: func(a args) string { return a.Focus },
 		Run: func(_ context.Context, _ tool.Env, a args) tool.Result {

@@ -161,6 +161,7 @@ func (d *Debugger) Usable() bool {
 func (d *Debugger) tool() tool.Tool {
 	return tool.New(tool.Def[args]{
 		Name:        "debug",
+		Label:       "Debugger",
 		Description: doc,
 		Level:       tool.LevelExec,
 		Kind:        tool.KindExecute,

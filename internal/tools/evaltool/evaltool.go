@@ -111,6 +111,7 @@ func (ks *Kernels) Usable() bool {
 func (ks *Kernels) tool() tool.Tool {
 	return tool.New(tool.Def[args]{
 		Name:        "eval",
+		Label:       "Run Python or JavaScript in a kernel",
 		Description: doc,
 		Level:       tool.LevelExec,
 		Kind:        tool.KindExecute,

@@ -40,6 +40,7 @@ func ReadFile(o Options) tool.Tool {
 			return []tool.ClaudeView{{Name: "Read", Input: in}}
 		},
 		Name:        "read_file",
+		Label:       "Read a file",
 		Description: readFileDoc,
 		Level:       tool.LevelRead,
 		Kind:        tool.KindRead,

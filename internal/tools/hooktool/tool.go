@@ -29,11 +29,12 @@ type args struct {
 // Tool returns register_hook over the session's hooks r.
 func Tool(r *hook.Runner) tool.Tool {
 	return tool.New(tool.Def[args]{
-		Name:        Name,
-		Description: strings.TrimSpace(description),
-		Level:       tool.LevelExec,
-		Kind:        tool.KindOther,
-		Icon:        "🔗",
+		Conversation: true,
+		Name:         Name,
+		Description:  strings.TrimSpace(description),
+		Level:        tool.LevelExec,
+		Kind:         tool.KindOther,
+		Icon:         "🔗",
 		Principal: func(a args) string {
 			if a.Action == "register" {
 				return a.Command

@@ -17,12 +17,13 @@ type enterArgs struct{}
 // Enter returns enter_plan_mode, which switches the session to plan mode.
 func (w *Switch) Enter() tool.Tool {
 	return tool.New(tool.Def[enterArgs]{
-		Name:        "enter_plan_mode",
-		Description: enterDescription,
-		Level:       tool.LevelRead,
-		Kind:        tool.KindSwitchMode,
-		Icon:        "📋",
-		Title:       func(tool.Env, enterArgs, []string) string { return "Plan before changing anything" },
+		Conversation: true,
+		Name:         "enter_plan_mode",
+		Description:  enterDescription,
+		Level:        tool.LevelRead,
+		Kind:         tool.KindSwitchMode,
+		Icon:         "📋",
+		Title:        func(tool.Env, enterArgs, []string) string { return "Plan before changing anything" },
 		Run: func(context.Context, tool.Env, enterArgs) tool.Result {
 			left, switched := w.enter()
 			if !switched {

@@ -23,14 +23,15 @@ type exitArgs struct {
 // Exit returns exit_plan_mode, which asks asker to approve the plan.
 func (w *Switch) Exit(asker face.Asker) tool.Tool {
 	return tool.New(tool.Def[exitArgs]{
-		Name:        "exit_plan_mode",
-		Description: exitDescription,
-		Level:       tool.LevelRead,
-		Kind:        tool.KindSwitchMode,
-		Icon:        "📋",
-		Title:       func(tool.Env, exitArgs, []string) string { return "Ready to code?" },
-		Principal:   func(a exitArgs) string { return firstLine(a.Plan) },
-		Check:       checkExit,
+		Conversation: true,
+		Name:         "exit_plan_mode",
+		Description:  exitDescription,
+		Level:        tool.LevelRead,
+		Kind:         tool.KindSwitchMode,
+		Icon:         "📋",
+		Title:        func(tool.Env, exitArgs, []string) string { return "Ready to code?" },
+		Principal:    func(a exitArgs) string { return firstLine(a.Plan) },
+		Check:        checkExit,
 		Run: func(ctx context.Context, _ tool.Env, a exitArgs) tool.Result {
 			return w.exit(ctx, asker, a)
 		},

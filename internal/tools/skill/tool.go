@@ -58,14 +58,15 @@ func Tool(skills []Skill, o Options) tool.Tool {
 	}
 	u := &inUse{o: o, granted: map[string]string{}}
 	return tool.New(tool.Def[readSkillArgs]{
-		Name:        "read_skill",
-		Description: description(sorted),
-		Level:       tool.LevelRead,
-		Kind:        tool.KindRead,
-		Icon:        "📖",
-		Counter:     tool.CountSkill,
-		Principal:   func(a readSkillArgs) string { return a.Name },
-		Title:       func(_ tool.Env, a readSkillArgs, _ []string) string { return "Read the skill " + a.Name },
+		Conversation: true,
+		Name:         "read_skill",
+		Description:  description(sorted),
+		Level:        tool.LevelRead,
+		Kind:         tool.KindRead,
+		Icon:         "📖",
+		Counter:      tool.CountSkill,
+		Principal:    func(a readSkillArgs) string { return a.Name },
+		Title:        func(_ tool.Env, a readSkillArgs, _ []string) string { return "Read the skill " + a.Name },
 		Run: func(_ context.Context, _ tool.Env, a readSkillArgs) tool.Result {
 			s, ok := byName[filepath.Base(a.Name)] // a name, never a path
 			if !ok {

@@ -68,6 +68,7 @@ func (s *Set) Close(context.Context) error {
 func EditTool(o Options, staged *Staged) tool.Tool {
 	return tool.New(tool.Def[editArgs]{
 		Name:        "ast_edit",
+		Label:       "Stage a structural rewrite",
 		Description: editDoc,
 		Level:       tool.LevelWrite,
 		Kind:        tool.KindEdit,
@@ -178,6 +179,7 @@ type resolveArgs struct {
 func Resolve(o Options, staged *Staged) tool.Tool {
 	return tool.New(tool.Def[resolveArgs]{
 		Name:        "resolve",
+		Label:       "Apply or discard staged rewrites",
 		Description: resolveDoc,
 		Level:       tool.LevelWrite,
 		Kind:        tool.KindEdit,

@@ -36,6 +36,7 @@ type grepArgs struct {
 func Grep(o Options) tool.Tool {
 	return tool.New(tool.Def[grepArgs]{
 		Name:        "ast_grep",
+		Label:       "Structural code search",
 		Description: grepDoc,
 		Level:       tool.LevelRead,
 		Kind:        tool.KindSearch,

@@ -46,7 +46,8 @@ var description string
 // Tool returns the agent tool. bg may be nil: then run_in_background is refused.
 func Tool(s Spawner, bg Background) tool.Tool {
 	return tool.New(tool.Def[args]{
-		Name: Name, Description: description, Level: tool.LevelExec, Kind: tool.KindOther, Icon: "🤖",
+		Conversation: true,
+		Name:         Name, Description: description, Level: tool.LevelExec, Kind: tool.KindOther, Icon: "🤖",
 		ClaudeNames: []string{"Task"},
 		Claude: func(_ tool.Env, a args) []tool.ClaudeView {
 			return []tool.ClaudeView{{Name: "Task", Input: map[string]any{"description": a.Description, "prompt": a.Prompt, "subagent_type": "general-purpose"}}}

@@ -27,13 +27,15 @@ type args struct {
 // Tool returns task over b.
 func Tool(b *Board) tool.Tool {
 	return tool.New(tool.Def[args]{
-		Name:        "task",
-		Description: description,
-		Level:       tool.LevelRead,
-		Kind:        tool.KindThink,
-		Icon:        "✅",
-		Principal:   principal,
-		Check:       check,
+		Name:         "task",
+		Label:        "Board of tasks",
+		Conversation: true,
+		Description:  description,
+		Level:        tool.LevelRead,
+		Kind:         tool.KindThink,
+		Icon:         "✅",
+		Principal:    principal,
+		Check:        check,
 		Run: func(_ context.Context, _ tool.Env, a args) tool.Result {
 			return run(b, a)
 		},

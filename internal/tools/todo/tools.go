@@ -33,8 +33,9 @@ type readArgs struct{}
 // Tools returns todo_write and todo_read over l.
 func Tools(l *List) []tool.Tool {
 	write := tool.New(tool.Def[writeArgs]{
-		Name:        "todo_write",
-		ClaudeNames: []string{"TodoWrite"},
+		Conversation: true,
+		Name:         "todo_write",
+		ClaudeNames:  []string{"TodoWrite"},
 		Claude: func(_ tool.Env, a writeArgs) []tool.ClaudeView {
 			todos := make([]map[string]any, len(a.Todos))
 			for i, it := range a.Todos {
@@ -60,12 +61,13 @@ func Tools(l *List) []tool.Tool {
 		},
 	})
 	read := tool.New(tool.Def[readArgs]{
-		Name:        "todo_read",
-		Description: readDescription,
-		Level:       tool.LevelRead,
-		Kind:        tool.KindThink,
-		Icon:        "✅",
-		Title:       func(tool.Env, readArgs, []string) string { return "Read the todo list" },
+		Conversation: true,
+		Name:         "todo_read",
+		Description:  readDescription,
+		Level:        tool.LevelRead,
+		Kind:         tool.KindThink,
+		Icon:         "✅",
+		Title:        func(tool.Env, readArgs, []string) string { return "Read the todo list" },
 		Run: func(context.Context, tool.Env, readArgs) tool.Result {
 			items := l.Items()
 			if len(items) == 0 {

@@ -45,6 +45,7 @@ func Fetch(o Options) tool.Tool {
 			return []tool.ClaudeView{{Name: "WebFetch", Input: map[string]any{"url": a.URL, "prompt": ""}}}
 		},
 		Name:        "web_fetch",
+		Label:       "Fetch a web page",
 		Description: fetchDoc,
 		Level:       tool.LevelRead,
 		Kind:        tool.KindFetch,

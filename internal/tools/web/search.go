@@ -50,6 +50,7 @@ func Search(o Options) tool.Tool {
 			return []tool.ClaudeView{{Name: "WebSearch", Input: map[string]any{"query": a.Query}}}
 		},
 		Name:        "web_search",
+		Label:       "Search the web",
 		Description: searchDoc,
 		Level:       tool.LevelRead,
 		Kind:        tool.KindFetch,
