@@ -28,6 +28,17 @@ if [ ! -d "$acp_client/node_modules/@agentclientprotocol/sdk" ]; then
   fi
   npm ci --no-audit --no-fund --prefix "$acp_client"
 fi
+# The end-to-end tests of gantry mcp (cmd/gantry/mcp_e2e_test.go) drive it with the
+# TypeScript MCP SDK's client and the MCP Inspector's CLI, pinned by this folder's
+# lockfile; install them when they are missing.
+mcp_client=cmd/gantry/testdata/mcp-client
+if [ ! -d "$mcp_client/node_modules/@modelcontextprotocol/inspector" ] || [ ! -d "$mcp_client/node_modules/@modelcontextprotocol/sdk" ]; then
+  if ! command -v npm >/dev/null; then
+    echo "npm is missing: the gantry mcp end-to-end tests need Node.js and npm (Debian: apt-get install nodejs npm)" >&2
+    exit 1
+  fi
+  npm ci --no-audit --no-fund --prefix "$mcp_client"
+fi
 # The MCP client's tests (internal/mcpclient/everything_test.go) connect to the MCP
 # project's reference server, @modelcontextprotocol/server-everything, pinned by its
 # lockfile; install it when it is missing (without npm the test is skipped).

@@ -101,9 +101,13 @@ func parseMCPFlags(args []string) (m mcpFlags, rest []string, err error) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !strings.HasPrefix(a, "-") || a == "--" {
+		if a == "--" {
 			rest = append(rest, args[i:]...)
 			break
+		}
+		if !strings.HasPrefix(a, "-") {
+			rest = append(rest, a)
+			continue
 		}
 		var dst *string
 		var idle string
