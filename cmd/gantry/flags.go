@@ -29,6 +29,7 @@ type flags struct {
 	fork               bool
 	cwd                string
 	interactive        bool
+	vibe               bool
 	prompt             string
 }
 
@@ -80,6 +81,8 @@ Flags:
                                   that one (which may be running elsewhere)
   -C, --cwd DIR                   work in DIR instead of the current folder
   -i, --interactive               ask permission, ask_user questions and plan approval at the terminal
+      --vibe                      vibe mode: the model may start background workers by tier
+                                  (models.fast, models.good); /vibe in the terminal UI
   -h, --help                      this help
 
 Environment: GANTRY_PROVIDER, GANTRY_MODEL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL,
@@ -116,6 +119,7 @@ func parseFlags(args []string) (*flags, error) {
 	fs.StringVar(&f.cwd, "C", "", "")
 	fs.BoolVar(&f.interactive, "interactive", false, "")
 	fs.BoolVar(&f.interactive, "i", false, "")
+	fs.BoolVar(&f.vibe, "vibe", false, "")
 
 	var words []string
 	args = bareResume(args)

@@ -182,6 +182,8 @@ func mcpNotApplicable(f *flags) string {
 		return "-p and --output-format do not apply: the client sends the calls and reads the results"
 	case f.cont || f.resume != "" || f.fork:
 		return "--continue, --resume and --fork do not apply: each MCP session is a new gantry session"
+	case f.vibe:
+		return "--vibe does not apply: workers belong to a conversation, and no model runs here"
 	case f.interactive:
 		return "--interactive does not apply: permission questions go to the client (elicitation) or are refused"
 	case f.maxTurns != 0 || f.systemPrompt != "" || f.appendSystemPrompt != "":

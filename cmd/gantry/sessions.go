@@ -28,6 +28,8 @@ type sessionJSON struct {
 	Turns    int       `json:"turns"`
 	Usage    llm.Usage `json:"usage"`
 	CostUSD  float64   `json:"cost_usd"`
+	// Parent is the session a vibe worker's was started from.
+	Parent string `json:"parent,omitempty"`
 	// Running is the gantry that runs the session now, when one does.
 	Running *runningJSON `json:"running,omitempty"`
 }
@@ -87,7 +89,7 @@ func runSessions(args []string) int {
 		out := make([]sessionJSON, 0, len(list))
 		for _, s := range list {
 			j := sessionJSON{ID: s.ID, Cwd: s.Cwd, Title: s.Title, Provider: s.Provider, Model: s.Model,
-				Created: s.Created, Updated: s.Updated, Messages: s.Messages, Turns: s.Turns, Usage: s.Usage, CostUSD: s.Cost}
+				Created: s.Created, Updated: s.Updated, Messages: s.Messages, Turns: s.Turns, Usage: s.Usage, CostUSD: s.Cost, Parent: s.Parent}
 			if h, ok := running[s.ID]; ok {
 				j.Running = &runningJSON{PID: h.PID, Host: h.Host, Since: h.Since}
 			}
@@ -115,7 +117,11 @@ func runSessions(args []string) int {
 				state = fmt.Sprintf("running (pid %d on %s)", h.PID, h.Host)
 			}
 		}
-		fmt.Fprintf(w, "%s\t%s\t%d\t$%.4f\t%s\t%s\t%s\t%s\n", s.ID, s.Updated.Local().Format("2006-01-02 15:04"), s.Turns, s.Cost, s.Model, state, s.Cwd, s.Title)
+		title := s.Title
+		if s.Parent != "" {
+			title = fmt.Sprintf("%s (worker of %s)", title, s.Parent)
+		}
+		fmt.Fprintf(w, "%s\t%s\t%d\t$%.4f\t%s\t%s\t%s\t%s\n", s.ID, s.Updated.Local().Format("2006-01-02 15:04"), s.Turns, s.Cost, s.Model, state, s.Cwd, title)
 	}
 	if err := w.Flush(); err != nil {
 		fmt.Fprintln(os.Stderr, "gantry:", sentence(err))

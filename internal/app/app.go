@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/agent"
@@ -35,6 +36,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/tools/structural"
 	"github.com/gantry-dev/gantry/internal/tools/task"
 	"github.com/gantry-dev/gantry/internal/tools/todo"
+	"github.com/gantry-dev/gantry/internal/tools/vibe"
 )
 
 // Options are what the command line says; they win over the config files.
@@ -77,6 +79,9 @@ type Options struct {
 	// removed at Close: it is not one of the sessions to list or resume), and connects
 	// no MCP servers of the config.
 	ToolServer bool
+	// Vibe starts the session in vibe mode: the vibe tools (background workers) are
+	// declared (SetVibe turns it on and off).
+	Vibe bool
 }
 
 // ResumeLast asks Resume for the most recent session, whatever its folder.
@@ -123,6 +128,8 @@ type App struct {
 	asker       askerRef
 	mcp         mcpBoard // the MCP servers' states
 	scratch     string   // a ToolServer's folder (its store, transcript, tasks), removed at Close
+	vibe        *vibe.Board
+	vibeOn      atomic.Bool
 
 	mu       sync.Mutex
 	sink     face.Sink
@@ -130,6 +137,7 @@ type App struct {
 	ended    bool // the SessionEnd hooks ran
 	closed   bool
 	modeNote bool // the person changed the mode since the model was last told
+	vibeNote bool // the person turned vibe mode on or off since the model was last told
 }
 
 // New wires a session: it reads the config, picks the provider, builds the gate, the
@@ -216,6 +224,9 @@ func New(opts Options) (_ *App, err error) {
 		TranscriptPath: a.transcript.path, Model: a.askModel, EnvDir: a.envDir})
 	a.todos, a.board = todo.NewList(a.records, a.emit), task.NewBoard(a.records)
 	a.staged = structural.NewStaged(a.records)
+	a.vibe = vibe.New(vibe.Options{Make: a.newWorker, MaxOutput: cfg.MaxOutput,
+		Notify: func(text string) { a.emit(face.Notice{Text: text, Info: true}) }})
+	a.vibeOn.Store(opts.Vibe)
 	a.agent = &agent.Agent{
 		Provider: provider, Gate: a.gate, Asker: &a.asker, Sink: a.emit, Store: transcribing{a.records, a.transcript},
 		Env:      tool.Env{Cwd: opts.Cwd, SessionID: a.sess.ID(), Editor: opts.Editor, Terminals: opts.Terminals},
@@ -331,8 +342,8 @@ func (a *App) emit(e face.Event) {
 func (a *App) Run(ctx context.Context, prompt string, attached []llm.Block) face.TurnEnded {
 	a.mu.Lock()
 	started := a.started && !a.closed
-	note := a.modeNote
-	a.modeNote = false
+	note, vibeNote := a.modeNote, a.vibeNote
+	a.modeNote, a.vibeNote = false, false
 	a.mu.Unlock()
 	if !started {
 		end := face.TurnEnded{StopReason: "error", Err: errors.New("the session is not started (a face must call Start) or is closed")}
@@ -342,6 +353,13 @@ func (a *App) Run(ctx context.Context, prompt string, attached []llm.Block) face
 		m := a.gate.Mode()
 		attached = append(attached, llm.Block{Type: llm.BlockText,
 			Text: fmt.Sprintf("<system-reminder>The user switched the permission mode to %s: %s.</system-reminder>", m, m.About())})
+	}
+	if vibeNote {
+		text := "<system-reminder>The user turned vibe mode on: you can hand pieces of work to background workers (vibe_spawn, by tier: fast for mechanical work with a clear spec, good for design, judgement and review), follow them (vibe_list, vibe_wait), steer them (vibe_send) and stop them (vibe_kill).</system-reminder>"
+		if !a.Vibe() {
+			text = "<system-reminder>The user turned vibe mode off: the vibe tools are gone; workers still running finish by themselves.</system-reminder>"
+		}
+		attached = append(attached, llm.Block{Type: llm.BlockText, Text: text})
 	}
 	a.mu.Lock()
 	failed := a.storeFailed
@@ -475,6 +493,11 @@ func (a *App) Close() error {
 	a.mu.Unlock()
 	for _, w := range a.EndSession(EndOther) {
 		a.emit(face.Notice{Text: w})
+	}
+	if a.vibe != nil {
+		if n := a.vibe.Running(); n > 0 {
+			a.emit(face.Notice{Text: fmt.Sprintf("the session ends: %d vibe worker(s) still running are stopped", n)})
+		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -29,6 +29,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/tools/subagent"
 	"github.com/gantry-dev/gantry/internal/tools/task"
 	"github.com/gantry-dev/gantry/internal/tools/todo"
+	"github.com/gantry-dev/gantry/internal/tools/vibe"
 	"github.com/gantry-dev/gantry/internal/tools/web"
 )
 
@@ -63,6 +64,8 @@ type deps struct {
 	todos     *todo.List
 	board     *task.Board
 	staged    *structural.Staged // the session's staged structural changes
+	vibe      *vibe.Board        // the session's background workers
+	vibeOn    func() bool        // vibe mode is on: their tools are declared
 }
 
 // buildTools is the one place every tool is built and registered: a tool is its
@@ -135,6 +138,11 @@ func buildTools(d deps) (*tool.Registry, *shell.Set, []skill.Skill, []string) {
 		ks := evaltool.New(eo)
 		reg.AddSetWhen(ks, ks.Usable)
 	}
+	// Vibe mode's workers: declared while it is on; the last set, so that it is closed
+	// first and its workers stop before the tools they use close.
+	if d.vibe != nil {
+		reg.AddSetWhen(d.vibe, d.vibeOn)
+	}
 	return reg, sh, skills, skillNotices
 }
 
@@ -173,6 +181,8 @@ func (a *App) sessionDeps() deps {
 		todos:     a.todos,
 		staged:    a.staged,
 		board:     a.board,
+		vibe:      a.vibe,
+		vibeOn:    a.vibeOn.Load,
 	}
 }
 

@@ -12,6 +12,7 @@ type Info struct {
 	ID       string
 	Cwd      string
 	Title    string
+	Parent   string // the session a worker's was started from ('' for people's)
 	Provider string
 	Model    string
 	Created  time.Time
@@ -45,7 +46,7 @@ func infoQuery(pick string) string {
 		UNION ALL
 		SELECT session_id, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost
 			FROM usage WHERE session_id IN (SELECT id FROM picked))
-	SELECT s.id, s.cwd, s.title, s.provider, s.model, s.created, p.upd,
+	SELECT s.id, s.cwd, s.title, s.parent, s.provider, s.model, s.created, p.upd,
 		coalesce((SELECT max(seq) FROM messages WHERE session_id = s.id), 0), s.turns,
 		coalesce(sum(u.input_tokens), 0), coalesce(sum(u.output_tokens), 0),
 		coalesce(sum(u.cache_read_tokens), 0), coalesce(sum(u.cache_write_tokens), 0),
@@ -69,7 +70,7 @@ func scanInfo(row interface{ Scan(...any) error }) (Info, error) {
 		in               Info
 		created, updated int64
 	)
-	err := row.Scan(&in.ID, &in.Cwd, &in.Title, &in.Provider, &in.Model, &created, &updated,
+	err := row.Scan(&in.ID, &in.Cwd, &in.Title, &in.Parent, &in.Provider, &in.Model, &created, &updated,
 		&in.Messages, &in.Turns, &in.Usage.InputTokens, &in.Usage.OutputTokens,
 		&in.Usage.CacheReadTokens, &in.Usage.CacheWriteTokens, &in.Cost)
 	in.Created, in.Updated = time.Unix(0, created), time.Unix(0, updated)

@@ -74,6 +74,9 @@ var migrations = []string{
 		since      INTEGER NOT NULL
 	) WITHOUT ROWID;
 	ALTER TABLE sessions ADD COLUMN starts_from INTEGER NOT NULL DEFAULT 0;`,
+	// 3: the session a worker's session was started from (vibe workers): '' for the
+	// sessions people start.
+	`ALTER TABLE sessions ADD COLUMN parent TEXT NOT NULL DEFAULT '';`,
 }
 
 // migrate brings the schema to the newest version. It runs in one immediate

@@ -18,6 +18,9 @@ type Meta struct {
 	Provider string
 	Model    string
 	Title    string
+	// Parent is the session a worker's session was started from (a vibe worker's);
+	// empty for the sessions people start. --continue never picks a worker's.
+	Parent string
 }
 
 // Session is one stored conversation. Its methods write through to the database at
@@ -48,9 +51,9 @@ func (st *Store) Create(meta Meta) (*Session, error) {
 	id := newID(now)
 	st.wmu.Lock()
 	defer st.wmu.Unlock()
-	_, err := st.exec(`INSERT INTO sessions (id, cwd, provider, model, title, created, updated, starts_from)
-		VALUES (?, ?, ?, ?, ?, ?, ?, 1)`,
-		id, meta.Cwd, meta.Provider, meta.Model, meta.Title, now.UnixNano(), now.UnixNano())
+	_, err := st.exec(`INSERT INTO sessions (id, cwd, provider, model, title, created, updated, starts_from, parent)
+		VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)`,
+		id, meta.Cwd, meta.Provider, meta.Model, meta.Title, now.UnixNano(), now.UnixNano(), meta.Parent)
 	if err != nil {
 		return nil, st.writeError("create session", err)
 	}
@@ -100,7 +103,7 @@ func (st *Store) Get(idOrPrefix string) (*Session, error) {
 // found too. It wraps ErrNotFound when the folder has none.
 func (st *Store) Last(cwd string) (*Session, error) {
 	rows, err := st.db.Query(`SELECT `+sessionColumns+` FROM sessions AS s
-		WHERE cwd IN (?, ?) ORDER BY `+updatedExpr+` DESC, id DESC LIMIT 1`, Canonical(cwd), filepath.Clean(cwd))
+		WHERE cwd IN (?, ?) AND parent = '' ORDER BY `+updatedExpr+` DESC, id DESC LIMIT 1`, Canonical(cwd), filepath.Clean(cwd))
 	if err != nil {
 		return nil, fmt.Errorf("session: last: %w", err)
 	}
@@ -185,7 +188,7 @@ func (st *Store) Fork(id string, meta Meta) (*Session, error) {
 }
 
 // sessionColumns are what scanSessions reads, the last being the highest message seq.
-const sessionColumns = `id, cwd, provider, model, title,
+const sessionColumns = `id, cwd, provider, model, title, parent,
 	(SELECT max(seq) FROM messages WHERE session_id = id)`
 
 // foundSession is a Session read by scanSessions, with its highest message seq.
@@ -200,7 +203,7 @@ func scanSessions(st *Store, rows *sql.Rows) ([]foundSession, error) {
 	for rows.Next() {
 		s := &Session{store: st}
 		var maxSeq sql.NullInt64
-		if err := rows.Scan(&s.id, &s.meta.Cwd, &s.meta.Provider, &s.meta.Model, &s.meta.Title, &maxSeq); err != nil {
+		if err := rows.Scan(&s.id, &s.meta.Cwd, &s.meta.Provider, &s.meta.Model, &s.meta.Title, &s.meta.Parent, &maxSeq); err != nil {
 			return nil, err
 		}
 		out = append(out, foundSession{s, maxSeq.Int64})

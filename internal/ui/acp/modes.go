@@ -14,6 +14,7 @@ import (
 const (
 	optionMode  = "mode"
 	optionModel = "model"
+	optionVibe  = "vibe"
 )
 
 // modeInfo names and describes the permission modes as session modes.
@@ -77,7 +78,22 @@ func (s *session) configOptions() []sdk.SessionConfigOption {
 		{Select: &sdk.SessionConfigOptionSelect{Id: optionModel, Name: "Model", Type: "select", Category: &modelCat,
 			Description:  sdk.Ptr("The model the next turn uses"),
 			CurrentValue: sdk.SessionConfigValueId(model), Options: sdk.SessionConfigSelectOptions{Ungrouped: &models}}},
+		{Select: &sdk.SessionConfigOptionSelect{Id: optionVibe, Name: "Vibe", Type: "select",
+			Description:  sdk.Ptr("Vibe mode: the model may start background workers, by tier"),
+			CurrentValue: vibeValue(s.app.Vibe()), Options: sdk.SessionConfigSelectOptions{Ungrouped: &vibeChoices}}},
 	}
+}
+
+var vibeChoices = sdk.SessionConfigSelectOptionsUngrouped{
+	{Value: "off", Name: "Off", Description: sdk.Ptr("No background workers")},
+	{Value: "on", Name: "On", Description: sdk.Ptr("The model may spawn, steer, wait for and stop background workers")},
+}
+
+func vibeValue(on bool) sdk.SessionConfigValueId {
+	if on {
+		return "on"
+	}
+	return "off"
 }
 
 // setMode switches the permission mode (the client asked: the ModeChanged that
@@ -108,8 +124,15 @@ func (s *session) setOption(id, value string) error {
 			}
 		}
 		return sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("unknown model %q: choose one of %s", value, strings.Join(s.models(), ", "))})
+	case optionVibe:
+		switch value {
+		case "on", "off":
+			s.app.SetVibe(value == "on")
+			return nil
+		}
+		return sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("vibe is on or off, not %q", value)})
 	}
-	return sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("unknown config option %q: gantry has mode and model", id)})
+	return sdk.NewInvalidParams(map[string]any{"error": fmt.Sprintf("unknown config option %q: gantry has mode, model and vibe", id)})
 }
 
 // applyModel makes the chosen model the session's; it runs between turns.

@@ -132,10 +132,22 @@ func TestModeChangesTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(resp.ConfigOptions) != 2 || resp.ConfigOptions[0].Select.CurrentValue != "yolo" {
+	if len(resp.ConfigOptions) != 3 || resp.ConfigOptions[0].Select.CurrentValue != "yolo" {
 		t.Errorf("config options after the change: %+v", resp.ConfigOptions[0].Select)
 	}
 	h.prompt(id, "third")
+	// Vibe mode is an option too: on, the next turn has the vibe tools.
+	resp, err = h.conn.SetSessionConfigOption(t.Context(), sdk.SetSessionConfigOptionRequest{ValueId: &sdk.SetSessionConfigOptionValueId{SessionId: id, ConfigId: "vibe", Value: "on"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := resp.ConfigOptions[2].Select; v.Id != "vibe" || v.CurrentValue != "on" {
+		t.Errorf("the vibe option: %+v", v)
+	}
+	if _, err := h.conn.SetSessionConfigOption(t.Context(), sdk.SetSessionConfigOptionRequest{ValueId: &sdk.SetSessionConfigOptionValueId{SessionId: id, ConfigId: "vibe", Value: "maybe"}}); err == nil {
+		t.Error("vibe took maybe")
+	}
+	h.prompt(id, "fourth")
 	has := func(r llm.Request, name string) bool {
 		for _, s := range r.Tools {
 			if s.Name == name {
@@ -155,6 +167,9 @@ func TestModeChangesTools(t *testing.T) {
 	}
 	if !has(reqs[2], "bash") {
 		t.Error("yolo mode lacks bash")
+	}
+	if has(reqs[2], "vibe_spawn") || !has(reqs[3], "vibe_spawn") {
+		t.Error("the vibe tools do not follow the vibe option")
 	}
 }
 

@@ -37,6 +37,7 @@ func init() {
 		{"hooks", "list the configured hooks", "", (*Model).cmdHooks},
 		{"mcp", "list the MCP servers, where they stand and their tools", "", (*Model).cmdMCP},
 		{"permissions", "show the mode and the allow and deny rules", "", (*Model).cmdPermissions},
+		{"vibe", "turn vibe mode (background workers) on or off, list the workers, stop them", "[on|off|stop]", (*Model).cmdVibe},
 		{"quit", "leave gantry", "", (*Model).cmdQuit},
 	}
 }
@@ -78,14 +79,16 @@ func (m *Model) cmdHelp(string) tea.Cmd {
 		{"shift+enter, ctrl+j", "new line"},
 		{"↑ ↓", "prompt history"},
 		{"tab", "complete @file, @skill:, /command"},
-		{"esc", "interrupt the turn"},
+		{"esc", "interrupt the turn (between turns, twice: stop the vibe workers)"},
 		{"shift+tab", "cycle the mode: default, accept-edits, plan, yolo"},
 		{"ctrl+t", "show the last thinking"},
 		{"ctrl+o", "print the transcript again"},
 		{"ctrl+v", "attach a clipboard image"},
 		{"ctrl+c twice", "quit"},
 	}, m.width, "  ")...)
-	m.print(lines...)
+	if len(lines) > 0 {
+		m.print(lines...)
+	}
 	return nil
 }
 
@@ -186,7 +189,9 @@ func (m *Model) cmdSessions(string) tea.Cmd {
 	if len(list) > 20 {
 		lines = append(lines, fmt.Sprintf("  … %d more (gantry sessions lists them all)", len(list)-20))
 	}
-	m.print(lines...)
+	if len(lines) > 0 {
+		m.print(lines...)
+	}
 	return nil
 }
 
@@ -253,7 +258,9 @@ func (m *Model) cmdPermissions(string) tea.Cmd {
 		lines = append(lines, "    "+f+m.st.r(m.st.dim, " ("+state+")"))
 	}
 	lines = append(lines, m.st.r(m.st.dim, "  answers given \"for the rest of the session\" are kept until the session ends; docs/permissions.md"))
-	m.print(lines...)
+	if len(lines) > 0 {
+		m.print(lines...)
+	}
 	return nil
 }
 
@@ -282,4 +289,29 @@ func shortPath(p string) string {
 		return "…" + string(r[len(r)-39:])
 	}
 	return p
+}
+
+func (m *Model) cmdVibe(args string) tea.Cmd {
+	switch args {
+	case "":
+		m.app.SetVibe(!m.app.Vibe())
+	case "on":
+		m.app.SetVibe(true)
+	case "off":
+		m.app.SetVibe(false)
+	case "stop":
+		m.print(fmt.Sprintf("stopped %d worker(s)", m.app.StopWorkers()))
+		return nil
+	default:
+		m.say("/vibe takes on, off or stop")
+		return nil
+	}
+	var lines []string // the App's notice says the mode; here, the workers
+	for _, w := range m.app.Workers() {
+		lines = append(lines, fmt.Sprintf("  %s [%s] %s (%s), %s, %s", w.ID, w.Label, w.Tier, w.Model, w.Status, w.Elapsed.Round(time.Second)))
+	}
+	if len(lines) > 0 {
+		m.print(lines...)
+	}
+	return nil
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"time"
@@ -24,6 +25,10 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		m.interrupt()
 		return nil
 	}
+	if s == "esc" && len(m.dialogs) == 0 && !m.comp.active() && m.stopWorkers() {
+		return nil
+	}
+	m.stopArmed = time.Time{}
 	if len(m.dialogs) > 0 {
 		if m.dialogs[0].key(m, k) {
 			m.dialogs = m.dialogs[1:]
@@ -118,6 +123,26 @@ func (m *Model) ctrlC() tea.Cmd {
 	}
 	m.say("press ctrl+c again to quit")
 	return nil
+}
+
+// stopWorkers: esc between turns while vibe workers run asks first, and a second esc
+// within two seconds stops them (esc alone never does: they outlive the turn). It
+// reports whether esc was taken.
+func (m *Model) stopWorkers() bool {
+	running := runningWorkers(m.app.Workers())
+	if running == 0 {
+		m.stopArmed = time.Time{}
+		return false
+	}
+	if !m.stopArmed.IsZero() && time.Since(m.stopArmed) < 2*time.Second {
+		m.stopArmed = time.Time{}
+		n := m.app.StopWorkers()
+		m.print(m.st.r(m.st.dim, fmt.Sprintf("stopped %d worker(s)", n)))
+		return true
+	}
+	m.stopArmed = time.Now()
+	m.say(fmt.Sprintf("%d worker(s) running: press esc again to stop them", running))
+	return true
 }
 
 // cycleMode moves to the next permission mode (shift+tab).

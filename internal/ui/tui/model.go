@@ -64,6 +64,7 @@ type Model struct {
 	hint      string   // a one-line message under the input
 	hintUntil time.Time
 	quitArmed time.Time
+	stopArmed time.Time // esc between turns, with workers running: a second esc stops them
 	quitting  bool
 	// model and mode are the session's, as its events last said.
 	model string

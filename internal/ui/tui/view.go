@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/gantry-dev/gantry/internal/tools/vibe"
 	"strings"
 	"time"
 
@@ -119,6 +120,12 @@ func (m *Model) statusLine() string {
 	if n := len(m.app.BackgroundTasks()); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d background task(s)", n))
 	}
+	if m.app.Vibe() {
+		parts = append(parts, "vibe")
+	}
+	if n := runningWorkers(m.app.Workers()); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d worker(s)", n))
+	}
 	if n := len(m.queued); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d queued", n))
 	}
@@ -178,4 +185,15 @@ func clip(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
+}
+
+// runningWorkers counts the vibe workers running.
+func runningWorkers(ws []vibe.State) int {
+	n := 0
+	for _, w := range ws {
+		if w.Status == "running" {
+			n++
+		}
+	}
+	return n
 }
