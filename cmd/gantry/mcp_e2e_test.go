@@ -364,3 +364,29 @@ func TestMCPBadFlags(t *testing.T) {
 		}
 	}
 }
+
+// A client that offers elicitation is asked before a call the gate would ask about:
+// the TypeScript client's form answered "Allow once" runs the command, a declined one
+// refuses it.
+func TestMCPElicitation(t *testing.T) {
+	dir := mcpProject(t)
+	run := driveMCP(t, map[string]any{
+		"stdio":  map[string]any{"command": binary, "args": []string{"mcp"}, "cwd": dir, "env": envMap(env(t))},
+		"elicit": []string{"Allow once", "decline"},
+		"steps": []map[string]any{
+			{"op": "connect", "conn": "a"},
+			{"op": "call", "conn": "a", "name": "bash", "arguments": map[string]any{"command": "echo asked-then-allowed"}},
+			{"op": "call", "conn": "a", "name": "bash", "arguments": map[string]any{"command": "echo asked-then-declined"}},
+			{"op": "close", "conn": "a"},
+		},
+	})
+	if r := result(t, run, 1); r.IsError || !strings.Contains(r.text(), "asked-then-allowed") {
+		t.Errorf("allowed: %+v", r)
+	}
+	if r := result(t, run, 2); !r.IsError || !strings.Contains(r.text(), "rejected by the user") {
+		t.Errorf("declined: %+v", r)
+	}
+	if len(run.Elicited) != 2 || !strings.Contains(run.Elicited[0], "echo asked-then-allowed") {
+		t.Errorf("the questions: %q", run.Elicited)
+	}
+}

@@ -162,6 +162,21 @@ func TestListAndCall(t *testing.T) {
 	if !r.IsError || !strings.Contains(text, "missing.txt") {
 		t.Errorf("a missing file: %v %q", r.IsError, text)
 	}
+	// An image is image content.
+	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\xff\xff?\x00\x05\xfe\x02\xfe\xa7\x35\x81\x84\x00\x00\x00\x00IEND\xaeB`\x82")
+	if err := os.WriteFile(filepath.Join(dir, "dot.png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, r = call(t, cs, "read_file", map[string]any{"path": "dot.png"})
+	var img *mcp.ImageContent
+	for _, c := range r.Content {
+		if ic, ok := c.(*mcp.ImageContent); ok {
+			img = ic
+		}
+	}
+	if r.IsError || img == nil || img.MIMEType != "image/png" || len(img.Data) == 0 {
+		t.Errorf("an image: error %v, content %+v", r.IsError, r.Content)
+	}
 	// A write: the change is structured content too.
 	_, r = call(t, cs, "write_file", map[string]any{"path": "new.txt", "content": "x\n"})
 	if !r.IsError {
@@ -456,4 +471,30 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// An HTTP session idle past the timeout is closed with what it started.
+func TestIdleHTTPSessionIsClosed(t *testing.T) {
+	dir := project(t)
+	s := newServer(t, app.Options{Cwd: dir, PermissionMode: "yolo"})
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.ServeHTTP(ctx, l, HTTPOptions{Token: "t", IdleTimeout: 300 * time.Millisecond}) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}()
+	cs := httpClient(t, "http://"+l.Addr().String()+Path, "t")
+	marker := fmt.Sprintf("300.%d", time.Now().UnixNano())
+	if text, r := call(t, cs, "bash", map[string]any{"command": "sleep " + marker + "; echo slept", "run_in_background": true}); r.IsError {
+		t.Fatalf("a background command: %q", text)
+	}
+	waitUntil(t, "the background command", func() bool { return processWith(marker) })
+	waitUntil(t, "the idle session's command to end", func() bool { return !processWith(marker) })
 }
