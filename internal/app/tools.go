@@ -16,6 +16,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/tool"
 	"github.com/gantry-dev/gantry/internal/tools/ask"
 	"github.com/gantry-dev/gantry/internal/tools/compacttool"
+	"github.com/gantry-dev/gantry/internal/tools/computer"
 	"github.com/gantry-dev/gantry/internal/tools/debugtool"
 	"github.com/gantry-dev/gantry/internal/tools/evaltool"
 	"github.com/gantry-dev/gantry/internal/tools/fs"
@@ -105,6 +106,9 @@ func buildTools(d deps) (*tool.Registry, *shell.Set, []skill.Skill, []string) {
 	} else {
 		each(ss.Tools(), func(t tool.Tool) { reg.AddIf(false, t) })
 	}
+	// The desktop: declared while a display is reachable ($DISPLAY connects; macOS).
+	dk := computer.New(computer.Options{MaxOutput: cfg.MaxOutput})
+	reg.AddSetWhen(dk, dk.Usable)
 	wo := web.Options{}.WithEnv(d.getenv)
 	reg.Add(web.Fetch(wo))
 	reg.AddIf(wo.ExaAPIKey != "", web.Search(wo))
