@@ -18,6 +18,9 @@ staticcheck ./...
 # below run with cgo: -race needs it).
 CGO_ENABLED=0 go build -o /dev/null ./cmd/gantry
 CGO_ENABLED=0 go test -count=1 ./internal/syntax/
+# The macOS build (the computer tool's macOS backend, everything else): built, not run.
+GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 go build -o /dev/null ./cmd/gantry
+GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 go vet ./internal/desktop/
 # The ACP end-to-end tests (cmd/gantry/acp_e2e_test.go) drive gantry acp with the
 # TypeScript ACP SDK; install the client's pinned package when it is missing.
 acp_client=cmd/gantry/testdata/acp-client
