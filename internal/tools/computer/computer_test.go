@@ -6,12 +6,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"image/png"
+	"io"
+	"log"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/jezek/xgb"
+	"github.com/jezek/xgb/xproto"
 	"go.uber.org/goleak"
 
 	"github.com/gantry-dev/gantry/internal/desktop"
@@ -247,5 +251,36 @@ func TestBadArguments(t *testing.T) {
 		if r := do(t, d, input); !r.IsError || !strings.Contains(r.Text, want) {
 			t.Errorf("%s: %q (want %q)", input, r.Text, want)
 		}
+	}
+}
+
+// A screen larger than the model's limit is shown scaled, and the coordinates given in
+// the shown image land where they point on the screen.
+func TestScaledScreenshotMapsBack(t *testing.T) {
+	display := desktoptest.StartX(t, "2560x1600x24")
+	d := newDesktop(t, display)
+	r := ok(t, d, `{"action":"screenshot","som":false}`)
+	img, err := png.Decode(bytes.NewReader(r.Images[0].Data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, h := img.Bounds().Dx(), img.Bounds().Dy()
+	if w > 1568 || w*h > 1_150_000 || w < 1000 || !strings.Contains(r.Text, fmt.Sprintf("shown at %dx%d", w, h)) {
+		t.Fatalf("a 2560x1600 screen shown at %dx%d: %s", w, h, r.Text)
+	}
+	// Click at the shown image's middle: the pointer is at the screen's.
+	ok(t, d, fmt.Sprintf(`{"action":"click","x":%d,"y":%d}`, w/2, h/2))
+	xgb.Logger = log.New(io.Discard, "", 0)
+	c, err := xgb.NewConnDisplay(display)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	p, err := xproto.QueryPointer(c, xproto.Setup(c).DefaultScreen(c).Root).Reply()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dx, dy := int(p.RootX)-1280, int(p.RootY)-800; dx < -2 || dx > 2 || dy < -2 || dy > 2 {
+		t.Errorf("the pointer is at %d,%d, not the screen's middle", p.RootX, p.RootY)
 	}
 }
