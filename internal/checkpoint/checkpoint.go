@@ -1,0 +1,394 @@
+// Package checkpoint keeps the states of a project's whole working tree in a shadow git
+// repository of gantry's own (in the data folder, one per project), so that any
+// earlier state can be returned to: edits by any tool, the shell's included. The
+// project's own .git — its index, refs, hooks, config — is never read or written; its
+// ignore files are honoured; files over a size bound are left out, and said.
+//
+// It runs the git program with GIT_DIR and GIT_WORK_TREE pointed at the shadow
+// repository and the project, with no system or global config, so that nothing of the
+// person's git setup (hooks, filters, autocrlf) takes part. A snapshot is incremental:
+// the shadow index keeps the files' stat data, so only changed files are hashed again.
+package checkpoint
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// DefaultMaxFile is the size bound of a kept file.
+const DefaultMaxFile = 16 << 20
+
+// Repo is the shadow repository of one project.
+type Repo struct {
+	dir     string // the shadow git directory
+	work    string // the project's folder
+	maxFile int64
+
+	mu sync.Mutex // one git operation at a time on the index
+}
+
+// Options configure Open.
+type Options struct {
+	// Root is the folder of the shadow repositories (the data folder's checkpoints/).
+	Root string
+	// MaxFile bounds the size of a kept file (0: DefaultMaxFile).
+	MaxFile int64
+}
+
+// Open returns the shadow repository of the project at work, creating it the first time.
+func Open(work string, o Options) (*Repo, error) {
+	work, err := filepath.Abs(work)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		return nil, errors.New("checkpoints need the git program, which is not on PATH")
+	}
+	sum := sha256.Sum256([]byte(work))
+	dir := filepath.Join(o.Root, filepath.Base(work)+"-"+hex.EncodeToString(sum[:6]))
+	r := &Repo{dir: dir, work: work, maxFile: o.MaxFile}
+	if r.maxFile <= 0 {
+		r.maxFile = DefaultMaxFile
+	}
+	if _, err := os.Stat(filepath.Join(dir, "HEAD")); err != nil {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, fmt.Errorf("making the checkpoint repository: %w", err)
+		}
+		cmd := exec.Command("git", "init", "--quiet", "--bare", dir)
+		cmd.Env = append(cleanEnv(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("git init: %v: %s", err, bytes.TrimSpace(out))
+		}
+		// A work tree of its own (the project's, given by GIT_WORK_TREE at each call).
+		if _, err := r.git(context.Background(), nil, "config", "core.bare", "false"); err != nil {
+			return nil, err
+		}
+		_ = os.WriteFile(filepath.Join(dir, "gantry-project"), []byte(work+"\n"), 0o600)
+	}
+	return r, nil
+}
+
+// Dir is the shadow repository's folder.
+func (r *Repo) Dir() string { return r.dir }
+
+// env is git's environment: the shadow repository and its index, the project as the
+// work tree, and none of the person's configuration.
+func (r *Repo) env() []string {
+	env := []string{
+		"GIT_DIR=" + r.dir, "GIT_WORK_TREE=" + r.work, "GIT_INDEX_FILE=" + filepath.Join(r.dir, "index"),
+		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_TERMINAL_PROMPT=0",
+		"GIT_AUTHOR_NAME=gantry", "GIT_AUTHOR_EMAIL=gantry@localhost", "GIT_COMMITTER_NAME=gantry", "GIT_COMMITTER_EMAIL=gantry@localhost",
+		"LC_ALL=C",
+	}
+	return append(env, cleanEnv()...)
+}
+
+// cleanEnv is the process's environment without git's variables.
+func cleanEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "GIT_") || k == "LC_ALL" {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return env
+}
+
+// git runs git in the work tree with the shadow repository's environment.
+func (r *Repo) git(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
+	base := []string{"-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.hooksPath=/dev/null",
+		"-c", "core.fsmonitor=false", "-c", "core.untrackedCache=true", "-c", "gc.auto=0", "-c", "core.quotepath=false",
+		"-c", "advice.addEmbeddedRepo=false"}
+	cmd := exec.CommandContext(ctx, "git", append(base, args...)...)
+	cmd.Dir, cmd.Env = r.work, r.env()
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return out, fmt.Errorf("git %s: %v: %s", args[0], err, strings.TrimSpace(stderr.String()))
+	}
+	return out, nil
+}
+
+// Checkpoint is one kept state.
+type Checkpoint struct {
+	Commit string
+	Tree   string
+	// Skipped are the files left out for their size (relative paths), with the bound.
+	Skipped []string
+}
+
+// Snapshot keeps the work tree's state now, labelled, under ref (refs/gantry/…). An
+// unchanged tree gives the same tree id (and the same commit, when ref already holds it).
+func (r *Repo) Snapshot(ctx context.Context, ref, label string) (Checkpoint, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	skipped, err := r.exclude(ctx)
+	if err != nil {
+		return Checkpoint{}, err
+	}
+	if _, err := r.git(ctx, nil, "add", "--all", "--ignore-errors", "--", "."); err != nil {
+		return Checkpoint{}, err
+	}
+	out, err := r.git(ctx, nil, "write-tree")
+	if err != nil {
+		return Checkpoint{}, err
+	}
+	tree := strings.TrimSpace(string(out))
+	cp := Checkpoint{Tree: tree, Skipped: skipped}
+	// The ref's commit, when it is this tree already: nothing new to keep.
+	if prev, err := r.git(ctx, nil, "rev-parse", "--verify", "--quiet", ref+"^{commit}"); err == nil {
+		p := strings.TrimSpace(string(prev))
+		if t, err := r.git(ctx, nil, "rev-parse", p+"^{tree}"); err == nil && strings.TrimSpace(string(t)) == tree {
+			cp.Commit = p
+			return cp, nil
+		}
+	}
+	args := []string{"commit-tree", tree, "-m", label}
+	if head, err := r.git(ctx, nil, "rev-parse", "--verify", "--quiet", "refs/gantry/last"); err == nil {
+		args = append(args, "-p", strings.TrimSpace(string(head)))
+	}
+	out, err = r.git(ctx, nil, args...)
+	if err != nil {
+		return Checkpoint{}, err
+	}
+	cp.Commit = strings.TrimSpace(string(out))
+	if _, err := r.git(ctx, nil, "update-ref", ref, cp.Commit); err != nil {
+		return Checkpoint{}, err
+	}
+	if _, err := r.git(ctx, nil, "update-ref", "refs/gantry/last", cp.Commit); err != nil {
+		return Checkpoint{}, err
+	}
+	return cp, nil
+}
+
+// exclude writes the shadow repository's exclude file: the project's own
+// .git/info/exclude, and the files over the size bound, which it returns. A tracked
+// file that grew past the bound leaves the index.
+func (r *Repo) exclude(ctx context.Context) ([]string, error) {
+	var b strings.Builder
+	b.WriteString("# written by gantry at each checkpoint\n")
+	if own, err := os.ReadFile(filepath.Join(r.work, ".git", "info", "exclude")); err == nil {
+		b.Write(own)
+		b.WriteString("\n")
+	}
+	// Candidates: what is new or changed since the last snapshot.
+	out, err := r.git(ctx, nil, "ls-files", "-z", "--others", "--modified", "--exclude-standard")
+	if err != nil && !strings.Contains(err.Error(), "does not have any commits") {
+		return nil, err
+	}
+	var skipped []string
+	for _, p := range strings.Split(string(out), "\x00") {
+		if p == "" {
+			continue
+		}
+		fi, err := os.Lstat(filepath.Join(r.work, p))
+		if err != nil || !fi.Mode().IsRegular() || fi.Size() <= r.maxFile {
+			continue
+		}
+		skipped = append(skipped, p)
+	}
+	// Files left out before stay out while they are still too large.
+	if prev, err := os.ReadFile(filepath.Join(r.dir, "gantry-skipped")); err == nil {
+		for _, p := range strings.Split(string(prev), "\n") {
+			if p == "" || contains(skipped, p) {
+				continue
+			}
+			if fi, err := os.Lstat(filepath.Join(r.work, p)); err == nil && fi.Size() > r.maxFile {
+				skipped = append(skipped, p)
+			}
+		}
+	}
+	sort.Strings(skipped)
+	for _, p := range skipped {
+		b.WriteString("/" + escapeGlob(p) + "\n")
+	}
+	if err := os.MkdirAll(filepath.Join(r.dir, "info"), 0o700); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(r.dir, "info", "exclude"), []byte(b.String()), 0o600); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(r.dir, "gantry-skipped"), []byte(strings.Join(skipped, "\n")), 0o600); err != nil {
+		return nil, err
+	}
+	if len(skipped) > 0 {
+		if _, err := r.git(ctx, []byte(strings.Join(skipped, "\x00")), "rm", "--cached", "--quiet", "--ignore-unmatch", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
+			return nil, err
+		}
+	}
+	return skipped, nil
+}
+
+func escapeGlob(p string) string {
+	var b strings.Builder
+	for _, c := range p {
+		if strings.ContainsRune(`*?[]\!# `, c) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Change is one file's difference between two states.
+type Change struct {
+	Path           string
+	Status         string // A added, M modified, D deleted (from the older to the newer)
+	Added, Removed int    // lines; -1 for a binary file
+}
+
+// Diff lists what changed from the state from to the state to (commits or trees).
+func (r *Repo) Diff(ctx context.Context, from, to string) ([]Change, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out, err := r.git(ctx, nil, "diff-tree", "-r", "-z", "--no-renames", "--numstat", from, to)
+	if err != nil {
+		return nil, err
+	}
+	status, err := r.git(ctx, nil, "diff-tree", "-r", "-z", "--no-renames", "--name-status", from, to)
+	if err != nil {
+		return nil, err
+	}
+	st := map[string]string{}
+	parts := strings.Split(string(status), "\x00")
+	for i := 0; i+1 < len(parts); i += 2 {
+		st[parts[i+1]] = parts[i]
+	}
+	var changes []Change
+	for _, rec := range strings.Split(string(out), "\x00") {
+		f := strings.SplitN(rec, "\t", 3)
+		if len(f) != 3 {
+			continue
+		}
+		c := Change{Path: f[2], Status: st[f[2]], Added: -1, Removed: -1}
+		if f[0] != "-" {
+			c.Added, _ = strconv.Atoi(f[0])
+			c.Removed, _ = strconv.Atoi(f[1])
+		}
+		changes = append(changes, c)
+	}
+	return changes, nil
+}
+
+// Restore brings the work tree back to the checkpoint's state: changed files get their
+// content and mode back, deleted ones return, files created since go (and the folders
+// they leave empty). Files left out for their size are not touched. It first keeps the
+// current state under before (so that a restore can be undone) and returns what it
+// changed, as a diff from the checkpoint to that state.
+func (r *Repo) Restore(ctx context.Context, to Checkpoint, before string) ([]Change, error) {
+	cur, err := r.Snapshot(ctx, before, "before a restore")
+	if err != nil {
+		return nil, err
+	}
+	changes, err := r.Diff(ctx, to.Commit, cur.Commit)
+	if err != nil {
+		return nil, err
+	}
+	if len(changes) == 0 {
+		return nil, nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, err := r.git(ctx, nil, "restore", "--source="+to.Commit, "--staged", "--worktree", "--", ":/"); err != nil {
+		return nil, err
+	}
+	// Folders that held only files created since: gone with them.
+	for _, c := range changes {
+		if c.Status == "A" { // added since the checkpoint: restore removed it
+			removeEmptyParents(r.work, filepath.Dir(filepath.Join(r.work, c.Path)))
+		}
+	}
+	return changes, nil
+}
+
+// removeEmptyParents removes dir and its parents while they are empty, up to root.
+func removeEmptyParents(root, dir string) {
+	for dir != root && strings.HasPrefix(dir, root+string(filepath.Separator)) {
+		entries, err := os.ReadDir(dir)
+		if err != nil || len(entries) > 0 {
+			return
+		}
+		if os.Remove(dir) != nil {
+			return
+		}
+		dir = filepath.Dir(dir)
+	}
+}
+
+// Changed lists the files whose content differs now from the checkpoint's (without
+// keeping anything): what a person changed since, when cp is gantry's last state.
+func (r *Repo) Changed(ctx context.Context, cp Checkpoint) ([]Change, error) {
+	now, err := r.Snapshot(ctx, "refs/gantry/probe", "probe")
+	if err != nil {
+		return nil, err
+	}
+	return r.Diff(ctx, cp.Commit, now.Commit)
+}
+
+// Resolve reads a ref's checkpoint.
+func (r *Repo) Resolve(ctx context.Context, ref string) (Checkpoint, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out, err := r.git(ctx, nil, "rev-parse", "--verify", "--quiet", ref+"^{commit}")
+	if err != nil {
+		return Checkpoint{}, fmt.Errorf("no checkpoint %s", ref)
+	}
+	c := strings.TrimSpace(string(out))
+	t, err := r.git(ctx, nil, "rev-parse", c+"^{tree}")
+	if err != nil {
+		return Checkpoint{}, err
+	}
+	return Checkpoint{Commit: c, Tree: strings.TrimSpace(string(t))}, nil
+}
+
+// Size is the shadow repository's size on disk, in bytes.
+func (r *Repo) Size() int64 {
+	var n int64
+	_ = filepath.WalkDir(r.dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}
+
+// Files counts the files a checkpoint keeps.
+func (r *Repo) Files(ctx context.Context, cp Checkpoint) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out, err := r.git(ctx, nil, "ls-tree", "-r", "-z", "--name-only", cp.Tree)
+	if err != nil {
+		return 0
+	}
+	return bytes.Count(out, []byte{0})
+}

@@ -1,0 +1,152 @@
+package checkpoint
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+func write(t *testing.T, dir, name, text string, mode os.FileMode) {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), mode); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(p, mode); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func sh(t *testing.T, dir, script string) string {
+	t.Helper()
+	cmd := exec.Command("bash", "-c", script)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", script, err, out)
+	}
+	return string(out)
+}
+
+// tree lists every file under dir but .git: path, mode, content.
+func tree(t *testing.T, dir string) string {
+	t.Helper()
+	var lines []string
+	_ = filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if rel == ".git" && fi.IsDir() {
+			return filepath.SkipDir
+		}
+		if fi.IsDir() {
+			lines = append(lines, rel+"/ dir")
+			return nil
+		}
+		b, _ := os.ReadFile(p)
+		lines = append(lines, rel+" "+fi.Mode().String()+" "+string(b))
+		return nil
+	})
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}
+
+// Every kind of change — an edit, sed -i, echo >, rm, mv, a new folder, a mode — is
+// undone byte for byte, and the project's own .git is untouched.
+func TestSnapshotAndRestore(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "main.go", "package main\n\nfunc main() {}\n", 0o644)
+	write(t, dir, "run.sh", "#!/bin/sh\necho hi\n", 0o755)
+	write(t, dir, "docs/a.md", "# A\nline\n", 0o644)
+	write(t, dir, "gone.txt", "to be removed\n", 0o644)
+	write(t, dir, "moved.txt", "to be moved\n", 0o644)
+	write(t, dir, ".gitignore", "build/\n", 0o644)
+	write(t, dir, "build/out.bin", "ignored output\n", 0o644)
+	sh(t, dir, "git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm init && echo 'local change' >> main.go")
+	gitState := func() string {
+		// The index's sum first: status (without optional locks) does not rewrite it.
+		return sh(t, dir, "md5sum .git/index && find .git -type f | sort | xargs md5sum && git --no-optional-locks status --porcelain=v2 --branch && git for-each-ref")
+	}
+	before := gitState()
+	want := tree(t, dir)
+
+	r, err := Open(dir, Options{Root: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp, err := r.Snapshot(context.Background(), "refs/gantry/s1/1", "prompt 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The changes of a turn.
+	write(t, dir, "main.go", "package main\n\nfunc main() { println(1) }\n", 0o644)
+	sh(t, dir, "sed -i 's/hi/bye/' run.sh && chmod 644 run.sh && echo new > docs/a.md && rm gone.txt && mv moved.txt docs/moved.txt && mkdir -p newdir/deep && echo x > newdir/deep/f.txt && echo more >> build/out.bin")
+	changes, err := r.Restore(context.Background(), cp, "refs/gantry/s1/undo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := tree(t, dir); got != strings.Replace(want, "ignored output\n", "ignored output\nmore\n", 1) {
+		t.Errorf("after the restore:\n%s\n\nwant:\n%s", got, want)
+	}
+	if len(changes) < 6 {
+		t.Errorf("changes: %+v", changes)
+	}
+	if after := gitState(); after != before {
+		t.Errorf("the project's git changed:\n%s\n---\n%s", before, after)
+	}
+	// The restore can be undone.
+	undo, err := r.Resolve(context.Background(), "refs/gantry/s1/undo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Restore(context.Background(), undo, "refs/gantry/s1/undo2"); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "newdir/deep/f.txt")); string(b) != "x\n" {
+		t.Errorf("the undo of the restore: %q", b)
+	}
+}
+
+// A file over the bound is not kept, and said; an unchanged tree gives the same
+// checkpoint.
+func TestBoundAndNoChange(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "small.txt", "small\n", 0o644)
+	big := make([]byte, 2<<20)
+	_, _ = rand.Read(big)
+	if err := os.WriteFile(filepath.Join(dir, "big.bin"), big, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(dir, Options{Root: t.TempDir(), MaxFile: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := r.Snapshot(context.Background(), "refs/gantry/s/1", "one")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Skipped) != 1 || a.Skipped[0] != "big.bin" {
+		t.Errorf("skipped %v", a.Skipped)
+	}
+	b, err := r.Snapshot(context.Background(), "refs/gantry/s/1", "one again")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Commit != b.Commit || len(b.Skipped) != 1 {
+		t.Errorf("an unchanged tree: %v then %v", a, b)
+	}
+	out, _ := exec.Command("git", "--git-dir", r.Dir(), "ls-tree", "-r", "--name-only", a.Commit).Output()
+	if bytes.Contains(out, []byte("big.bin")) || !bytes.Contains(out, []byte("small.txt")) {
+		t.Errorf("kept: %s", out)
+	}
+}
