@@ -32,6 +32,8 @@ func run(args []string) int {
 			return runMCP(args[1:])
 		case "sessions":
 			return runSessions(args[1:])
+		case "rewind":
+			return runRewind(args[1:])
 		case "tool":
 			return runTool(args[1:])
 		case "doctor":

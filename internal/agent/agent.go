@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gantry-dev/gantry/internal/compact"
 	"github.com/gantry-dev/gantry/internal/face"
@@ -92,8 +93,13 @@ type Agent struct {
 	Nested NestedMemory
 	// MaxLevel caps the declared tools (plan mode and read-only agents: LevelRead).
 	MaxLevel func() tool.Level
-	Config   Config
+	// BeforeChange is called once a turn, before the turn's first call that may change
+	// something (a write or exec tool) runs: the session keeps a checkpoint there (nil:
+	// nothing).
+	BeforeChange func(ctx context.Context)
+	Config       Config
 
+	changed      atomic.Bool // BeforeChange was called in the running turn
 	mu           sync.Mutex
 	history      []llm.Message
 	loop         loopDetector
@@ -250,6 +256,7 @@ func (a *Agent) Run(ctx context.Context, prompt string) face.TurnEnded {
 // face attached (ACP prompts).
 func (a *Agent) RunWith(ctx context.Context, prompt string, attached []llm.Block) face.TurnEnded {
 	a.takeStoreErr() // a fault of an earlier turn was said then
+	a.changed.Store(false)
 	a.mu.Lock()
 	a.hookStop = ""
 	a.mu.Unlock()

@@ -289,6 +289,7 @@ func (a *Agent) execute(ctx context.Context, p *pending) {
 			a.settle(p, notStored(p.block.ToolName, err), false)
 			return
 		}
+		a.beforeChange(ctx)
 	}
 	start := time.Now()
 	r := p.inv.Run(tool.WithRelay(tool.WithCallID(ctx, p.block.ToolCallID), a.relay(p.block.ToolCallID)))
@@ -302,6 +303,17 @@ func (a *Agent) execute(ctx context.Context, p *pending) {
 		a.emit(notice)
 	}
 }
+
+// beforeChange calls BeforeChange once a turn.
+func (a *Agent) beforeChange(ctx context.Context) {
+	if a.BeforeChange != nil && a.changed.CompareAndSwap(false, true) {
+		a.BeforeChange(ctx)
+	}
+}
+
+// Changed reports whether the running (or last) turn ran a call that may change
+// something.
+func (a *Agent) Changed() bool { return a.changed.Load() }
 
 // settle bounds the result, applies the loop detector, and announces it. Each call is
 // settled exactly once. The memory files the call added (p.memory) go to the model and

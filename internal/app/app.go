@@ -79,6 +79,9 @@ type Options struct {
 	// removed at Close: it is not one of the sessions to list or resume), and connects
 	// no MCP servers of the config.
 	ToolServer bool
+	// NoModel: the session runs no turn (gantry rewind): it opens without a configured
+	// model provider.
+	NoModel bool
 	// Vibe starts the session in vibe mode: the vibe tools (background workers) are
 	// declared (SetVibe turns it on and off).
 	Vibe bool
@@ -130,6 +133,8 @@ type App struct {
 	scratch     string   // a ToolServer's folder (its store, transcript, tasks), removed at Close
 	vibe        *vibe.Board
 	vibeOn      atomic.Bool
+	cps         checkpoints // the project's checkpoints, kept by this session
+	cpMessages  int         // the conversation's length when the running prompt came
 
 	mu       sync.Mutex
 	sink     face.Sink
@@ -181,7 +186,7 @@ func New(opts Options) (_ *App, err error) {
 	model := ""
 	provider := opts.LLM
 	if a.provider, model, err = chooseProvider(opts.Provider, opts.Model, cfg); err != nil {
-		if !opts.ToolServer || !errors.Is(err, ErrNoProvider) || provider != nil {
+		if !(opts.ToolServer || opts.NoModel) || !errors.Is(err, ErrNoProvider) || provider != nil {
 			return nil, err
 		}
 		provider, a.provider = noModel{}, "none"
@@ -229,10 +234,11 @@ func New(opts Options) (_ *App, err error) {
 	a.vibeOn.Store(opts.Vibe)
 	a.agent = &agent.Agent{
 		Provider: provider, Gate: a.gate, Asker: &a.asker, Sink: a.emit, Store: transcribing{a.records, a.transcript},
-		Env:      tool.Env{Cwd: opts.Cwd, SessionID: a.sess.ID(), Editor: opts.Editor, Terminals: opts.Terminals},
-		Hooks:    hooks{a.hooks},
-		Nested:   nested,
-		MaxLevel: func() tool.Level { return a.gate.Mode().MaxLevel() },
+		Env:          tool.Env{Cwd: opts.Cwd, SessionID: a.sess.ID(), Editor: opts.Editor, Terminals: opts.Terminals},
+		Hooks:        hooks{a.hooks},
+		Nested:       nested,
+		MaxLevel:     func() tool.Level { return a.gate.Mode().MaxLevel() },
+		BeforeChange: a.beforeChange,
 		Config: agent.Config{
 			Model:            model,
 			System:           systemPrompt(first(opts.SystemPrompt, cfg.SystemPrompt), joinNonEmpty(cfg.AppendSystemPrompt, opts.AppendSystemPrompt), opts.Cwd, memory.Text, time.Now()),
@@ -379,7 +385,9 @@ func (a *App) Run(ctx context.Context, prompt string, attached []llm.Block) face
 			a.emit(face.Notice{Text: unfinishedNotice(r.Unfinished)})
 		}
 	}
+	a.cps.cur, a.cpMessages = prompt, a.HistoryLen()
 	end := a.agent.RunWith(ctx, prompt, attached)
+	a.afterTurn()
 	a.mu.Lock()
 	a.storeFailed = end.StoreErr
 	a.mu.Unlock()

@@ -30,6 +30,9 @@ type Config struct {
 	EditTools bool `yaml:"editTools"`
 	// Bash configures the bash tool.
 	Bash Bash `yaml:"bash"`
+	// Checkpoints configures the project's checkpoints (the working tree kept before
+	// each prompt's first change).
+	Checkpoints Checkpoints `yaml:"checkpoints"`
 	// Compact configures automatic compaction.
 	Compact Compact `yaml:"compact"`
 	// Sandbox configures the sandbox bash commands run in.
@@ -154,6 +157,17 @@ type Bash struct {
 	Timeout int `yaml:"timeout"`
 }
 
+// Checkpoints configures the checkpoints.
+type Checkpoints struct {
+	// Off turns them off (checkpoints.enabled: false).
+	Off bool `yaml:"-"`
+	// MaxFileMB bounds a kept file's size, in MB (1–1024): larger files are left out.
+	MaxFileMB int `yaml:"maxFileMB"`
+}
+
+// Enabled reports whether checkpoints are kept.
+func (c Checkpoints) Enabled() bool { return !c.Off }
+
 // Sandbox configures the sandbox of bash commands: the filesystem read-only but for
 // the writable folders, the network on or loopback only.
 type Sandbox struct {
@@ -276,6 +290,7 @@ func Default() *Config {
 		SkillsDir:      []string{".gantry/skills"},
 		EditTools:      true,
 		Bash:           Bash{Timeout: 120},
+		Checkpoints:    Checkpoints{MaxFileMB: 16},
 		Compact:        Compact{Threshold: 0.8},
 		Sandbox:        Sandbox{Network: true},
 		PermissionMode: "default",

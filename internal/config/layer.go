@@ -18,6 +18,7 @@ type layer struct {
 	SkillsDir          *stringList              `yaml:"skillsDir"`
 	EditTools          *bool                    `yaml:"editTools"`
 	Bash               *bashLayer               `yaml:"bash"`
+	Checkpoints        *checkpointsLayer        `yaml:"checkpoints"`
 	Compact            *compactLayer            `yaml:"compact"`
 	Sandbox            *sandboxLayer            `yaml:"sandbox"`
 	LSP                *lspLayer                `yaml:"lsp"`
@@ -64,6 +65,11 @@ type debugLayer struct {
 
 type bashLayer struct {
 	Timeout *int `yaml:"timeout"`
+}
+
+type checkpointsLayer struct {
+	Enabled   *bool `yaml:"enabled"`
+	MaxFileMB *int  `yaml:"maxFileMB"`
 }
 
 type sandboxLayer struct {
@@ -143,6 +149,12 @@ func (l *layer) apply(c *Config) {
 	set(&c.EditTools, l.EditTools)
 	if l.Bash != nil {
 		set(&c.Bash.Timeout, l.Bash.Timeout)
+	}
+	if l.Checkpoints != nil {
+		if l.Checkpoints.Enabled != nil {
+			c.Checkpoints.Off = !*l.Checkpoints.Enabled
+		}
+		set(&c.Checkpoints.MaxFileMB, l.Checkpoints.MaxFileMB)
 	}
 	if l.Compact != nil {
 		set(&c.Compact.Threshold, l.Compact.Threshold)

@@ -34,6 +34,9 @@ func validate(path string, l *layer, pos *positions) error {
 	if l.Providers != nil {
 		v.providers(l.Providers)
 	}
+	if l.Checkpoints != nil && l.Checkpoints.MaxFileMB != nil && (*l.Checkpoints.MaxFileMB < 1 || *l.Checkpoints.MaxFileMB > 1024) {
+		v.fail(keyPath{"checkpoints", "maxFileMB"}, "must be between 1 and 1024 (MB), not %d", *l.Checkpoints.MaxFileMB)
+	}
 	if l.Bash != nil && l.Bash.Timeout != nil && (*l.Bash.Timeout < 1 || *l.Bash.Timeout > 600) {
 		v.fail(keyPath{"bash", "timeout"}, "must be between 1 and 600 (seconds), not %d", *l.Bash.Timeout)
 	}

@@ -1,0 +1,246 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/gantry-dev/gantry/internal/checkpoint"
+	"github.com/gantry-dev/gantry/internal/face"
+)
+
+// The session events of checkpoints.
+const (
+	eventCheckpoint      = "checkpoint"       // the tree before a prompt's first change
+	eventCheckpointAfter = "checkpoint_after" // the tree when that prompt's turn ended
+)
+
+// checkpoints are the session's checkpoints: the project's shadow repository, opened
+// by the first change.
+type checkpoints struct {
+	once sync.Once
+	repo *checkpoint.Repo
+	err  error
+	said bool   // the notice that checkpoints are off was given
+	cur  string // the prompt of the running turn
+}
+
+type checkpointEvent struct {
+	N        int      `json:"n"`
+	Prompt   string   `json:"prompt"`
+	Messages int      `json:"messages"` // the conversation's length when the prompt came
+	Commit   string   `json:"commit"`
+	Skipped  []string `json:"skipped,omitempty"`
+}
+
+func (a *App) checkpointRepo() (*checkpoint.Repo, error) {
+	c := &a.cps
+	c.once.Do(func() {
+		root := filepath.Join(filepath.Dir(StorePath(a.opts)), "checkpoints")
+		c.repo, c.err = checkpoint.Open(a.opts.Cwd, checkpoint.Options{Root: root, MaxFile: int64(a.cfg.Checkpoints.MaxFileMB) << 20})
+	})
+	return c.repo, c.err
+}
+
+func (a *App) checkpointsOn() bool {
+	return !a.opts.ToolServer && a.cfg.Checkpoints.Enabled()
+}
+
+// beforeChange keeps the tree as it is before the running prompt's first change.
+func (a *App) beforeChange(ctx context.Context) {
+	if !a.checkpointsOn() {
+		return
+	}
+	repo, err := a.checkpointRepo()
+	if err != nil {
+		a.checkpointOff(err)
+		return
+	}
+	list, _ := a.checkpointEvents()
+	n := len(list) + 1
+	cp, err := repo.Snapshot(context.WithoutCancel(ctx), a.checkpointRef(n), fmt.Sprintf("prompt %d of session %s", n, a.sess.ID()))
+	if err != nil {
+		a.checkpointOff(err)
+		return
+	}
+	prompt := a.cps.cur
+	if r := []rune(prompt); len(r) > 300 {
+		prompt = string(r[:300]) + "…"
+	}
+	_ = a.records.AppendEvent(eventCheckpoint, checkpointEvent{N: n, Prompt: prompt, Messages: a.cpMessages, Commit: cp.Commit, Skipped: cp.Skipped})
+	if len(cp.Skipped) > 0 {
+		a.emit(face.Notice{Text: fmt.Sprintf("not kept in the checkpoint (over %d MB): %s", a.cfg.Checkpoints.MaxFileMB, strings.Join(cp.Skipped, ", "))})
+	}
+}
+
+// afterTurn keeps the tree as the turn left it, when it changed something: what differs
+// from it later was changed by someone else.
+func (a *App) afterTurn() {
+	if !a.checkpointsOn() || !a.agent.Changed() {
+		return
+	}
+	repo, err := a.checkpointRepo()
+	if err != nil {
+		return
+	}
+	list, _ := a.checkpointEvents()
+	if len(list) == 0 {
+		return
+	}
+	n := list[len(list)-1].N
+	cp, err := repo.Snapshot(context.Background(), a.checkpointRef(n)+"-after", fmt.Sprintf("after prompt %d", n))
+	if err != nil {
+		a.checkpointOff(err)
+		return
+	}
+	_ = a.records.AppendEvent(eventCheckpointAfter, checkpointEvent{N: n, Commit: cp.Commit})
+}
+
+func (a *App) checkpointRef(n int) string { return fmt.Sprintf("refs/gantry/%s/%d", a.sess.ID(), n) }
+
+func (a *App) checkpointOff(err error) {
+	if a.cps.said {
+		return
+	}
+	a.cps.said = true
+	a.emit(face.Notice{Text: fmt.Sprintf("checkpoints are off for this session: %v", err)})
+}
+
+func (a *App) checkpointEvents() ([]checkpointEvent, error) {
+	if err := a.records.Flush(); err != nil {
+		return nil, err
+	}
+	evs, err := a.sess.Events(eventCheckpoint)
+	if err != nil {
+		return nil, err
+	}
+	var out []checkpointEvent
+	for _, e := range evs {
+		var c checkpointEvent
+		if json.Unmarshal(e.Payload, &c) == nil {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// Checkpoint is one prompt's checkpoint, as /rewind lists it: the tree before the
+// prompt's first change, and what changed from there to the next checkpoint (or now).
+type Checkpoint struct {
+	N        int
+	Prompt   string
+	Messages int
+	Skipped  []string
+	Changes  []checkpoint.Change
+}
+
+// Checkpoints lists the session's checkpoints, oldest first.
+func (a *App) Checkpoints(ctx context.Context) ([]Checkpoint, error) {
+	list, err := a.checkpointEvents()
+	if err != nil || len(list) == 0 {
+		return nil, err
+	}
+	repo, err := a.checkpointRepo()
+	if err != nil {
+		return nil, err
+	}
+	now, err := repo.Snapshot(ctx, "refs/gantry/"+a.sess.ID()+"/now", "now")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Checkpoint, len(list))
+	for i, c := range list {
+		next := now.Commit
+		if i+1 < len(list) {
+			next = list[i+1].Commit
+		}
+		changes, err := repo.Diff(ctx, c.Commit, next)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = Checkpoint{N: c.N, Prompt: c.Prompt, Messages: c.Messages, Skipped: c.Skipped, Changes: changes}
+	}
+	return out, nil
+}
+
+// ErrChangedOutside refuses a rewind that would overwrite files someone changed
+// since gantry's last turn (RewindResult.Outside names them).
+var ErrChangedOutside = errors.New("files were changed outside gantry since its last turn")
+
+// RewindResult is what a rewind of files did, or would have overwritten.
+type RewindResult struct {
+	Restored []checkpoint.Change // from the checkpoint to the state before the rewind
+	Outside  []string            // changed since gantry's last turn, by someone else
+	Skipped  []string            // not kept by the checkpoint (over the size bound): left as they are
+}
+
+// RewindFiles brings the project's files back to checkpoint n (the state before that
+// prompt's first change). Files changed outside gantry since its last turn are named,
+// and nothing is written unless force; the state before the rewind is kept, so the
+// rewind itself can be undone (it is the next checkpoint's).
+func (a *App) RewindFiles(ctx context.Context, n int, force bool) (RewindResult, error) {
+	list, err := a.checkpointEvents()
+	if err != nil {
+		return RewindResult{}, err
+	}
+	var target *checkpointEvent
+	for i := range list {
+		if list[i].N == n {
+			target = &list[i]
+		}
+	}
+	if target == nil {
+		if len(list) == 0 {
+			return RewindResult{}, errors.New("this session has no checkpoint: no prompt changed anything yet")
+		}
+		return RewindResult{}, fmt.Errorf("there is no checkpoint %d: the checkpoints are 1 to %d", n, len(list))
+	}
+	repo, err := a.checkpointRepo()
+	if err != nil {
+		return RewindResult{}, err
+	}
+	res := RewindResult{Skipped: target.Skipped}
+	if after, err := a.lastAfter(); err == nil && after != "" {
+		changed, err := repo.Changed(ctx, checkpoint.Checkpoint{Commit: after})
+		if err != nil {
+			return res, err
+		}
+		for _, c := range changed {
+			res.Outside = append(res.Outside, c.Path)
+		}
+		if len(res.Outside) > 0 && !force {
+			return res, ErrChangedOutside
+		}
+	}
+	m := len(list) + 1
+	restored, err := repo.Restore(ctx, checkpoint.Checkpoint{Commit: target.Commit}, a.checkpointRef(m))
+	if err != nil {
+		return res, err
+	}
+	res.Restored = restored
+	// The state before the rewind is the next checkpoint: a rewind to it undoes this one.
+	if cp, err := repo.Resolve(ctx, a.checkpointRef(m)); err == nil {
+		_ = a.records.AppendEvent(eventCheckpoint, checkpointEvent{N: m, Prompt: fmt.Sprintf("(before the rewind to %d)", n), Messages: a.HistoryLen(), Commit: cp.Commit})
+		if after, err := repo.Snapshot(ctx, a.checkpointRef(m)+"-after", "after the rewind"); err == nil {
+			_ = a.records.AppendEvent(eventCheckpointAfter, checkpointEvent{N: m, Commit: after.Commit})
+		}
+	}
+	return res, nil
+}
+
+// lastAfter is the commit of gantry's last known state of the tree.
+func (a *App) lastAfter() (string, error) {
+	evs, err := a.sess.Events(eventCheckpointAfter)
+	if err != nil || len(evs) == 0 {
+		return "", err
+	}
+	var c checkpointEvent
+	if err := json.Unmarshal(evs[len(evs)-1].Payload, &c); err != nil {
+		return "", err
+	}
+	return c.Commit, nil
+}

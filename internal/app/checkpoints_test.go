@@ -1,0 +1,146 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gantry-dev/gantry/internal/face"
+	"github.com/gantry-dev/gantry/internal/llm/scripted"
+)
+
+func gitIn(t *testing.T, dir, script string) string {
+	t.Helper()
+	cmd := exec.Command("bash", "-c", script)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", script, err, out)
+	}
+	return string(out)
+}
+
+// A session's changes — by edit_file and by the shell (sed -i, echo >, rm, mv, a new
+// folder) — are undone by a rewind to prompt 1, byte for byte and modes too; the
+// project's .git is untouched; a file the person changed since is named and kept
+// unless forced; a file over the bound is named as not kept.
+func TestRewindFiles(t *testing.T) {
+	dir := project(t, "checkpoints:\n  maxFileMB: 10\n", map[string]string{
+		"main.go": "package main\n\nfunc main() {}\n", "notes.txt": "one\ntwo\n", "old.txt": "old\n", "keep.txt": "keep\n",
+	})
+	if err := os.WriteFile(filepath.Join(dir, "big.bin"), make([]byte, 50<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, dir, "rm -rf .git && git init -q && git add main.go notes.txt && git -c user.name=t -c user.email=t@t commit -qm init")
+	gitState := func() string {
+		return gitIn(t, dir, "find .git -type f | sort | xargs md5sum && git --no-optional-locks status --porcelain && git for-each-ref")
+	}
+	gitBefore := gitState()
+	snapshot := func() map[string]string {
+		out := map[string]string{}
+		_ = filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+			rel, _ := filepath.Rel(dir, p)
+			if err != nil || rel == "." || strings.HasPrefix(rel, ".git") && (rel == ".git" || strings.HasPrefix(rel, ".git/")) || rel == "big.bin" {
+				if rel == ".git" {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if fi.IsDir() {
+				out[rel] = "dir"
+				return nil
+			}
+			b, _ := os.ReadFile(p)
+			out[rel] = fi.Mode().String() + ":" + string(b)
+			return nil
+		})
+		return out
+	}
+	want := snapshot()
+	m := scripted.New(
+		scripted.Step{Calls: []scripted.Call{{ID: "e1", Name: "edit_file", Input: `{"path":"main.go","edits":[{"old":"func main() {}","new":"func main() { println(1) }"}]}`}}},
+		scripted.Step{Calls: []scripted.Call{{ID: "b1", Name: "bash", Input: `{"command":"sed -i 's/two/2/' notes.txt && echo new > made.txt && rm old.txt && mv keep.txt kept.txt && mkdir -p sub/deep && echo x > sub/deep/f && chmod +x notes.txt"}`}}},
+		scripted.Step{Text: "changed"},
+		scripted.Step{Calls: []scripted.Call{{ID: "b2", Name: "bash", Input: `{"command":"echo second >> made.txt"}`}}},
+		scripted.Step{Text: "changed again"},
+	)
+	var notices []string
+	a, err := newStarted(Options{Cwd: dir, LLM: m, PermissionMode: "yolo"}, func(e face.Event) {
+		if n, ok := e.(face.Notice); ok {
+			notices = append(notices, n.Text)
+		}
+	}, face.NoHuman{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	ctx := context.Background()
+	a.Run(ctx, "change things", nil)
+	a.Run(ctx, "change more", nil)
+	cps, err := a.Checkpoints(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cps) != 2 || cps[0].Prompt != "change things" || cps[1].Prompt != "change more" {
+		t.Fatalf("checkpoints: %+v", cps)
+	}
+	var paths []string
+	for _, c := range cps[0].Changes {
+		paths = append(paths, c.Status+" "+c.Path)
+	}
+	for _, p := range []string{"M main.go", "M notes.txt", "A made.txt", "D old.txt", "D keep.txt", "A kept.txt", "A sub/deep/f"} {
+		if !slices.Contains(paths, p) {
+			t.Errorf("prompt 1's changes lack %q: %v", p, paths)
+		}
+	}
+	if !slices.Contains(cps[0].Skipped, "big.bin") || !slices.ContainsFunc(notices, func(n string) bool { return strings.Contains(n, "big.bin") }) {
+		t.Errorf("the 50 MB file is not named as left out: %v, notices %q", cps[0].Skipped, notices)
+	}
+	// The person changes a file meanwhile: named, nothing written.
+	if err := os.WriteFile(filepath.Join(dir, "kept.txt"), []byte("the person's\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.RewindFiles(ctx, 1, false)
+	if !errors.Is(err, ErrChangedOutside) || !slices.Equal(res.Outside, []string{"kept.txt"}) {
+		t.Fatalf("a rewind over a person's change: %v, %+v", err, res)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "made.txt")); string(b) != "new\nsecond\n" {
+		t.Fatalf("a refused rewind wrote: %q", b)
+	}
+	if _, err := a.RewindFiles(ctx, 1, true); err != nil {
+		t.Fatal(err)
+	}
+	got := snapshot()
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s after the rewind: %q, want %q", k, got[k], v)
+		}
+	}
+	for k := range got {
+		if _, ok := want[k]; !ok {
+			t.Errorf("%s is left after the rewind", k)
+		}
+	}
+	if gitState() != gitBefore {
+		t.Error("the project's .git changed")
+	}
+	// The rewind is undone by the checkpoint it made.
+	cps, _ = a.Checkpoints(ctx)
+	if len(cps) != 3 {
+		t.Fatalf("after the rewind: %d checkpoints", len(cps))
+	}
+	if _, err := a.RewindFiles(ctx, 3, false); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "kept.txt")); string(b) != "the person's\n" {
+		t.Errorf("the undo of the rewind: kept.txt %q", b)
+	}
+	if _, err := a.RewindFiles(ctx, 9, false); err == nil || !strings.Contains(err.Error(), "1 to") {
+		t.Errorf("an unknown checkpoint: %v", err)
+	}
+}
