@@ -55,9 +55,9 @@ Usage:
       --idle-timeout DURATION     close an HTTP session idle this long (default 30m; 0: never)
   gantry sessions [--limit N] [--json]
                                   list stored sessions, newest first (--json for scripts)
-  gantry rewind [--list] [N] [--force]
-                                  the checkpoints of this folder's last session, and its files
-                                  brought back to before prompt N
+  gantry rewind [--list] [N] [--files-only|--conversation-only] [--force]
+                                  the checkpoints of this folder's last session; its files and
+                                  conversation brought back to before prompt N
   gantry tool [--no-rules] NAME ['JSON']
                                   run one tool without a model (gantry tool list;
                                   gantry tool NAME --help shows its arguments); deny rules

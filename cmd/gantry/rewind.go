@@ -14,7 +14,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/checkpoint"
 )
 
-const rewindUsage = "usage: gantry rewind [--list] [N] [--force] [-C DIR]   (the files of the last session of the folder, as they were before its prompt N)"
+const rewindUsage = "usage: gantry rewind [--list] [N] [--files-only | --conversation-only] [--force] [-C DIR]   (the last session of the folder back to before its prompt N: its files and its conversation)"
 
 // runRewind is `gantry rewind`: the checkpoints of the folder's last session, and a
 // return of the project's files to one of them.
@@ -23,6 +23,8 @@ func runRewind(args []string) int {
 	fs.SetOutput(io.Discard)
 	list := fs.Bool("list", false, "")
 	force := fs.Bool("force", false, "")
+	filesOnly := fs.Bool("files-only", false, "")
+	convOnly := fs.Bool("conversation-only", false, "")
 	cwd := fs.String("C", "", "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -30,6 +32,10 @@ func runRewind(args []string) int {
 			return 0
 		}
 		fmt.Fprintf(os.Stderr, "gantry rewind: %s; %s\n", flagError(err), rewindUsage)
+		return 2
+	}
+	if *filesOnly && *convOnly {
+		fmt.Fprintln(os.Stderr, "gantry rewind: --files-only and --conversation-only exclude each other;", rewindUsage)
 		return 2
 	}
 	n := 0
@@ -74,24 +80,34 @@ func runRewind(args []string) int {
 		}
 		return 0
 	}
-	res, err := a.RewindFiles(ctx, n, *force)
-	switch {
-	case errors.Is(err, app.ErrChangedOutside):
-		fmt.Fprintf(os.Stderr, "gantry rewind: nothing was written: these files were changed outside gantry since its last turn, and the rewind would overwrite them: %s (--force rewinds anyway)\n", strings.Join(res.Outside, ", "))
-		return 1
-	case err != nil:
-		fmt.Fprintln(os.Stderr, "gantry rewind:", sentence(err))
-		return 1
+	if !*convOnly {
+		res, err := a.RewindFiles(ctx, n, *force)
+		switch {
+		case errors.Is(err, app.ErrChangedOutside):
+			fmt.Fprintf(os.Stderr, "gantry rewind: nothing was written: these files were changed outside gantry since its last turn, and the rewind would overwrite them: %s (--force rewinds anyway)\n", strings.Join(res.Outside, ", "))
+			return 1
+		case err != nil:
+			fmt.Fprintln(os.Stderr, "gantry rewind:", sentence(err))
+			return 1
+		}
+		if len(res.Restored) == 0 {
+			fmt.Printf("The files are as they were before prompt %d already.\n", n)
+		} else {
+			fmt.Printf("Restored the files as they were before prompt %d: %s\n", n, changeSummary(res.Restored))
+		}
+		if len(res.Skipped) > 0 {
+			fmt.Printf("Not kept by the checkpoint (over the size bound), left as they are: %s\n", strings.Join(res.Skipped, ", "))
+		}
+		fmt.Println("The state before this rewind is kept as the next checkpoint (gantry rewind --list).")
 	}
-	if len(res.Restored) == 0 {
-		fmt.Printf("The files are as they were before prompt %d already.\n", n)
-	} else {
-		fmt.Printf("Restored the files as they were before prompt %d: %s\n", n, changeSummary(res.Restored))
+	if !*filesOnly {
+		branch, err := a.RewindConversation(ctx, n)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "gantry rewind:", sentence(err))
+			return 1
+		}
+		fmt.Printf("The conversation is back to before prompt %d; what came after is kept in session %s (gantry -r %s).\n", n, branch, branch)
 	}
-	if len(res.Skipped) > 0 {
-		fmt.Printf("Not kept by the checkpoint (over the size bound), left as they are: %s\n", strings.Join(res.Skipped, ", "))
-	}
-	fmt.Println("The state before this rewind is kept as the next checkpoint (gantry rewind --list).")
 	return 0
 }
 

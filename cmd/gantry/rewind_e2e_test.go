@@ -41,7 +41,7 @@ func TestRewindAfterPrintMode(t *testing.T) {
 		t.Fatalf("a rewind over a person's change: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	r = gantry(t, dir, e, "rewind", "--force", "1")
-	if r.code != 0 || !strings.Contains(r.stdout, "Restored the files as they were before prompt 1") {
+	if r.code != 0 || !strings.Contains(r.stdout, "Restored the files as they were before prompt 1") || !strings.Contains(r.stdout, "The conversation is back to before prompt 1") {
 		t.Fatalf("rewind --force 1: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "note.txt")); string(b) != "original\n" {

@@ -134,7 +134,8 @@ type App struct {
 	vibe        *vibe.Board
 	vibeOn      atomic.Bool
 	cps         checkpoints // the project's checkpoints, kept by this session
-	cpMessages  int         // the conversation's length when the running prompt came
+	cpSeq       int64       // the stored conversation's last message when the running prompt came
+	running     bool        // a turn runs (a.mu)
 
 	mu       sync.Mutex
 	sink     face.Sink
@@ -385,8 +386,17 @@ func (a *App) Run(ctx context.Context, prompt string, attached []llm.Block) face
 			a.emit(face.Notice{Text: unfinishedNotice(r.Unfinished)})
 		}
 	}
-	a.cps.cur, a.cpMessages = prompt, a.HistoryLen()
+	a.cps.cur = prompt
+	if a.records.Flush() == nil {
+		a.cpSeq, _ = a.sess.LastSeq()
+	}
+	a.mu.Lock()
+	a.running = true
+	a.mu.Unlock()
 	end := a.agent.RunWith(ctx, prompt, attached)
+	a.mu.Lock()
+	a.running = false
+	a.mu.Unlock()
 	a.afterTurn()
 	a.mu.Lock()
 	a.storeFailed = end.StoreErr

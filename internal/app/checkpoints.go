@@ -30,11 +30,11 @@ type checkpoints struct {
 }
 
 type checkpointEvent struct {
-	N        int      `json:"n"`
-	Prompt   string   `json:"prompt"`
-	Messages int      `json:"messages"` // the conversation's length when the prompt came
-	Commit   string   `json:"commit"`
-	Skipped  []string `json:"skipped,omitempty"`
+	N       int      `json:"n"`
+	Prompt  string   `json:"prompt"`
+	Seq     int64    `json:"seq"` // the stored conversation's last message when the prompt came
+	Commit  string   `json:"commit"`
+	Skipped []string `json:"skipped,omitempty"`
 }
 
 func (a *App) checkpointRepo() (*checkpoint.Repo, error) {
@@ -71,7 +71,7 @@ func (a *App) beforeChange(ctx context.Context) {
 	if r := []rune(prompt); len(r) > 300 {
 		prompt = string(r[:300]) + "…"
 	}
-	_ = a.records.AppendEvent(eventCheckpoint, checkpointEvent{N: n, Prompt: prompt, Messages: a.cpMessages, Commit: cp.Commit, Skipped: cp.Skipped})
+	_ = a.records.AppendEvent(eventCheckpoint, checkpointEvent{N: n, Prompt: prompt, Seq: a.cpSeq, Commit: cp.Commit, Skipped: cp.Skipped})
 	if len(cp.Skipped) > 0 {
 		a.emit(face.Notice{Text: fmt.Sprintf("not kept in the checkpoint (over %d MB): %s", a.cfg.Checkpoints.MaxFileMB, strings.Join(cp.Skipped, ", "))})
 	}
@@ -131,11 +131,10 @@ func (a *App) checkpointEvents() ([]checkpointEvent, error) {
 // Checkpoint is one prompt's checkpoint, as /rewind lists it: the tree before the
 // prompt's first change, and what changed from there to the next checkpoint (or now).
 type Checkpoint struct {
-	N        int
-	Prompt   string
-	Messages int
-	Skipped  []string
-	Changes  []checkpoint.Change
+	N       int
+	Prompt  string
+	Skipped []string
+	Changes []checkpoint.Change
 }
 
 // Checkpoints lists the session's checkpoints, oldest first.
@@ -162,7 +161,7 @@ func (a *App) Checkpoints(ctx context.Context) ([]Checkpoint, error) {
 		if err != nil {
 			return nil, err
 		}
-		out[i] = Checkpoint{N: c.N, Prompt: c.Prompt, Messages: c.Messages, Skipped: c.Skipped, Changes: changes}
+		out[i] = Checkpoint{N: c.N, Prompt: c.Prompt, Skipped: c.Skipped, Changes: changes}
 	}
 	return out, nil
 }
@@ -224,7 +223,8 @@ func (a *App) RewindFiles(ctx context.Context, n int, force bool) (RewindResult,
 	res.Restored = restored
 	// The state before the rewind is the next checkpoint: a rewind to it undoes this one.
 	if cp, err := repo.Resolve(ctx, a.checkpointRef(m)); err == nil {
-		_ = a.records.AppendEvent(eventCheckpoint, checkpointEvent{N: m, Prompt: fmt.Sprintf("(before the rewind to %d)", n), Messages: a.HistoryLen(), Commit: cp.Commit})
+		seq, _ := a.sess.LastSeq()
+		_ = a.records.AppendEvent(eventCheckpoint, checkpointEvent{N: m, Prompt: fmt.Sprintf("(before the rewind to %d)", n), Seq: seq, Commit: cp.Commit})
 		if after, err := repo.Snapshot(ctx, a.checkpointRef(m)+"-after", "after the rewind"); err == nil {
 			_ = a.records.AppendEvent(eventCheckpointAfter, checkpointEvent{N: m, Commit: after.Commit})
 		}
@@ -243,4 +243,44 @@ func (a *App) lastAfter() (string, error) {
 		return "", err
 	}
 	return c.Commit, nil
+}
+
+// RewindConversation cuts the conversation back to before checkpoint n's prompt: the
+// later messages leave this session for a new one, the branch (its id returned), which
+// --resume can pick; the model's next request starts from what is left.
+func (a *App) RewindConversation(ctx context.Context, n int) (string, error) {
+	a.mu.Lock()
+	running := a.running
+	a.mu.Unlock()
+	if running {
+		return "", errors.New("the conversation is rewound between turns; wait until this one ends")
+	}
+	list, err := a.checkpointEvents()
+	if err != nil {
+		return "", err
+	}
+	var target *checkpointEvent
+	for i := range list {
+		if list[i].N == n {
+			target = &list[i]
+		}
+	}
+	if target == nil {
+		return "", fmt.Errorf("there is no checkpoint %d", n)
+	}
+	if err := a.records.Flush(); err != nil {
+		return "", err
+	}
+	info, _ := a.sess.Info()
+	branch, err := a.sess.Branch(target.Seq, info.Title+" (before the rewind to prompt "+fmt.Sprint(n)+")")
+	if err != nil {
+		return "", err
+	}
+	r, err := a.sess.Resume()
+	if err != nil {
+		return branch, fmt.Errorf("reading the session again after the rewind: %w", err)
+	}
+	a.agent.SetHistory(r.Messages)
+	a.emit(face.Notice{Info: true, Text: fmt.Sprintf("the conversation is back to before prompt %d; what came after is kept in session %s (gantry -r %s)", n, branch, branch)})
+	return branch, nil
 }

@@ -144,3 +144,55 @@ func TestRewindFiles(t *testing.T) {
 		t.Errorf("an unknown checkpoint: %v", err)
 	}
 }
+
+// The conversation rewound to before prompt 2: the model's next request has prompt 1's
+// exchange only; the later messages are a branch that --resume picks.
+func TestRewindConversation(t *testing.T) {
+	dir := project(t, "", map[string]string{"a.txt": "a\n"})
+	m := scripted.New(
+		scripted.Step{Calls: []scripted.Call{{ID: "b1", Name: "bash", Input: `{"command":"echo 1 >> a.txt"}`}}},
+		scripted.Step{Text: "first done"},
+		scripted.Step{Calls: []scripted.Call{{ID: "b2", Name: "bash", Input: `{"command":"echo 2 >> a.txt"}`}}},
+		scripted.Step{Text: "second done"},
+		scripted.Step{Text: "third answer"},
+	)
+	a := open(t, Options{Cwd: dir, LLM: m, PermissionMode: "yolo"})
+	ctx := context.Background()
+	a.Run(ctx, "first prompt", nil)
+	a.Run(ctx, "second prompt", nil)
+	branch, err := a.RewindConversation(ctx, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Run(ctx, "third prompt", nil)
+	reqs := m.Requests()
+	last := reqs[len(reqs)-1]
+	var texts []string
+	for _, msg := range last.Messages {
+		for _, b := range msg.Content {
+			if b.Text != "" {
+				texts = append(texts, b.Text)
+			}
+		}
+	}
+	all := strings.Join(texts, "|")
+	if !strings.Contains(all, "first prompt") || strings.Contains(all, "second prompt") || strings.Contains(all, "second done") || !strings.Contains(all, "third prompt") {
+		t.Errorf("the request after the rewind: %s", all)
+	}
+	// The branch holds the conversation as it was.
+	b := open(t, Options{Cwd: dir, LLM: scripted.New(), Resume: branch})
+	var btexts []string
+	for _, msg := range b.agent.History() {
+		for _, blk := range msg.Content {
+			if blk.Text != "" {
+				btexts = append(btexts, blk.Text)
+			}
+		}
+	}
+	if got := strings.Join(btexts, "|"); !strings.Contains(got, "second prompt") || !strings.Contains(got, "second done") || strings.Contains(got, "third") {
+		t.Errorf("the branch: %s", got)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "a.txt")); string(b) != "a\n1\n2\n" {
+		t.Errorf("a conversation-only rewind changed the files: %q", b)
+	}
+}
