@@ -284,3 +284,41 @@ func (a *App) RewindConversation(ctx context.Context, n int) (string, error) {
 	a.emit(face.Notice{Info: true, Text: fmt.Sprintf("the conversation is back to before prompt %d; what came after is kept in session %s (gantry -r %s)", n, branch, branch)})
 	return branch, nil
 }
+
+// RewindPreview is what a rewind of the files to checkpoint n would do, as a unified
+// diff from the files now to the checkpoint's, and the files changed outside gantry
+// since its last turn (which the rewind would overwrite).
+func (a *App) RewindPreview(ctx context.Context, n int) (diff string, outside []string, err error) {
+	list, err := a.checkpointEvents()
+	if err != nil {
+		return "", nil, err
+	}
+	var target string
+	for _, c := range list {
+		if c.N == n {
+			target = c.Commit
+		}
+	}
+	if target == "" {
+		return "", nil, fmt.Errorf("there is no checkpoint %d", n)
+	}
+	repo, err := a.checkpointRepo()
+	if err != nil {
+		return "", nil, err
+	}
+	now, err := repo.Snapshot(ctx, "refs/gantry/"+a.sess.ID()+"/now", "now")
+	if err != nil {
+		return "", nil, err
+	}
+	if diff, err = repo.Patch(ctx, now.Commit, target); err != nil {
+		return "", nil, err
+	}
+	if after, err := a.lastAfter(); err == nil && after != "" {
+		if changed, err := repo.Diff(ctx, after, now.Commit); err == nil {
+			for _, c := range changed {
+				outside = append(outside, c.Path)
+			}
+		}
+	}
+	return diff, outside, nil
+}

@@ -392,3 +392,11 @@ func (r *Repo) Files(ctx context.Context, cp Checkpoint) int {
 	}
 	return bytes.Count(out, []byte{0})
 }
+
+// Patch is the unified diff from the state from to the state to.
+func (r *Repo) Patch(ctx context.Context, from, to string) (string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out, err := r.git(ctx, nil, "diff-tree", "-p", "-r", "--no-renames", "--no-color", from, to)
+	return string(out), err
+}

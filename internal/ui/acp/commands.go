@@ -2,11 +2,14 @@ package acp
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	sdk "github.com/coder/acp-go-sdk"
 
+	"github.com/gantry-dev/gantry/internal/app"
 	"github.com/gantry-dev/gantry/internal/permission"
 )
 
@@ -66,6 +69,7 @@ func commandTable() []command {
 			s.send(sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{SessionUpdate: "config_option_update", ConfigOptions: s.configOptions()}})
 			return fmt.Sprintf("The model is now %s.", model)
 		}},
+		{"rewind", "Go back to before a prompt: /rewind lists them; /rewind N [files|conversation] [force]", "N [files|conversation] [force]", runRewind},
 		{"skills", "List the skills gantry found for this project", "", func(s *session, _ context.Context, _ string) string {
 			skills := s.app.Skills()
 			if len(skills) == 0 {
@@ -143,4 +147,66 @@ func (s *session) skillPrompt(text string) string {
 		}
 	}
 	return text
+}
+
+// runRewind is /rewind: without a number, the checkpoints; with one, the files and the
+// conversation (or one of them) back to before that prompt. The editor cannot show a
+// question here, so files changed outside gantry since its last turn are named and
+// kept unless "force" is given.
+func runRewind(s *session, ctx context.Context, input string) string {
+	f := strings.Fields(input)
+	if len(f) == 0 {
+		cps, err := s.app.Checkpoints(ctx)
+		if err != nil {
+			return fmt.Sprintf("The checkpoints could not be read: %v.", err)
+		}
+		if len(cps) == 0 {
+			return "No checkpoint yet: no prompt of this session changed anything."
+		}
+		var b strings.Builder
+		b.WriteString("Checkpoints (the files before each prompt's first change); rewind with `/rewind N`:\n\n")
+		for _, c := range cps {
+			fmt.Fprintf(&b, "%d. %s — %d file(s) changed after it\n", c.N, strings.ReplaceAll(c.Prompt, "\n", " "), len(c.Changes))
+		}
+		return b.String()
+	}
+	n, err := strconv.Atoi(f[0])
+	if err != nil || n < 1 {
+		return fmt.Sprintf("%q is not a checkpoint's number: /rewind lists them.", f[0])
+	}
+	files, conv, force := true, true, false
+	for _, w := range f[1:] {
+		switch w {
+		case "files":
+			conv = false
+		case "conversation":
+			files = false
+		case "force":
+			force = true
+		default:
+			return fmt.Sprintf("/rewind N takes files, conversation or force, not %q.", w)
+		}
+	}
+	var out []string
+	if files {
+		res, err := s.app.RewindFiles(ctx, n, force)
+		if errors.Is(err, app.ErrChangedOutside) {
+			return fmt.Sprintf("Nothing was rewound: these files were changed outside gantry since its last turn and would be overwritten: %s. `/rewind %d force` rewinds anyway.", strings.Join(res.Outside, ", "), n)
+		}
+		if err != nil {
+			return fmt.Sprintf("The files were not rewound: %v.", err)
+		}
+		out = append(out, fmt.Sprintf("Restored %d file(s) as they were before prompt %d.", len(res.Restored), n))
+		if len(res.Skipped) > 0 {
+			out = append(out, "Not kept by the checkpoint, left as they are: "+strings.Join(res.Skipped, ", ")+".")
+		}
+	}
+	if conv {
+		branch, err := s.app.RewindConversation(ctx, n)
+		if err != nil {
+			return strings.Join(append(out, fmt.Sprintf("The conversation was not rewound: %v.", err)), " ")
+		}
+		out = append(out, fmt.Sprintf("The conversation is back to before prompt %d; what came after is kept in session %s.", n, branch))
+	}
+	return strings.Join(out, " ")
 }

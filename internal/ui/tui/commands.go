@@ -37,6 +37,7 @@ func init() {
 		{"hooks", "list the configured hooks", "", (*Model).cmdHooks},
 		{"mcp", "list the MCP servers, where they stand and their tools", "", (*Model).cmdMCP},
 		{"permissions", "show the mode and the allow and deny rules", "", (*Model).cmdPermissions},
+		{"rewind", "go back to before a prompt: its files, its conversation, or both", "", (*Model).cmdRewind},
 		{"vibe", "turn vibe mode (background workers) on or off, list the workers, stop them", "[on|off|stop]", (*Model).cmdVibe},
 		{"quit", "leave gantry", "", (*Model).cmdQuit},
 	}
@@ -79,7 +80,7 @@ func (m *Model) cmdHelp(string) tea.Cmd {
 		{"shift+enter, ctrl+j", "new line"},
 		{"↑ ↓", "prompt history"},
 		{"tab", "complete @file, @skill:, /command"},
-		{"esc", "interrupt the turn (between turns, twice: stop the vibe workers)"},
+		{"esc", "interrupt the turn; between turns, twice: stop the vibe workers, or on an empty input /rewind"},
 		{"shift+tab", "cycle the mode: default, accept-edits, plan, yolo"},
 		{"ctrl+t", "show the last thinking"},
 		{"ctrl+o", "print the transcript again"},

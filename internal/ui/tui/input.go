@@ -29,6 +29,16 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	m.stopArmed = time.Time{}
+	if s == "esc" && len(m.dialogs) == 0 && !m.comp.active() && m.input.Value() == "" {
+		if !m.rewindArmed.IsZero() && time.Since(m.rewindArmed) < time.Second {
+			m.rewindArmed = time.Time{}
+			m.openRewind()
+			return nil
+		}
+		m.rewindArmed = time.Now()
+		return nil
+	}
+	m.rewindArmed = time.Time{}
 	if len(m.dialogs) > 0 {
 		if m.dialogs[0].key(m, k) {
 			m.dialogs = m.dialogs[1:]
