@@ -4,12 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gantry-dev/gantry/internal/app"
+	"github.com/gantry-dev/gantry/internal/llm"
 	"github.com/gantry-dev/gantry/internal/permission"
 	"github.com/gantry-dev/gantry/internal/session"
 )
@@ -37,6 +40,9 @@ func init() {
 		{"hooks", "list the configured hooks", "", (*Model).cmdHooks},
 		{"mcp", "list the MCP servers, where they stand and their tools", "", (*Model).cmdMCP},
 		{"permissions", "show the mode and the allow and deny rules", "", (*Model).cmdPermissions},
+		{"cost", "the session's tokens and cost, by model", "", (*Model).cmdCost},
+		{"context", "what fills the model's context window, in tokens", "", (*Model).cmdContext},
+		{"export", "write the transcript as Markdown", "[file]", (*Model).cmdExport},
 		{"rewind", "go back to before a prompt: its files, its conversation, or both", "", (*Model).cmdRewind},
 		{"vibe", "turn vibe mode (background workers) on or off, list the workers, stop them", "[on|off|stop]", (*Model).cmdVibe},
 		{"quit", "leave gantry", "", (*Model).cmdQuit},
@@ -314,5 +320,79 @@ func (m *Model) cmdVibe(args string) tea.Cmd {
 	if len(lines) > 0 {
 		m.print(lines...)
 	}
+	return nil
+}
+
+// modelUse is one model's usage in the session.
+type modelUse struct {
+	usage     llm.Usage
+	cost      float64
+	responses int
+}
+
+func (m *Model) cmdCost(string) tea.Cmd {
+	if len(m.byModel) == 0 {
+		m.print("no model request yet in this session")
+		return nil
+	}
+	names := make([]string, 0, len(m.byModel))
+	for n := range m.byModel {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	rows := [][]string{{"model", "responses", "input", "output", "cache read", "cache write", "cost"}}
+	var total float64
+	for _, n := range names {
+		u := m.byModel[n]
+		total += u.cost
+		rows = append(rows, []string{n, fmt.Sprint(u.responses), short(u.usage.InputTokens), short(u.usage.OutputTokens),
+			short(u.usage.CacheReadTokens), short(u.usage.CacheWriteTokens), fmt.Sprintf("$%.4f", u.cost)})
+	}
+	lines := table(rows, m.width, "  ")
+	lines = append(lines, fmt.Sprintf("  total $%.4f", total))
+	m.print(lines...)
+	return nil
+}
+
+func (m *Model) cmdContext(string) tea.Cmd {
+	parts, window := m.app.Context()
+	total := 0
+	for _, p := range parts {
+		total += p.Tokens
+	}
+	rows := [][]string{}
+	for _, p := range parts {
+		share := ""
+		if window > 0 {
+			share = fmt.Sprintf("%.1f%%", 100*float64(p.Tokens)/float64(window))
+		}
+		rows = append(rows, []string{p.Name, "~" + short(int64(p.Tokens)), share})
+	}
+	head := fmt.Sprintf("context: ~%s tokens", short(int64(total)))
+	if window > 0 {
+		head += fmt.Sprintf(" of %s (%.0f%%)", short(int64(window)), 100*float64(total)/float64(window))
+	}
+	m.print(append([]string{head + " (estimated at four characters a token)"}, table(rows, m.width, "  ")...)...)
+	return nil
+}
+
+func (m *Model) cmdExport(args string) tea.Cmd {
+	md, err := m.app.Markdown()
+	if err != nil {
+		m.print(m.st.r(m.st.warn, "⚠ the transcript could not be read: "+err.Error()))
+		return nil
+	}
+	path := args
+	if path == "" {
+		path = "gantry-" + m.app.SessionID() + ".md"
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(m.app.Cwd(), path)
+	}
+	if err := os.WriteFile(path, []byte(md), 0o644); err != nil {
+		m.print(m.st.r(m.st.warn, "⚠ the transcript could not be written: "+err.Error()))
+		return nil
+	}
+	m.print(fmt.Sprintf("wrote the transcript to %s (%d KB)", path, (len(md)+1023)/1024))
 	return nil
 }

@@ -50,6 +50,15 @@ func (m *Model) event(e face.Event) {
 		m.print(m.todoLines()...)
 	case face.TurnUsage:
 		m.usage = e
+		if m.byModel == nil {
+			m.byModel = map[string]*modelUse{}
+		}
+		u := m.byModel[e.Model]
+		if u == nil {
+			u = &modelUse{}
+			m.byModel[e.Model] = u
+		}
+		u.usage, u.cost, u.responses = u.usage.Add(e.Usage), u.cost+e.Cost, u.responses+1
 	case face.FromSubagent:
 		switch sub := e.Event.(type) {
 		case face.ToolStarted:

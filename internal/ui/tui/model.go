@@ -64,8 +64,9 @@ type Model struct {
 	hint        string   // a one-line message under the input
 	hintUntil   time.Time
 	quitArmed   time.Time
-	stopArmed   time.Time // esc between turns, with workers running: a second esc stops them
-	rewindArmed time.Time // esc on an empty input: a second esc opens /rewind
+	stopArmed   time.Time            // esc between turns, with workers running: a second esc stops them
+	rewindArmed time.Time            // esc on an empty input: a second esc opens /rewind
+	byModel     map[string]*modelUse // the session's usage by model, for /cost
 	quitting    bool
 	// model and mode are the session's, as its events last said.
 	model string

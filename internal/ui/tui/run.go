@@ -294,5 +294,13 @@ func Run(ctx context.Context, opts Options) (err error) {
 	if _, err := tp.Run(); err != nil && !errors.Is(err, tea.ErrProgramKilled) && ctx.Err() == nil {
 		return err
 	}
+	// The screen is gone: say how to come back to this session.
+	if m.app != nil && m.app.HistoryLen() > 0 {
+		out := io.Writer(os.Stdout)
+		if opts.Out != nil {
+			out = opts.Out
+		}
+		fmt.Fprintf(out, "Resume this session with: gantry -r %s\n", m.app.SessionID())
+	}
 	return nil
 }

@@ -1,0 +1,50 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gantry-dev/gantry/internal/llm"
+	"github.com/gantry-dev/gantry/internal/llm/scripted"
+)
+
+// /cost, /context and /export answer from the session.
+func TestCostContextExport(t *testing.T) {
+	d := newDriver(t, scripted.New(
+		scripted.Step{Calls: []scripted.Call{{ID: "r1", Name: "read_file", Input: `{"path":"note.txt"}`}}, Usage: llm.Usage{InputTokens: 1200, OutputTokens: 30}},
+		scripted.Step{Text: "The note says hello.", Usage: llm.Usage{InputTokens: 1300, OutputTokens: 10}},
+	), 120, 40, false, func(dir string) {
+		if err := os.WriteFile(filepath.Join(dir, "note.txt"), []byte("hello\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	})
+	d.typeText("what does the note say?")
+	d.press("enter")
+	d.idle()
+	for _, c := range []struct{ cmd, want string }{
+		{"/cost", "claude-sonnet-4-5"},
+		{"/context", "tools' schemas"},
+		{"/export out.md", "wrote the transcript to"},
+	} {
+		d.typeText(c.cmd)
+		d.press("enter")
+		d.idle()
+		if tr := transcript(d); !strings.Contains(tr, c.want) {
+			t.Errorf("%s: no %q in:\n%s", c.cmd, c.want, tr)
+		}
+	}
+	if tr := transcript(d); !strings.Contains(tr, "2.5k") && !strings.Contains(tr, "2500") {
+		t.Errorf("/cost does not sum the input tokens:\n%s", tr)
+	}
+	md, err := os.ReadFile(filepath.Join(d.dir, "out.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## › what does the note say?", "**read_file**", `"path": "note.txt"`, "hello", "The note says hello."} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("the export lacks %q:\n%s", want, md)
+		}
+	}
+}
