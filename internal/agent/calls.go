@@ -292,7 +292,10 @@ func (a *Agent) execute(ctx context.Context, p *pending) {
 		a.beforeChange(ctx)
 	}
 	start := time.Now()
-	r := p.inv.Run(tool.WithRelay(tool.WithCallID(ctx, p.block.ToolCallID), a.relay(p.block.ToolCallID)))
+	live := newTailer(p.block.ToolCallID, a.emit)
+	runCtx := tool.WithProgress(tool.WithRelay(tool.WithCallID(ctx, p.block.ToolCallID), a.relay(p.block.ToolCallID)), live.write)
+	r := p.inv.Run(runCtx)
+	live.stop()
 	p.took = time.Since(start)
 	p.cancelled = ctx.Err() != nil
 	a.postToolUse(ctx, p, &r)

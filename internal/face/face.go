@@ -201,9 +201,17 @@ func (Retry) event()          {}
 func (ToolStarted) event()    {}
 func (ToolFinished) event()   {}
 func (ToolRunning) event()    {}
+func (ToolOutput) event()     {}
 func (TurnUsage) event()      {}
 func (StepEnded) event()      {}
 func (TurnEnded) event()      {}
+
+// ToolOutput is the tail of what a running call printed so far (a command's output),
+// sent at most ten times a second while it prints.
+type ToolOutput struct {
+	CallID string
+	Tail   string // the last few KB, from a line's start
+}
 
 // Sink receives events. It is called from the agent's goroutine(s) and must not block
 // for long; finished events are never dropped.

@@ -94,3 +94,17 @@ func RelayOf(ctx context.Context) Relay {
 	r, _ := ctx.Value(relayKey{}).(Relay)
 	return r
 }
+
+type progressKey struct{}
+
+// WithProgress gives a call's run a writer for what it prints as it goes (a command's
+// output), which faces show live.
+func WithProgress(ctx context.Context, w func(p []byte)) context.Context {
+	return context.WithValue(ctx, progressKey{}, w)
+}
+
+// ProgressOf is the call's progress writer, or nil.
+func ProgressOf(ctx context.Context) func(p []byte) {
+	w, _ := ctx.Value(progressKey{}).(func(p []byte))
+	return w
+}

@@ -37,9 +37,13 @@ func runForeground(ctx context.Context, p *contain.Process, timeout time.Duratio
 		return outcome{}, err
 	}
 	out := newCapture(captureHead, captureTail)
+	var dst io.Writer = out
+	if live := tool.ProgressOf(ctx); live != nil {
+		dst = io.MultiWriter(out, progressWriter(live))
+	}
 	drained := make(chan struct{})
 	go func() {
-		_, _ = io.Copy(out, pr)
+		_, _ = io.Copy(dst, pr)
 		close(drained)
 	}()
 	end := p.Wait(ctx, timeout, termGrace, func() {
@@ -55,4 +59,12 @@ func runForeground(ctx context.Context, p *contain.Process, timeout time.Duratio
 	<-drained
 	o.output = out.String()
 	return o, nil
+}
+
+// progressWriter hands what a command prints to the call's progress writer.
+type progressWriter func(p []byte)
+
+func (w progressWriter) Write(p []byte) (int, error) {
+	w(p)
+	return len(p), nil
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/charmbracelet/x/ansi"
 	"strings"
 	"time"
 
@@ -48,6 +49,12 @@ func (m *Model) event(e face.Event) {
 		m.todos = e.Items
 		m.settleStream()
 		m.print(m.todoLines()...)
+	case face.ToolOutput:
+		for i := range m.tools {
+			if m.tools[i].id == e.CallID {
+				m.tools[i].tail = tailLines(e.Tail, m.app.PreviewLines())
+			}
+		}
 	case face.TurnUsage:
 		m.usage = e
 		if m.byModel == nil {
@@ -223,4 +230,26 @@ func (m *Model) codeBlock(c *tool.Code) string {
 		fence += "`"
 	}
 	return m.md.render(fence+c.Lang+"\n"+strings.Join(lines, "\n")+"\n"+fence, m.width) + m.st.r(m.st.dim, more)
+}
+
+// tailLines are the last n non-empty-ended lines of a running call's output, without
+// terminal control sequences.
+func tailLines(s string, n int) []string {
+	if n <= 0 {
+		n = 5
+	}
+	s = ansi.Strip(strings.TrimRight(strings.ReplaceAll(s, "\r\n", "\n"), "\n"))
+	if s == "" {
+		return nil
+	}
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	for i, l := range lines {
+		if j := strings.LastIndexByte(l, '\r'); j >= 0 { // a progress bar redrawn in place
+			lines[i] = l[j+1:]
+		}
+	}
+	return lines
 }

@@ -92,6 +92,7 @@ type liveTool struct {
 	started  time.Time     // when it was announced
 	pausedAt time.Duration // pausedNow() then
 	sub      bool
+	tail     []string // the last lines it printed, while it runs
 }
 
 // printedMsg says the last print reached the scrollback.

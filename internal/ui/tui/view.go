@@ -70,6 +70,9 @@ func (m *Model) layout() (content string, inputRow int) {
 			line = "⏵ " + line
 		}
 		top = append(top, m.st.r(m.st.dim, clip(line, m.width-8)+fmt.Sprintf(" (%s)", elapsed(m.busyFor(t.started, t.pausedAt)))))
+		for _, l := range t.tail {
+			top = append(top, m.st.r(m.st.dim, "  "+clip(l, m.width-4)))
+		}
 	}
 	if m.running && len(m.tools) == 0 && strings.TrimSpace(m.stream) == "" && m.thinking.Len() == 0 && len(m.dialogs) == 0 {
 		top = append(top, m.st.r(m.st.dim, "… working ("+elapsed(m.busyFor(m.turnStart, m.turnPaused))+" · esc to interrupt)"))
