@@ -192,7 +192,7 @@ func (a *Agent) permit(ctx context.Context, p *pending) bool {
 		// rules say (no "always": the hook asks each time).
 		v = permission.Verdict{Decision: permission.Ask, Reason: p.askHook}
 	}
-	if v.Decision == permission.Ask && hookAllows {
+	if v.Decision == permission.Ask && (hookAllows || byPerson(ctx)) {
 		return true
 	}
 	switch v.Decision {
@@ -401,3 +401,12 @@ func (a *Agent) Call(ctx context.Context, id, name string, input json.RawMessage
 	a.emit(face.ToolFinished{CallID: id, Call: p.call, Result: r, Cancelled: p.cancelled, Duration: p.took})
 	return r
 }
+
+type personKey struct{}
+
+// AsPerson marks a call the person typed themselves (the terminal's !command): the gate
+// does not ask them about it, but its deny rules, the hooks, the exec supervisor and the
+// sandbox hold as for any call.
+func AsPerson(ctx context.Context) context.Context { return context.WithValue(ctx, personKey{}, true) }
+
+func byPerson(ctx context.Context) bool { v, _ := ctx.Value(personKey{}).(bool); return v }

@@ -136,6 +136,8 @@ type App struct {
 	cps         checkpoints // the project's checkpoints, kept by this session
 	cpSeq       int64       // the stored conversation's last message when the running prompt came
 	running     bool        // a turn runs (a.mu)
+	shellN      int         // the person's !commands (a.mu)
+	shellNotes  []string    // their inputs and outputs, for the next prompt (a.mu)
 
 	mu       sync.Mutex
 	sink     face.Sink
@@ -351,7 +353,12 @@ func (a *App) Run(ctx context.Context, prompt string, attached []llm.Block) face
 	started := a.started && !a.closed
 	note, vibeNote := a.modeNote, a.vibeNote
 	a.modeNote, a.vibeNote = false, false
+	shellNotes := a.shellNotes
+	a.shellNotes = nil
 	a.mu.Unlock()
+	for _, n := range shellNotes {
+		attached = append(attached, llm.Block{Type: llm.BlockText, Text: n})
+	}
 	if !started {
 		end := face.TurnEnded{StopReason: "error", Err: errors.New("the session is not started (a face must call Start) or is closed")}
 		return end

@@ -1,11 +1,14 @@
 package app
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 
+	"github.com/gantry-dev/gantry/internal/agent"
 	"github.com/gantry-dev/gantry/internal/llm"
+	"github.com/gantry-dev/gantry/internal/tool"
 )
 
 // ContextPart is one part of what fills the model's context window, in tokens
@@ -103,4 +106,25 @@ func firstNonEmpty(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// Shell runs a command the person typed (the terminal's !command) as the model's bash
+// runs one — the same deny rules, hooks, exec supervisor, PID namespace and sandbox; not
+// asked about, since the person asked for it — shown as a call of its own, and keeps the
+// command and its output for the model's next prompt.
+func (a *App) Shell(ctx context.Context, command string) tool.Result {
+	a.mu.Lock()
+	a.shellN++
+	id := fmt.Sprintf("shell_%d", a.shellN)
+	a.mu.Unlock()
+	input, _ := json.Marshal(map[string]any{"command": command})
+	r := a.agent.Call(agent.AsPerson(ctx), id, "bash", input)
+	note := fmt.Sprintf("<bash-input>%s</bash-input>\n<bash-stdout>%s</bash-stdout>", command, tool.Bound(r.Text, 20000))
+	if r.IsError {
+		note = fmt.Sprintf("<bash-input>%s</bash-input>\n<bash-stderr>%s</bash-stderr>", command, tool.Bound(r.Text, 20000))
+	}
+	a.mu.Lock()
+	a.shellNotes = append(a.shellNotes, note)
+	a.mu.Unlock()
+	return r
 }

@@ -31,6 +31,9 @@ func (m *Model) submit(text string) tea.Cmd {
 			return cmd
 		}
 	}
+	if cmd, ok := strings.CutPrefix(text, "!"); ok && strings.TrimSpace(cmd) != "" && len(m.attached) == 0 && !m.running {
+		return m.startShell(strings.TrimSpace(cmd))
+	}
 	if m.running {
 		m.queued = append(m.queued, text)
 		m.say(fmt.Sprintf("queued; it runs when this turn ends (%d waiting)", len(m.queued)))
@@ -63,6 +66,26 @@ func (m *Model) startTurn(text string) tea.Cmd {
 		defer close(ended)
 		// Through the pump, behind the turn's own events.
 		send(turnDoneMsg{a.Run(ctx, expanded, attached)})
+		return nil
+	})
+}
+
+// startShell runs the person's !command as a turn of its own: its output shows live,
+// esc stops it, and the model reads command and output with the next prompt.
+func (m *Model) startShell(command string) tea.Cmd {
+	m.print("", m.st.r(m.st.user, "! ")+m.st.r(m.st.bold, firstLines(command, 6)))
+	ctx, cancel := context.WithCancel(context.Background())
+	m.running, m.cancel, m.turnStart, m.turnPaused = true, cancel, time.Now(), m.pausedNow()
+	a, ended, send := m.app, make(chan struct{}), m.sendFn
+	m.ended = ended
+	return tea.Batch(m.tick(), func() tea.Msg {
+		defer close(ended)
+		a.Shell(ctx, command)
+		end := face.TurnEnded{StopReason: "end_turn"}
+		if ctx.Err() != nil {
+			end.StopReason = "cancelled"
+		}
+		send(turnDoneMsg{end})
 		return nil
 	})
 }
