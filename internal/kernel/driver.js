@@ -51,13 +51,13 @@ function bundle(v) {
 
 // console: text goes to gantry in order with displays.
 function stream(name) {
-  return (...args) => send({ type: 'stream', name, text: util.format(...args) + '\n' });
+  return (...args) => { sync(); send({ type: 'stream', name, text: util.format(...args) + '\n', sync: true }); };
 }
 const cellConsole = {
   log: stream('stdout'), info: stream('stdout'), debug: stream('stdout'),
   error: stream('stderr'), warn: stream('stderr'), trace: stream('stderr'),
-  dir: (v) => send({ type: 'stream', name: 'stdout', text: show(v) + '\n' }),
-  table: (v) => send({ type: 'stream', name: 'stdout', text: show(v) + '\n' }),
+  dir: (v) => { sync(); send({ type: 'stream', name: 'stdout', text: show(v) + '\n', sync: true }); },
+  table: (v) => { sync(); send({ type: 'stream', name: 'stdout', text: show(v) + '\n', sync: true }); },
 };
 
 function display(...objs) {

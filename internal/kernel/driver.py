@@ -79,7 +79,8 @@ class _Stream(io.TextIOBase):
         if self._buf:
             text = "".join(self._buf)
             self._buf, self._size = [], 0
-            _send({"type": "stream", "name": self.name, "text": text})
+            _sync()
+            _send({"type": "stream", "name": self.name, "text": text, "sync": True})
 
     def flush(self):
         with self._lock:

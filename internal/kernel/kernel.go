@@ -75,13 +75,15 @@ type Kernel struct {
 	stopCtx context.CancelFunc
 	dir     string // the driver's folder, removed at Close
 
-	rawWake chan struct{} // a sync mark was read (a wake-up; marks counts them)
+	rawWake  chan struct{}    // a sync mark was read (a wake-up; marks counts them)
+	wantWake [2]chan struct{} // the host reached a marked message (a wake-up for each stream's reader)
 
 	mu    sync.Mutex
 	sink  *Cell     // the cell running (raw output goes to it)
 	rawAt time.Time // when the streams last gave something
-	marks [2]int    // sync marks read on stdout, on stderr
-	want  [2]int    // sync marks waited for so far
+	marks  [2]int   // sync marks read on stdout, on stderr
+	want   [2]int   // sync marks waited for so far
+	passed [2]int   // marked messages the cell has taken in (what the streams gave after their mark may follow)
 	log   strings.Builder
 	once  sync.Once
 }
@@ -153,7 +155,8 @@ func Start(ctx context.Context, o Options) (*Kernel, error) {
 		return nil, err
 	}
 	k := &Kernel{Language: o.Language, Started: time.Now(), toK: inW, fromK: outR, msgs: make(chan message, 64),
-		ended: make(chan struct{}), dir: dir, rawWake: make(chan struct{}, 1)}
+		ended: make(chan struct{}), dir: dir, rawWake: make(chan struct{}, 1),
+		wantWake: [2]chan struct{}{make(chan struct{}, 1), make(chan struct{}, 1)}}
 	p := contain.New(script, contain.Options{Dir: o.Dir, Env: env, Judge: o.Judge, Sandbox: o.Sandbox, ExtraFiles: []*os.File{inR, outW}})
 	stdout, err := p.Cmd.StdoutPipe()
 	if err == nil {
@@ -247,6 +250,7 @@ func (k *Kernel) raw(name string, stream int, r io.Reader) {
 				case k.rawWake <- struct{}{}:
 				default:
 				}
+				k.holdAtMark(stream)
 			}
 			for l := min(len(syncMark)-1, len(text)); l > 0; l-- {
 				if strings.HasPrefix(syncMark, text[len(text)-l:]) {
@@ -492,14 +496,17 @@ func (k *Kernel) Run(ctx context.Context, code string, o RunOptions) (*Cell, err
 			}
 			switch m.Type {
 			case "stream":
+				k.awaitRaw(m.Sync)
 				k.mu.Lock()
 				c.stream(m.Name, m.Text)
 				k.mu.Unlock()
+				k.pass(m.Sync)
 			case "display", "result":
 				k.awaitRaw(m.Sync)
 				k.mu.Lock()
 				c.bundle(m.Data, m.Type == "result")
 				k.mu.Unlock()
+				k.pass(m.Sync)
 			case "error":
 				c.Error = strings.TrimRight(m.Trace, "\n")
 				if c.Error == "" {
@@ -523,6 +530,7 @@ func (k *Kernel) Run(ctx context.Context, code string, o RunOptions) (*Cell, err
 			case "done":
 				k.awaitRaw(m.Sync)
 				k.settleRaw(c)
+				k.pass(m.Sync)
 				c.Status = m.Status
 				return c, nil
 			}
@@ -537,6 +545,30 @@ func (k *Kernel) Run(ctx context.Context, code string, o RunOptions) (*Cell, err
 			k.settleRaw(c)
 			c.Status = "killed"
 			return c, nil
+		}
+	}
+}
+
+// holdAtMark keeps what the stream gives after a sync mark until the host has reached
+// the message the mark comes before, so that a program's output that follows a print
+// is not shown before it (bounded: a message that never comes does not stop the
+// stream).
+func (k *Kernel) holdAtMark(stream int) {
+	deadline := time.NewTimer(2 * time.Second)
+	defer deadline.Stop()
+	for {
+		k.mu.Lock()
+		reached := k.passed[stream] >= k.marks[stream]
+		k.mu.Unlock()
+		if reached {
+			return
+		}
+		select {
+		case <-k.wantWake[stream]:
+		case <-k.ended:
+			return
+		case <-deadline.C:
+			return
 		}
 	}
 }
@@ -564,7 +596,7 @@ func (k *Kernel) awaitRaw(marked bool) {
 		}
 		if !caught && time.Since(last) > time.Second {
 			// A stream gave up its marks (closed, redirected): count from here on.
-			k.want = k.marks
+			k.want, k.passed = k.marks, k.marks
 			caught = true
 		}
 		k.mu.Unlock()
@@ -578,6 +610,27 @@ func (k *Kernel) awaitRaw(marked bool) {
 		select {
 		case <-k.rawWake:
 		case <-tick.C:
+		}
+	}
+}
+
+// pass says the cell has taken in the marked message awaitRaw waited for: what the
+// streams gave after its mark may follow now.
+func (k *Kernel) pass(marked bool) {
+	if !marked {
+		return
+	}
+	k.mu.Lock()
+	k.passed = k.want
+	k.mu.Unlock()
+	k.wakeReaders()
+}
+
+func (k *Kernel) wakeReaders() {
+	for _, ch := range k.wantWake {
+		select {
+		case ch <- struct{}{}:
+		default:
 		}
 	}
 }
