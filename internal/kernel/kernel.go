@@ -78,14 +78,14 @@ type Kernel struct {
 	rawWake  chan struct{}    // a sync mark was read (a wake-up; marks counts them)
 	wantWake [2]chan struct{} // the host reached a marked message (a wake-up for each stream's reader)
 
-	mu    sync.Mutex
-	sink  *Cell     // the cell running (raw output goes to it)
-	rawAt time.Time // when the streams last gave something
-	marks  [2]int   // sync marks read on stdout, on stderr
-	want   [2]int   // sync marks waited for so far
-	passed [2]int   // marked messages the cell has taken in (what the streams gave after their mark may follow)
-	log   strings.Builder
-	once  sync.Once
+	mu     sync.Mutex
+	sink   *Cell     // the cell running (raw output goes to it)
+	rawAt  time.Time // when the streams last gave something
+	marks  [2]int    // sync marks read on stdout, on stderr
+	want   [2]int    // sync marks waited for so far
+	passed [2]int    // marked messages the cell has taken in (what the streams gave after their mark may follow)
+	log    strings.Builder
+	once   sync.Once
 }
 
 type message struct {
