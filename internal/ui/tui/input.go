@@ -29,6 +29,11 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	m.stopArmed = time.Time{}
+	if s == "alt+esc" && len(m.dialogs) == 0 && !m.comp.active() && m.input.Value() == "" && !m.running {
+		// Two escapes pressed fast arrive as one key with alt.
+		m.openRewind()
+		return nil
+	}
 	if s == "esc" && len(m.dialogs) == 0 && !m.comp.active() && m.input.Value() == "" {
 		if !m.rewindArmed.IsZero() && time.Since(m.rewindArmed) < time.Second {
 			m.rewindArmed = time.Time{}

@@ -126,6 +126,9 @@ func (m *Model) turnDone(end face.TurnEnded) tea.Cmd {
 	if len(m.queued) > 0 && end.StopReason != "cancelled" {
 		next := m.queued[0]
 		m.queued = m.queued[1:]
+		if cmd, ok := strings.CutPrefix(next, "!"); ok && strings.TrimSpace(cmd) != "" {
+			return m.startShell(strings.TrimSpace(cmd)) // a !command typed while a turn ran
+		}
 		return m.startTurn(next)
 	}
 	return nil
