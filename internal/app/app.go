@@ -328,6 +328,7 @@ func (a *App) Start(ctx context.Context, sink face.Sink, asker face.Asker) error
 		a.emit(face.Notice{Text: unfinishedNotice(a.unfinished)})
 	}
 	a.transcript.listen(func(text string) { a.emit(face.Notice{Text: text}) })
+	a.warmUp()
 	if a.resumed {
 		if err := a.restoreLists(); err != nil {
 			return err
@@ -524,6 +525,7 @@ func (a *App) Close() error {
 			a.emit(face.Notice{Text: fmt.Sprintf("the session ends: %d vibe worker(s) still running are stopped", n)})
 		}
 	}
+	a.stopWarmUp()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	var errs []error

@@ -27,6 +27,37 @@ type checkpoints struct {
 	err  error
 	said bool   // the notice that checkpoints are off was given
 	cur  string // the prompt of the running turn
+
+	warm   sync.WaitGroup     // the snapshot taken at the start, in the background
+	cancel context.CancelFunc // stops it at Close
+}
+
+// warmUp takes a first snapshot in the background as the session starts, so that the
+// first change of a prompt does not wait for a large project's first hashing (the
+// next snapshot is incremental).
+func (a *App) warmUp() {
+	if !a.checkpointsOn() {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	a.cps.cancel = cancel
+	a.cps.warm.Add(1)
+	go func() {
+		defer a.cps.warm.Done()
+		repo, err := a.checkpointRepo()
+		if err != nil {
+			return
+		}
+		_, _ = repo.Snapshot(ctx, "refs/gantry/"+a.sess.ID()+"/warm", "the session's start")
+	}()
+}
+
+// stopWarmUp ends the background snapshot (Close).
+func (a *App) stopWarmUp() {
+	if a.cps.cancel != nil {
+		a.cps.cancel()
+	}
+	a.cps.warm.Wait()
 }
 
 type checkpointEvent struct {

@@ -25,6 +25,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // DefaultMaxFile is the size bound of a kept file.
@@ -36,7 +37,29 @@ type Repo struct {
 	work    string // the project's folder
 	maxFile int64
 
-	mu sync.Mutex // one git operation at a time on the index
+	mu sync.Mutex // one git operation at a time on the index (lock: across processes too)
+}
+
+// lock takes the repository for one operation: the process's mutex, then an advisory
+// lock on a file of the repository, so that two gantry processes in one project take
+// turns. Holding it, an index.lock left by a git that was killed is stale, and goes.
+func (r *Repo) lock() (unlock func()) {
+	r.mu.Lock()
+	f, err := os.OpenFile(filepath.Join(r.dir, "gantry.lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	if err == nil {
+		if syscall.Flock(int(f.Fd()), syscall.LOCK_EX) != nil {
+			f.Close()
+			f = nil
+		}
+	}
+	_ = os.Remove(filepath.Join(r.dir, "index.lock"))
+	return func() {
+		if f != nil {
+			_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+			f.Close()
+		}
+		r.mu.Unlock()
+	}
 }
 
 // Options configure Open.
@@ -138,8 +161,7 @@ type Checkpoint struct {
 // Snapshot keeps the work tree's state now, labelled, under ref (refs/gantry/…). An
 // unchanged tree gives the same tree id (and the same commit, when ref already holds it).
 func (r *Repo) Snapshot(ctx context.Context, ref, label string) (Checkpoint, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	defer r.lock()()
 	skipped, err := r.exclude(ctx)
 	if err != nil {
 		return Checkpoint{}, err
@@ -266,8 +288,7 @@ type Change struct {
 
 // Diff lists what changed from the state from to the state to (commits or trees).
 func (r *Repo) Diff(ctx context.Context, from, to string) ([]Change, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	defer r.lock()()
 	out, err := r.git(ctx, nil, "diff-tree", "-r", "-z", "--no-renames", "--numstat", from, to)
 	if err != nil {
 		return nil, err
@@ -314,8 +335,7 @@ func (r *Repo) Restore(ctx context.Context, to Checkpoint, before string) ([]Cha
 	if len(changes) == 0 {
 		return nil, nil
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	defer r.lock()()
 	if _, err := r.git(ctx, nil, "restore", "--source="+to.Commit, "--staged", "--worktree", "--", ":/"); err != nil {
 		return nil, err
 	}
@@ -354,8 +374,7 @@ func (r *Repo) Changed(ctx context.Context, cp Checkpoint) ([]Change, error) {
 
 // Resolve reads a ref's checkpoint.
 func (r *Repo) Resolve(ctx context.Context, ref string) (Checkpoint, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	defer r.lock()()
 	out, err := r.git(ctx, nil, "rev-parse", "--verify", "--quiet", ref+"^{commit}")
 	if err != nil {
 		return Checkpoint{}, fmt.Errorf("no checkpoint %s", ref)
@@ -384,8 +403,7 @@ func (r *Repo) Size() int64 {
 
 // Files counts the files a checkpoint keeps.
 func (r *Repo) Files(ctx context.Context, cp Checkpoint) int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	defer r.lock()()
 	out, err := r.git(ctx, nil, "ls-tree", "-r", "-z", "--name-only", cp.Tree)
 	if err != nil {
 		return 0
@@ -395,8 +413,7 @@ func (r *Repo) Files(ctx context.Context, cp Checkpoint) int {
 
 // Patch is the unified diff from the state from to the state to.
 func (r *Repo) Patch(ctx context.Context, from, to string) (string, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+	defer r.lock()()
 	out, err := r.git(ctx, nil, "diff-tree", "-p", "-r", "--no-renames", "--no-color", from, to)
 	return string(out), err
 }

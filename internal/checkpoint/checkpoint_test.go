@@ -150,3 +150,42 @@ func TestBoundAndNoChange(t *testing.T) {
 		t.Errorf("kept: %s", out)
 	}
 }
+
+// Two processes' sessions in one project take turns on the shadow repository, and a
+// git killed mid-way (its index.lock left) does not stop the next snapshot.
+func TestConcurrentAndStaleLock(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "a.txt", "a\n", 0o644)
+	root := t.TempDir()
+	r1, err := Open(dir, Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, err := Open(dir, Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 20)
+	for i := range 10 {
+		go func() {
+			_, err := r1.Snapshot(context.Background(), "refs/gantry/one/"+strings.Repeat("x", i+1), "one")
+			errs <- err
+		}()
+		go func() {
+			write(t, dir, "b.txt", strings.Repeat("b", i)+"\n", 0o644)
+			_, err := r2.Snapshot(context.Background(), "refs/gantry/two/"+strings.Repeat("y", i+1), "two")
+			errs <- err
+		}()
+	}
+	for range 20 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(r1.Dir(), "index.lock"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r1.Snapshot(context.Background(), "refs/gantry/after", "after a killed git"); err != nil {
+		t.Errorf("a stale index.lock: %v", err)
+	}
+}
