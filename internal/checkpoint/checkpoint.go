@@ -31,6 +31,10 @@ import (
 // DefaultMaxFile is the size bound of a kept file.
 const DefaultMaxFile = 16 << 20
 
+// MaxFiles bounds the files one snapshot adds: a folder with more new or changed files
+// than that is not a project's sources (a home folder, a data set), and is not kept.
+var MaxFiles = 200_000
+
 // Repo is the shadow repository of one project.
 type Repo struct {
 	dir     string // the shadow git directory
@@ -78,6 +82,12 @@ func Open(work string, o Options) (*Repo, error) {
 	}
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, errors.New("checkpoints need the git program, which is not on PATH")
+	}
+	if home, err := os.UserHomeDir(); err == nil && filepath.Clean(home) == work {
+		return nil, errors.New("the working folder is the home folder: checkpoints keep a project, not a whole home (start gantry in the project's folder)")
+	}
+	if work == "/" {
+		return nil, errors.New("the working folder is the root of the file system: checkpoints keep a project")
 	}
 	sum := sha256.Sum256([]byte(work))
 	dir := filepath.Join(o.Root, filepath.Base(work)+"-"+hex.EncodeToString(sum[:6]))
@@ -217,6 +227,9 @@ func (r *Repo) exclude(ctx context.Context) ([]string, error) {
 		return nil, err
 	}
 	var skipped []string
+	if n := bytes.Count(out, []byte{0}); n > MaxFiles {
+		return nil, fmt.Errorf("the folder has more than %d new or changed files to keep (%d): checkpoints keep a project's sources, not a folder this large", MaxFiles, n)
+	}
 	for _, p := range strings.Split(string(out), "\x00") {
 		if p == "" {
 			continue

@@ -189,3 +189,26 @@ func TestConcurrentAndStaleLock(t *testing.T) {
 		t.Errorf("a stale index.lock: %v", err)
 	}
 }
+
+// A home folder is not kept, nor a folder with more new files than the bound.
+func TestRefusesHomeAndHugeFolders(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	if _, err := Open(home, Options{Root: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "home folder") {
+		t.Errorf("the home folder: %v", err)
+	}
+	dir := t.TempDir()
+	for i := range 30 {
+		write(t, dir, filepath.Join("d", strings.Repeat("f", i+1)), "x\n", 0o644)
+	}
+	old := MaxFiles
+	MaxFiles = 20
+	defer func() { MaxFiles = old }()
+	r, err := Open(dir, Options{Root: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Snapshot(context.Background(), "refs/gantry/x/1", "x"); err == nil || !strings.Contains(err.Error(), "more than 20") {
+		t.Errorf("a folder over the bound: %v", err)
+	}
+}
