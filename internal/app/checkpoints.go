@@ -213,38 +213,24 @@ type RewindResult struct {
 // and nothing is written unless force; the state before the rewind is kept, so the
 // rewind itself can be undone (it is the next checkpoint's).
 func (a *App) RewindFiles(ctx context.Context, n int, force bool) (RewindResult, error) {
-	list, err := a.checkpointEvents()
+	list, target, err := a.findCheckpoint(n)
 	if err != nil {
 		return RewindResult{}, err
-	}
-	var target *checkpointEvent
-	for i := range list {
-		if list[i].N == n {
-			target = &list[i]
-		}
-	}
-	if target == nil {
-		if len(list) == 0 {
-			return RewindResult{}, errors.New("this session has no checkpoint: no prompt changed anything yet")
-		}
-		return RewindResult{}, fmt.Errorf("there is no checkpoint %d: the checkpoints are 1 to %d", n, len(list))
 	}
 	repo, err := a.checkpointRepo()
 	if err != nil {
 		return RewindResult{}, err
 	}
 	res := RewindResult{Skipped: target.Skipped}
-	if after, err := a.lastAfter(); err == nil && after != "" {
-		changed, err := repo.Changed(ctx, checkpoint.Checkpoint{Commit: after})
-		if err != nil {
-			return res, err
-		}
-		for _, c := range changed {
-			res.Outside = append(res.Outside, c.Path)
-		}
-		if len(res.Outside) > 0 && !force {
-			return res, ErrChangedOutside
-		}
+	now, err := repo.Snapshot(ctx, "refs/gantry/"+a.sess.ID()+"/now", "now")
+	if err != nil {
+		return res, err
+	}
+	if res.Outside, err = a.changedOutside(ctx, repo, now.Commit); err != nil {
+		return res, err
+	}
+	if len(res.Outside) > 0 && !force {
+		return res, ErrChangedOutside
 	}
 	m := len(list) + 1
 	restored, err := repo.Restore(ctx, checkpoint.Checkpoint{Commit: target.Commit}, a.checkpointRef(m))
@@ -286,18 +272,9 @@ func (a *App) RewindConversation(ctx context.Context, n int) (string, error) {
 	if running {
 		return "", errors.New("the conversation is rewound between turns; wait until this one ends")
 	}
-	list, err := a.checkpointEvents()
+	_, target, err := a.findCheckpoint(n)
 	if err != nil {
 		return "", err
-	}
-	var target *checkpointEvent
-	for i := range list {
-		if list[i].N == n {
-			target = &list[i]
-		}
-	}
-	if target == nil {
-		return "", fmt.Errorf("there is no checkpoint %d", n)
 	}
 	if err := a.records.Flush(); err != nil {
 		return "", err
@@ -320,18 +297,9 @@ func (a *App) RewindConversation(ctx context.Context, n int) (string, error) {
 // diff from the files now to the checkpoint's, and the files changed outside gantry
 // since its last turn (which the rewind would overwrite).
 func (a *App) RewindPreview(ctx context.Context, n int) (diff string, outside []string, err error) {
-	list, err := a.checkpointEvents()
+	_, target, err := a.findCheckpoint(n)
 	if err != nil {
 		return "", nil, err
-	}
-	var target string
-	for _, c := range list {
-		if c.N == n {
-			target = c.Commit
-		}
-	}
-	if target == "" {
-		return "", nil, fmt.Errorf("there is no checkpoint %d", n)
 	}
 	repo, err := a.checkpointRepo()
 	if err != nil {
@@ -341,15 +309,44 @@ func (a *App) RewindPreview(ctx context.Context, n int) (diff string, outside []
 	if err != nil {
 		return "", nil, err
 	}
-	if diff, err = repo.Patch(ctx, now.Commit, target); err != nil {
+	if diff, err = repo.Patch(ctx, now.Commit, target.Commit); err != nil {
 		return "", nil, err
 	}
-	if after, err := a.lastAfter(); err == nil && after != "" {
-		if changed, err := repo.Diff(ctx, after, now.Commit); err == nil {
-			for _, c := range changed {
-				outside = append(outside, c.Path)
-			}
+	outside, err = a.changedOutside(ctx, repo, now.Commit)
+	return diff, outside, err
+}
+
+// findCheckpoint is the session's checkpoint n, with the whole list.
+func (a *App) findCheckpoint(n int) ([]checkpointEvent, *checkpointEvent, error) {
+	list, err := a.checkpointEvents()
+	if err != nil {
+		return nil, nil, err
+	}
+	for i := range list {
+		if list[i].N == n {
+			return list, &list[i], nil
 		}
 	}
-	return diff, outside, nil
+	if len(list) == 0 {
+		return nil, nil, errors.New("this session has no checkpoint: no prompt changed anything yet")
+	}
+	return nil, nil, fmt.Errorf("there is no checkpoint %d: the checkpoints are 1 to %d", n, len(list))
+}
+
+// changedOutside lists the files that differ between gantry's last known state of the
+// tree (the end of its last turn) and now: someone else changed them.
+func (a *App) changedOutside(ctx context.Context, repo *checkpoint.Repo, now string) ([]string, error) {
+	after, err := a.lastAfter()
+	if err != nil || after == "" {
+		return nil, err
+	}
+	changed, err := repo.Diff(ctx, after, now)
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, c := range changed {
+		paths = append(paths, c.Path)
+	}
+	return paths, nil
 }

@@ -60,7 +60,7 @@ func (a *App) Markdown() (string, error) {
 	}
 	var b strings.Builder
 	info, _ := a.sess.Info()
-	fmt.Fprintf(&b, "# %s\n\nSession `%s` in `%s`, model %s.\n\n", firstNonEmpty(info.Title, "gantry session"), a.sess.ID(), a.opts.Cwd, a.Model())
+	fmt.Fprintf(&b, "# %s\n\nSession `%s` in `%s`, model %s.\n\n", first(info.Title, "gantry session"), a.sess.ID(), a.opts.Cwd, a.Model())
 	for _, m := range msgs {
 		for _, blk := range m.Content {
 			switch {
@@ -99,13 +99,6 @@ func (a *App) Markdown() (string, error) {
 		}
 	}
 	return b.String(), nil
-}
-
-func firstNonEmpty(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // Shell runs a command the person typed (the terminal's !command) as the model's bash

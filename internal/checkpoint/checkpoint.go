@@ -21,6 +21,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -243,7 +244,7 @@ func (r *Repo) exclude(ctx context.Context) ([]string, error) {
 	// Files left out before stay out while they are still too large.
 	if prev, err := os.ReadFile(filepath.Join(r.dir, "gantry-skipped")); err == nil {
 		for _, p := range strings.Split(string(prev), "\n") {
-			if p == "" || contains(skipped, p) {
+			if p == "" || slices.Contains(skipped, p) {
 				continue
 			}
 			if fi, err := os.Lstat(filepath.Join(r.work, p)); err == nil && fi.Size() > r.maxFile {
@@ -281,15 +282,6 @@ func escapeGlob(p string) string {
 		b.WriteRune(c)
 	}
 	return b.String()
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // Change is one file's difference between two states.
@@ -373,16 +365,6 @@ func removeEmptyParents(root, dir string) {
 		}
 		dir = filepath.Dir(dir)
 	}
-}
-
-// Changed lists the files whose content differs now from the checkpoint's (without
-// keeping anything): what a person changed since, when cp is gantry's last state.
-func (r *Repo) Changed(ctx context.Context, cp Checkpoint) ([]Change, error) {
-	now, err := r.Snapshot(ctx, "refs/gantry/probe", "probe")
-	if err != nil {
-		return nil, err
-	}
-	return r.Diff(ctx, cp.Commit, now.Commit)
 }
 
 // Resolve reads a ref's checkpoint.

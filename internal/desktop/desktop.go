@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"image"
+	"slices"
 	"strings"
 	"time"
 )
@@ -102,7 +103,7 @@ func SplitCombo(combo string) (mods []string, key string, err error) {
 		}
 		if i < len(parts)-1 {
 			m := strings.ToLower(p)
-			if !contains(Modifiers, m) {
+			if !slices.Contains(Modifiers, m) {
 				return nil, "", errors.New(p + " is not a modifier (ctrl, shift, alt, super)")
 			}
 			mods = append(mods, m)
@@ -112,19 +113,10 @@ func SplitCombo(combo string) (mods []string, key string, err error) {
 			key = p
 		} else {
 			key = strings.ToLower(p)
-			if !contains(Keys, key) && !contains(Modifiers, key) {
+			if !slices.Contains(Keys, key) && !slices.Contains(Modifiers, key) {
 				return nil, "", errors.New(p + " is not a key gantry knows (" + strings.Join(Keys, ", ") + ", or one character)")
 			}
 		}
 	}
 	return mods, key, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -62,9 +62,7 @@ func spawnTool(b *Board) tool.Tool {
 			case strings.TrimSpace(a.Brief) == "":
 				return "vibe_spawn needs a non-empty brief: the worker's whole task."
 			case strings.TrimSpace(a.Label) == "":
-				return "vibe_spawn needs a label: a few words naming the worker."
-			case a.Tier != "" && a.Tier != Fast && a.Tier != Good:
-				return fmt.Sprintf("vibe_spawn: tier is fast or good, not %q.", a.Tier)
+				return "vibe_spawn needs a label: a few words naming the worker." // tier: its schema's enum
 			}
 			return ""
 		},
