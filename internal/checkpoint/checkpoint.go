@@ -41,6 +41,7 @@ type Repo struct {
 	dir     string // the shadow git directory
 	work    string // the project's folder
 	maxFile int64
+	never   []string // folders inside work never kept, relative (gantry's own data)
 
 	mu sync.Mutex // one git operation at a time on the index (lock: across processes too)
 }
@@ -73,6 +74,10 @@ type Options struct {
 	Root string
 	// MaxFile bounds the size of a kept file (0: DefaultMaxFile).
 	MaxFile int64
+	// Never are folders never kept nor restored when they lie inside the project
+	// (gantry's data folder, whose sessions a rewind must not take back). Root is one
+	// always.
+	Never []string
 }
 
 // Open returns the shadow repository of the project at work, creating it the first time.
@@ -95,6 +100,18 @@ func Open(work string, o Options) (*Repo, error) {
 	r := &Repo{dir: dir, work: work, maxFile: o.MaxFile}
 	if r.maxFile <= 0 {
 		r.maxFile = DefaultMaxFile
+	}
+	for _, n := range append([]string{o.Root}, o.Never...) {
+		if n == "" {
+			continue
+		}
+		n, err := filepath.Abs(n)
+		if err != nil {
+			continue
+		}
+		if rel, err := filepath.Rel(work, n); err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			r.never = append(r.never, filepath.ToSlash(rel))
+		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, "HEAD")); err != nil {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -222,6 +239,9 @@ func (r *Repo) exclude(ctx context.Context) ([]string, error) {
 		b.Write(own)
 		b.WriteString("\n")
 	}
+	for _, n := range r.never {
+		b.WriteString("/" + escapeGlob(n) + "/\n")
+	}
 	// Candidates: what is new or changed since the last snapshot.
 	out, err := r.git(ctx, nil, "ls-files", "-z", "--others", "--modified", "--exclude-standard")
 	if err != nil && !strings.Contains(err.Error(), "does not have any commits") {
@@ -341,7 +361,11 @@ func (r *Repo) Restore(ctx context.Context, to Checkpoint, before string) ([]Cha
 		return nil, nil
 	}
 	defer r.lock()()
-	if _, err := r.git(ctx, nil, "restore", "--source="+to.Commit, "--staged", "--worktree", "--", ":/"); err != nil {
+	spec := []string{"restore", "--source=" + to.Commit, "--staged", "--worktree", "--", ":/"}
+	for _, n := range r.never {
+		spec = append(spec, ":(top,exclude)"+n)
+	}
+	if _, err := r.git(ctx, nil, spec...); err != nil {
 		return nil, err
 	}
 	// Folders that held only files created since: gone with them.

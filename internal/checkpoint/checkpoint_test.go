@@ -212,3 +212,36 @@ func TestRefusesHomeAndHugeFolders(t *testing.T) {
 		t.Errorf("a folder over the bound: %v", err)
 	}
 }
+
+// gantry's own data folder, when it lies inside the project (the shadow repositories
+// and the session store), is neither kept nor restored: a rewind never takes back the
+// sessions, nor hashes the checkpoints into themselves.
+func TestOwnDataFolderInsideTheProject(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, ".data")
+	write(t, dir, "a.txt", "one\n", 0o644)
+	write(t, data, "sessions.db", "first\n", 0o600)
+	r, err := Open(dir, Options{Root: filepath.Join(data, "checkpoints"), Never: []string{data, filepath.Join(t.TempDir(), "elsewhere")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	cp, err := r.Snapshot(ctx, "refs/gantry/s/1", "prompt 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := r.Files(ctx, cp); n != 1 {
+		t.Fatalf("%d files kept, want 1 (the data folder must not be kept)", n)
+	}
+	write(t, dir, "a.txt", "two\n", 0o644)
+	write(t, data, "sessions.db", "second\n", 0o600)
+	if _, err := r.Restore(ctx, cp, "refs/gantry/s/undo"); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "a.txt")); string(b) != "one\n" {
+		t.Errorf("a.txt after the restore: %q", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(data, "sessions.db")); string(b) != "second\n" {
+		t.Errorf("the session store was restored: %q", b)
+	}
+}
