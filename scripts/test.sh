@@ -14,6 +14,16 @@ if ! command -v staticcheck >/dev/null; then
   go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
 fi
 staticcheck ./...
+# The patched Bubble Tea (third_party/bubbletea, see its GANTRY.md): every file but the
+# patch's is upstream's, and upstream's tests of the package pass with the patch.
+bt=third_party/bubbletea
+bt_version=$(go list -m -f '{{.Version}}' charm.land/bubbletea/v2)
+bt_upstream=$(go mod download -json "charm.land/bubbletea/v2@$bt_version" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+bt_drift=$(diff -rq "$bt_upstream" "$bt" | grep -v -e "^Only in $bt: GANTRY.md\$" -e "^Only in $bt: gantry_idle_test.go\$" -e "^Files $bt_upstream/tea.go and $bt/tea.go differ\$" || true)
+if [ -z "$bt_upstream" ] || [ -n "$bt_drift" ]; then
+  echo "$bt is not upstream's $bt_version but for its patch:"; echo "${bt_drift:-upstream not downloaded}"; exit 1
+fi
+(cd "$bt" && go vet . && go test -race -count=1 .)
 # Without cgo gantry still builds, and its parser says that it needs cgo (the tests
 # below run with cgo: -race needs it).
 CGO_ENABLED=0 go build -o /dev/null ./cmd/gantry
