@@ -99,7 +99,8 @@ type Agent struct {
 	BeforeChange func(ctx context.Context)
 	Config       Config
 
-	changed      atomic.Bool // BeforeChange was called in the running turn
+	changed      atomic.Bool // BeforeChange has run in the running turn
+	changeMu     sync.Mutex  // held while BeforeChange runs: another change waits for it
 	mu           sync.Mutex
 	history      []llm.Message
 	loop         loopDetector

@@ -307,12 +307,24 @@ func (a *Agent) execute(ctx context.Context, p *pending) {
 	}
 }
 
-// beforeChange calls BeforeChange once a turn.
+// beforeChange calls BeforeChange once a turn; a change that comes while it runs (a
+// call beside the first) waits for it to end.
 func (a *Agent) beforeChange(ctx context.Context) {
-	if a.BeforeChange != nil && a.changed.CompareAndSwap(false, true) {
+	if a.BeforeChange == nil || a.changed.Load() {
+		return
+	}
+	a.changeMu.Lock()
+	defer a.changeMu.Unlock()
+	if !a.changed.Load() {
 		a.BeforeChange(ctx)
+		a.changed.Store(true)
 	}
 }
+
+// NoteChange is what an agent working for this one's turn (a subagent, a vibe worker)
+// calls before its own call that may change something: this turn's BeforeChange runs
+// first, once, as for this agent's own calls.
+func (a *Agent) NoteChange(ctx context.Context) { a.beforeChange(ctx) }
 
 // Changed reports whether the running (or last) turn ran a call that may change
 // something.

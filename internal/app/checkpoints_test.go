@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gantry-dev/gantry/internal/face"
+	"github.com/gantry-dev/gantry/internal/llm"
 	"github.com/gantry-dev/gantry/internal/llm/scripted"
 )
 
@@ -194,5 +195,53 @@ func TestRewindConversation(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "a.txt")); string(b) != "a\n1\n2\n" {
 		t.Errorf("a conversation-only rewind changed the files: %q", b)
+	}
+	// The transcript hooks read is the conversation as the model has it; the branch's
+	// has what came later.
+	tr, err := os.ReadFile(a.transcript.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := string(tr); !strings.Contains(s, "first prompt") || strings.Contains(s, "second prompt") || !strings.Contains(s, "third answer") {
+		t.Errorf("the transcript after the rewind:\n%s", s)
+	}
+	if bt, _ := os.ReadFile(b.transcript.path); !strings.Contains(string(bt), "second done") {
+		t.Errorf("the branch's transcript:\n%s", bt)
+	}
+}
+
+// A subagent's change is the parent turn's: the prompt's checkpoint is taken before it
+// (the agent tool itself changes nothing), so a rewind takes it back.
+func TestRewindCoversASubagentsChange(t *testing.T) {
+	dir := project(t, "", map[string]string{"a.txt": "a\n"})
+	subRan := false
+	r := &router{
+		parent: []scripted.Step{{Calls: []scripted.Call{{ID: "a", Name: "agent", Input: `{"prompt":"write the file","description":"writer"}`}}}},
+		subStep: func(req llm.Request) scripted.Step {
+			if subRan {
+				return scripted.Step{Text: "written"}
+			}
+			subRan = true
+			return scripted.Step{Calls: []scripted.Call{{ID: "s1", Name: "bash", Input: `{"command":"echo sub >> a.txt && echo new > b.txt"}`}}}
+		},
+	}
+	a := open(t, Options{Cwd: dir, LLM: r, PermissionMode: "yolo"})
+	ctx := context.Background()
+	a.Run(ctx, "have a subagent write", nil)
+	if b, _ := os.ReadFile(filepath.Join(dir, "a.txt")); string(b) != "a\nsub\n" {
+		t.Fatalf("the subagent did not write: %q", b)
+	}
+	list, err := a.Checkpoints(ctx)
+	if err != nil || len(list) != 1 {
+		t.Fatalf("checkpoints: %+v, %v", list, err)
+	}
+	if _, err := a.RewindFiles(ctx, 1, false); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "a.txt")); string(b) != "a\n" {
+		t.Errorf("a.txt after the rewind: %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "b.txt")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("b.txt, made by the subagent, is still there: %v", err)
 	}
 }

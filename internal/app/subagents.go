@@ -46,6 +46,8 @@ func (s *spawner) Spawn(ctx context.Context, req subagent.Request) (string, erro
 				parent.Sink(face.FromSubagent{ID: id, Label: req.Description, Event: e})
 			}
 		},
+		// Its changes are the parent turn's: the turn's checkpoint comes before them.
+		BeforeChange: parent.NoteChange,
 		MaxLevel: func() tool.Level {
 			level := parent.MaxLevel()
 			if readOnly && level > tool.LevelRead {

@@ -93,6 +93,17 @@ func (a *App) newWorker(spec vibe.Spec) (vibe.Made, error) {
 				parent.Sink(face.FromSubagent{ID: spec.ID, Label: spec.Label, Event: e})
 			}
 		},
+		// A change while the person's turn runs comes after that turn's checkpoint;
+		// one between turns is kept by the next prompt's (and named as made outside
+		// the conversation's turns by a rewind).
+		BeforeChange: func(ctx context.Context) {
+			a.mu.Lock()
+			running := a.running
+			a.mu.Unlock()
+			if running {
+				parent.NoteChange(ctx)
+			}
+		},
 		MaxLevel: parent.MaxLevel,
 		Config:   parent.Config,
 	}
