@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gantry-dev/gantry/internal/checkpoint"
 	"github.com/gantry-dev/gantry/internal/face"
@@ -32,9 +33,9 @@ type checkpoints struct {
 	cancel context.CancelFunc // stops it at Close
 }
 
-// warmUp takes a first snapshot in the background as the session starts, so that the
-// first change of a prompt does not wait for a large project's first hashing (the
-// next snapshot is incremental).
+// warmUp takes a first snapshot in the background soon after the session starts, so
+// that the first change of a prompt does not wait for a large project's first hashing
+// (the next snapshot is incremental).
 func (a *App) warmUp() {
 	if !a.checkpointsOn() {
 		return
@@ -44,6 +45,16 @@ func (a *App) warmUp() {
 	a.cps.warm.Add(1)
 	go func() {
 		defer a.cps.warm.Done()
+		// Not at once: the first frame, or print mode's first request, would share the
+		// CPU with git's hashing; a quarter of a second later the person is typing, or
+		// the model thinking. A change before then takes its checkpoint itself.
+		t := time.NewTimer(warmUpDelay)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			return
+		}
 		repo, err := a.checkpointRepo()
 		if err != nil {
 			return
@@ -51,6 +62,9 @@ func (a *App) warmUp() {
 		_, _ = repo.Snapshot(ctx, "refs/gantry/"+a.sess.ID()+"/warm", "the session's start")
 	}()
 }
+
+// warmUpDelay is how long after the session's start the first snapshot waits.
+const warmUpDelay = 250 * time.Millisecond
 
 // stopWarmUp ends the background snapshot (Close).
 func (a *App) stopWarmUp() {
@@ -289,6 +303,7 @@ func (a *App) RewindConversation(ctx context.Context, n int) (string, error) {
 		return branch, fmt.Errorf("reading the session again after the rewind: %w", err)
 	}
 	a.agent.SetHistory(r.Messages)
+	a.transcript.rewrite(r.Messages)
 	a.emit(face.Notice{Info: true, Text: fmt.Sprintf("the conversation is back to before prompt %d; what came after is kept in session %s (gantry -r %s)", n, branch, branch)})
 	return branch, nil
 }

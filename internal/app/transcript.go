@@ -125,6 +125,29 @@ func (t *transcript) message(m llm.Message, u *llm.Usage) {
 	t.write(line{Type: string(m.Role), Message: msg})
 }
 
+// rewrite makes the transcript the conversation msgs, as after a rewind of the
+// conversation: what came later leaves this file (the branch that keeps it has a
+// transcript of its own when it is resumed).
+func (t *transcript) rewrite(msgs []llm.Message) {
+	t.mu.Lock()
+	if t.f == nil || t.err != nil {
+		t.mu.Unlock()
+		return
+	}
+	err := t.f.Truncate(0) // O_APPEND: the next write goes to the new end
+	if err != nil {
+		t.err = err
+	}
+	t.mu.Unlock()
+	if err != nil {
+		t.sayFailure()
+		return
+	}
+	for _, m := range msgs {
+		t.message(m, nil)
+	}
+}
+
 // compacted appends the mark of a compaction: what follows is the model's new context.
 func (t *transcript) compacted() {
 	t.write(line{Type: "system", Subtype: "compact_boundary", Content: "Conversation compacted"})
