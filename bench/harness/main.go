@@ -32,6 +32,7 @@ func main() {
 	bigSize := flag.Int64("big", 2<<30, "size in bytes of the huge file for the read_file measurement (0 skips it)")
 	work := flag.String("work", "", "scratch folder (default a temporary one, removed at the end)")
 	only := flag.String("only", "", "measure only one face: print, acp or tui")
+	crush := flag.String("crush", "", "crush's binary, measured idle beside gantry's terminal UI (default: crush on PATH)")
 	flag.Parse()
 	dir := *work
 	if dir == "" {
@@ -56,7 +57,7 @@ func main() {
 		h.acp(*runs)
 	}
 	if *only == "" || *only == "tui" {
-		h.tui(*runs, *sessions)
+		h.tui(*runs, *sessions, *crush)
 	}
 }
 

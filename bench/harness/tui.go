@@ -46,7 +46,7 @@ const clockTick = 10 * time.Millisecond
 
 // tui measures the terminal UI: start to the first frame, idle CPU, a 300-turn session
 // and a 20,000-word answer against print mode. Without tmux it prints a note instead.
-func (h *harness) tui(runs, sessions int) {
+func (h *harness) tui(runs, sessions int, crush string) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		fmt.Println("| terminal UI | not measured: tmux is not installed | — |")
 		return
@@ -64,13 +64,6 @@ func (h *harness) tui(runs, sessions int) {
 			p := h.startUI(self, newTimedServer(), outside)
 			frames = append(frames, p.firstFrame)
 			captures = append(captures, p.captureMS)
-			if i == runs-1 && !outside {
-				before, sw := p.cpu(), p.wakeups()
-				time.Sleep(5 * time.Second)
-				idle, sw := p.cpu()-before, p.wakeups()-sw
-				fmt.Printf("| terminal UI: idle CPU over 5 s after the first frame (utime+stime) | %d ticks (%.0f ms); %.0f wake-ups/s (voluntary context switches of its threads) | 0 |\n",
-					idle/clockTick, ms(idle), float64(sw)/5)
-			}
 			p.quit()
 		}
 		how := "in tmux"
@@ -79,6 +72,11 @@ func (h *harness) tui(runs, sessions int) {
 		}
 		fmt.Printf("| terminal UI: start → first frame (status line on the screen), %s, median of %d | %.1f ms (min %.1f, max %.1f; polled every %v, a capture takes %.2f ms) | < 50 ms |\n",
 			how, runs, median(frames), minOf(frames), maxOf(frames), pollEvery, median(captures))
+	}
+
+	h.idle(self, crush)
+	if sessions == 0 {
+		return
 	}
 
 	var rss, cpu, wall []float64
@@ -99,6 +97,84 @@ func (h *harness) tui(runs, sessions int) {
 	}
 	fmt.Printf("| CPU to stream a 20,000-word Markdown answer (~6,700 deltas), terminal UI vs print mode, median of %d | UI %.0f ms, print %.0f ms (a one-word answer: UI %.0f ms, print %.0f ms) | recorded |\n",
 		sessions, median(uiLong), median(prLong), median(uiShort), median(prShort))
+}
+
+// idleRounds is how many times gantry and crush are measured idle, alternated.
+const idleRounds = 3
+
+// idle measures gantry's terminal UI and crush's side by side, alternated, on the same
+// machine and in the same pane: start → first frame, then the CPU time and wake-ups of
+// 5 s with nothing happening, 2 s after the main screen is up (gantry's first
+// checkpoint and crush's start-up work are over by then). crush is the binary named by
+// -crush or found on PATH; without one its row says so.
+func (h *harness) idle(self, crush string) {
+	if crush == "" {
+		crush, _ = exec.LookPath("crush")
+	}
+	measure := func(p *pane) (cpuMS, wakeups float64) {
+		time.Sleep(2 * time.Second)
+		before, sw := p.cpu(), p.wakeups()
+		time.Sleep(5 * time.Second)
+		return ms(p.cpu() - before), float64(p.wakeups()-sw) / 5
+	}
+	var gCPU, gWake, gFrame, cCPU, cWake, cFrame []float64
+	for i := 0; i < idleRounds; i++ {
+		p := h.startUI(self, newTimedServer(), true)
+		c, w := measure(p)
+		gCPU, gWake, gFrame = append(gCPU, c), append(gWake, w), append(gFrame, p.firstFrame)
+		p.quit()
+		if crush == "" {
+			continue
+		}
+		p = h.startCrush(self, crush)
+		c, w = measure(p)
+		cCPU, cWake, cFrame = append(cCPU, c), append(cWake, w), append(cFrame, p.firstFrame)
+		p.kill()
+	}
+	fmt.Printf("| terminal UI: idle CPU over 5 s (utime+stime, 2 s after the first frame; TMUX unset), median of %d | gantry %.0f ms (max %.0f), %.0f wake-ups/s (voluntary context switches of its threads) | 0 |\n",
+		idleRounds, median(gCPU), maxOf(gCPU), median(gWake))
+	if crush == "" {
+		fmt.Println("| the same, crush | not measured: no crush binary (-crush PATH, or crush on PATH) | — |")
+		return
+	}
+	fmt.Printf("| the same, crush (%s), alternated with gantry | crush %.0f ms (max %.0f), %.0f wake-ups/s | gantry ≤ crush |\n",
+		filepath.Base(crush), median(cCPU), maxOf(cCPU), median(cWake))
+	fmt.Printf("| start → first frame in those rounds: gantry (status line) / crush (its logo) | %.1f / %.1f ms | — |\n",
+		median(gFrame), median(cFrame))
+}
+
+// startCrush starts crush in a pane, with a home of its own (no configuration but a
+// provider's key, no metrics, no provider update from the network), waits for its
+// first frame, and takes it past its first-run question to its main screen.
+func (h *harness) startCrush(self, crush string) *pane {
+	home := filepath.Join(h.dir, ".crush-home")
+	checkTUI(os.RemoveAll(home))
+	checkTUI(os.RemoveAll(filepath.Join(h.dir, ".crush")))
+	checkTUI(os.MkdirAll(home, 0o755))
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "TMUX") && !strings.HasPrefix(kv, "NO_COLOR=") && !strings.HasPrefix(kv, "HOME=") && !strings.HasPrefix(kv, "XDG_") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "HOME="+home, "ANTHROPIC_API_KEY=bench", "CRUSH_DISABLE_METRICS=1",
+		"CRUSH_DISABLE_PROVIDER_AUTO_UPDATE=1", "DO_NOT_TRACK=1")
+	p := h.launch(env, "exec env -u TMUX "+shellQuote(self)+" "+shellQuote(crush), "Charm")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		screen := p.ctl.run("capture-pane -p -t g")
+		if strings.Contains(screen, "Ready") {
+			return p
+		}
+		if strings.Contains(screen, "initialize this project") {
+			p.ctl.run("send-keys -t g Right")
+			p.ctl.run("send-keys -t g Enter")
+		}
+		if time.Now().After(deadline) {
+			failTUI("crush: no main screen after 10 s:\n" + screen)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // tmuxRuns numbers the tmux servers started.
@@ -147,14 +223,30 @@ type pane struct {
 // startUI starts gantry's UI with extra arguments in a new tmux server and waits for
 // its first frame; outsideTmux unsets TMUX for gantry.
 func (h *harness) startUI(self string, srv *timedServer, outsideTmux bool, args ...string) *pane {
+	cmdline := "exec " + shellQuote(self) + " " + shellQuote(h.bin)
+	if outsideTmux {
+		cmdline = "exec env -u TMUX " + shellQuote(self) + " " + shellQuote(h.bin)
+	}
+	for _, a := range args {
+		cmdline += " " + shellQuote(a)
+	}
+	p := h.launch(h.uiEnv(srv.url), cmdline, " · mode ")
+	p.srv = srv
+	return p
+}
+
+// launch starts cmdline (which execs the harness as a launcher, then the program) in
+// the pane of a new tmux server, with env, and waits for ready on its screen: the
+// first frame.
+func (h *harness) launch(env []string, cmdline, ready string) *pane {
 	// A new socket each time: a server being killed may still answer on the old one.
 	tmuxRuns++
-	p := &pane{srv: srv, socket: filepath.Join(h.dir, fmt.Sprintf(".tmux-%d.sock", tmuxRuns))}
+	p := &pane{socket: filepath.Join(h.dir, fmt.Sprintf(".tmux-%d.sock", tmuxRuns))}
 	// The server starts with a placeholder, so that the control client is attached and
 	// polling before gantry starts.
 	start := exec.Command("tmux", "-S", p.socket, "-f", filepath.Join(h.dir, ".tmux.conf"), "new-session", "-d", "-s", "g",
 		"-x", "100", "-y", "30", "-c", h.dir, "--", "sleep", "600")
-	start.Env = h.uiEnv(srv.url)
+	start.Env = env
 	if out, err := start.CombinedOutput(); err != nil {
 		failTUI(fmt.Sprintf("tmux new-session: %v: %s", err, out))
 	}
@@ -164,19 +256,23 @@ func (h *harness) startUI(self string, srv *timedServer, outsideTmux bool, args 
 	p.serverPid, err = strconv.Atoi(strings.TrimSpace(string(out)))
 	checkTUI(err)
 	p.ctl = attachCtl(p.socket)
-	p.ctl.run("refresh-client -f no-output")
+	// Now and then tmux answers the first commands before the control client is
+	// attached ("no current client"): try again.
+	for try := 0; ; try++ {
+		_, err := p.ctl.try("refresh-client -f no-output")
+		if err == nil {
+			break
+		}
+		if try == 100 {
+			failTUI(err.Error())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	// When the harness ends, however it ends, the control client's input closes, the
 	// session goes with its last client, and gantry with the server.
 	p.ctl.run("set -g destroy-unattached on")
 	stamp := filepath.Join(h.dir, ".tui-stamp")
 	os.Remove(stamp)
-	cmdline := "exec " + shellQuote(self) + " " + shellQuote(h.bin)
-	if outsideTmux {
-		cmdline = "exec env -u TMUX " + shellQuote(self) + " " + shellQuote(h.bin)
-	}
-	for _, a := range args {
-		cmdline += " " + shellQuote(a)
-	}
 	p.ctl.run("respawn-pane -k -t g -e " + stampEnv + "=" + stamp + " " + tmuxQuote(cmdline))
 	var captures []float64
 	for {
@@ -184,7 +280,7 @@ func (h *harness) startUI(self string, srv *timedServer, outsideTmux bool, args 
 		screen := p.ctl.run("capture-pane -p -t g")
 		t1 := time.Now()
 		captures = append(captures, ms(t1.Sub(t0)))
-		if strings.Contains(screen, " · mode ") {
+		if strings.Contains(screen, ready) {
 			b, err := os.ReadFile(stamp)
 			checkTUI(err)
 			ns, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
@@ -193,7 +289,7 @@ func (h *harness) startUI(self string, srv *timedServer, outsideTmux bool, args 
 			break
 		}
 		if len(captures) > 5000 {
-			failTUI("terminal UI: no status line after 10 s:\n" + screen)
+			failTUI(fmt.Sprintf("terminal UI: no %q on the screen after 10 s:\n%s", ready, screen))
 		}
 		time.Sleep(pollEvery)
 	}
@@ -304,7 +400,9 @@ func (p *pane) quit() {
 	_ = exec.Command("tmux", "-S", p.socket, "kill-server").Run()
 	os.Remove(p.socket)
 	delete(live, p)
-	p.srv.close()
+	if p.srv != nil {
+		p.srv.close()
+	}
 }
 
 // tuiSession300 runs one prompt whose answer takes 300 model turns, each a short text
@@ -396,7 +494,7 @@ func attachCtl(socket string) *tmuxCtl {
 	_, err = io.WriteString(c.in, "display -p ctl-ready\n")
 	checkTUI(err)
 	for {
-		if strings.Contains(c.block("attach"), "ctl-ready") {
+		if out, _ := c.block("attach"); strings.Contains(out, "ctl-ready") {
 			break
 		}
 	}
@@ -405,6 +503,13 @@ func attachCtl(socket string) *tmuxCtl {
 
 // run sends one command and returns its output; a tmux error ends the harness.
 func (c *tmuxCtl) run(command string) string {
+	out, err := c.try(command)
+	checkTUI(err)
+	return out
+}
+
+// try sends one command and returns its output, or tmux's error.
+func (c *tmuxCtl) try(command string) (string, error) {
 	_, err := io.WriteString(c.in, command+"\n")
 	checkTUI(err)
 	return c.block(command)
@@ -414,7 +519,7 @@ func (c *tmuxCtl) run(command string) string {
 // blocks for commands that are not the client's (flags 0: the attach itself, hooks),
 // and notifications between blocks; both are skipped. A block ends with %end or
 // %error and the same time, number and flags as its %begin.
-func (c *tmuxCtl) block(command string) string {
+func (c *tmuxCtl) block(command string) (string, error) {
 	var out strings.Builder
 	guard := ""
 	for {
@@ -433,9 +538,9 @@ func (c *tmuxCtl) block(command string) string {
 			switch {
 			case !mine:
 			case strings.HasPrefix(line, "%error "):
-				failTUI(fmt.Sprintf("tmux %q: %s", command, out.String()))
+				return "", fmt.Errorf("tmux %q: %s", command, strings.TrimSpace(out.String()))
 			default:
-				return out.String()
+				return out.String(), nil
 			}
 		case guard != "":
 			out.WriteString(line + "\n")
