@@ -9,9 +9,11 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gantry-dev/gantry/internal/app"
 	"github.com/gantry-dev/gantry/internal/checkpoint"
+	"github.com/gantry-dev/gantry/internal/ui/termtext"
 )
 
 const rewindUsage = "usage: gantry rewind [--list] [N] [--files-only | --conversation-only] [--force] [-C DIR]   (the last session of the folder back to before its prompt N: its files and its conversation)"
@@ -76,7 +78,11 @@ func runRewind(args []string) int {
 		}
 		fmt.Printf("Checkpoints of session %s (the files before each prompt's first change):\n", a.SessionID())
 		for _, c := range cps {
-			fmt.Printf("%3d  %s\n     %s\n", c.N, oneLine(c.Prompt), changeSummary(c.Changes))
+			at := termtext.When(c.At, time.Now())
+			if at != "" {
+				at += "  "
+			}
+			fmt.Printf("%3d  %s%s\n     %s\n", c.N, at, oneLine(c.Prompt), changeSummary(c.Changes))
 		}
 		return 0
 	}

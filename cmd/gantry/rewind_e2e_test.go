@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -28,7 +29,8 @@ func TestRewindAfterPrintMode(t *testing.T) {
 		t.Fatalf("print mode: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	r := gantry(t, dir, e, "rewind", "--list")
-	if r.code != 0 || !strings.Contains(r.stdout, "  1  change the files") || !strings.Contains(r.stdout, "M note.txt (+1 -1)") ||
+	// Each checkpoint with the time it was taken (the clock time today).
+	if r.code != 0 || !regexp.MustCompile(`(?m)^  1  \d\d:\d\d  change the files$`).MatchString(r.stdout) || !strings.Contains(r.stdout, "M note.txt (+1 -1)") ||
 		!strings.Contains(r.stdout, "D gone.txt") || !strings.Contains(r.stdout, "A made/f.txt") {
 		t.Fatalf("rewind --list: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}

@@ -75,11 +75,12 @@ func (a *App) stopWarmUp() {
 }
 
 type checkpointEvent struct {
-	N       int      `json:"n"`
-	Prompt  string   `json:"prompt"`
-	Seq     int64    `json:"seq"` // the stored conversation's last message when the prompt came
-	Commit  string   `json:"commit"`
-	Skipped []string `json:"skipped,omitempty"`
+	N       int       `json:"n"`
+	Prompt  string    `json:"prompt"`
+	Seq     int64     `json:"seq"` // the stored conversation's last message when the prompt came
+	Commit  string    `json:"commit"`
+	Skipped []string  `json:"skipped,omitempty"`
+	At      time.Time `json:"at,omitzero"` // when it was taken (zero in sessions from before)
 }
 
 func (a *App) checkpointRepo() (*checkpoint.Repo, error) {
@@ -116,7 +117,7 @@ func (a *App) beforeChange(ctx context.Context) {
 	if r := []rune(prompt); len(r) > 300 {
 		prompt = string(r[:300]) + "…"
 	}
-	_ = a.records.AppendEvent(eventCheckpoint, checkpointEvent{N: n, Prompt: prompt, Seq: a.cpSeq, Commit: cp.Commit, Skipped: cp.Skipped})
+	_ = a.records.AppendEvent(eventCheckpoint, checkpointEvent{N: n, Prompt: prompt, Seq: a.cpSeq, Commit: cp.Commit, Skipped: cp.Skipped, At: time.Now().UTC()})
 	if len(cp.Skipped) > 0 {
 		a.emit(face.Notice{Text: fmt.Sprintf("not kept in the checkpoint (over %d MB): %s", a.cfg.Checkpoints.MaxFileMB, strings.Join(cp.Skipped, ", "))})
 	}
@@ -178,6 +179,7 @@ func (a *App) checkpointEvents() ([]checkpointEvent, error) {
 type Checkpoint struct {
 	N       int
 	Prompt  string
+	At      time.Time // when it was taken (zero when unknown)
 	Skipped []string
 	Changes []checkpoint.Change
 }
@@ -206,7 +208,7 @@ func (a *App) Checkpoints(ctx context.Context) ([]Checkpoint, error) {
 		if err != nil {
 			return nil, err
 		}
-		out[i] = Checkpoint{N: c.N, Prompt: c.Prompt, Skipped: c.Skipped, Changes: changes}
+		out[i] = Checkpoint{N: c.N, Prompt: c.Prompt, At: c.At, Skipped: c.Skipped, Changes: changes}
 	}
 	return out, nil
 }

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/gantry-dev/gantry/internal/app"
 	"github.com/gantry-dev/gantry/internal/permission"
+	"github.com/gantry-dev/gantry/internal/ui/termtext"
 )
 
 // command is one slash command an editor offers (it arrives as prompt text,
@@ -166,7 +168,11 @@ func runRewind(s *session, ctx context.Context, input string) string {
 		var b strings.Builder
 		b.WriteString("Checkpoints (the files before each prompt's first change); rewind with `/rewind N`:\n\n")
 		for _, c := range cps {
-			fmt.Fprintf(&b, "%d. %s — %d file(s) changed after it\n", c.N, strings.ReplaceAll(c.Prompt, "\n", " "), len(c.Changes))
+			at := termtext.When(c.At, time.Now())
+			if at != "" {
+				at = " (" + at + ")"
+			}
+			fmt.Fprintf(&b, "%d. %s%s — %d file(s) changed after it\n", c.N, strings.ReplaceAll(c.Prompt, "\n", " "), at, len(c.Changes))
 		}
 		return b.String()
 	}

@@ -3,6 +3,7 @@ package acp
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -26,7 +27,7 @@ func TestRewindCommand(t *testing.T) {
 	}
 	h.prompt(id, "change the note")
 	h.prompt(id, "/rewind")
-	if got := agentText(h.client.snapshot()); !strings.Contains(got, "1. change the note — 1 file(s) changed after it") {
+	if got := agentText(h.client.snapshot()); !regexp.MustCompile(`1\. change the note \(\d\d:\d\d\) — 1 file\(s\) changed after it`).MatchString(got) {
 		t.Fatalf("/rewind:\n%s", got)
 	}
 	h.prompt(id, "/rewind 1")

@@ -7,6 +7,7 @@ package termtext
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/tool"
@@ -176,4 +177,20 @@ func FirstLine(s string) string {
 		l = string(r[:160]) + "…"
 	}
 	return l
+}
+
+// When is a moment as a person reads it beside a list: the clock time today, with the
+// day before that, with the year in another year; "" for the zero time.
+func When(t, now time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	t, now = t.Local(), now.Local()
+	switch y, m, d := t.Date(); {
+	case y == now.Year() && m == now.Month() && d == now.Day():
+		return t.Format("15:04")
+	case y == now.Year():
+		return t.Format("Jan 2 15:04")
+	}
+	return t.Format("2006-01-02 15:04")
 }

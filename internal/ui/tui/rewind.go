@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/gantry-dev/gantry/internal/app"
 	"github.com/gantry-dev/gantry/internal/checkpoint"
+	"github.com/gantry-dev/gantry/internal/ui/termtext"
 )
 
 // rewindDialog is /rewind (and esc esc on an empty input): a prompt of the session to
@@ -49,7 +51,11 @@ func (m *Model) openRewind() {
 	}
 	d := &rewindDialog{cps: cps, what: choice{labels: rewindWhat}}
 	for _, c := range cps {
-		d.pick.labels = append(d.pick.labels, fmt.Sprintf("%s — %s", oneLine(c.Prompt, 60), changeLine(c.Changes)))
+		label := fmt.Sprintf("%s — %s", oneLine(c.Prompt, 60), changeLine(c.Changes))
+		if at := termtext.When(c.At, time.Now()); at != "" {
+			label = at + "  " + label
+		}
+		d.pick.labels = append(d.pick.labels, label)
 	}
 	d.pick.at = len(cps) - 1
 	m.dialogs = append(m.dialogs, d)
