@@ -32,6 +32,8 @@ func (s *session) handle(e face.Event) {
 		s.toolStarted("", "", e)
 	case face.ToolRunning:
 		s.toolRunning("", e)
+	case face.ToolOutput:
+		s.toolOutput("", e)
 	case face.ToolFinished:
 		s.toolFinished("", e)
 	case face.TodoList:
@@ -59,6 +61,8 @@ func (s *session) fromSubagent(e face.FromSubagent) {
 		s.toolStarted(prefix, label, ev)
 	case face.ToolRunning:
 		s.toolRunning(prefix, ev)
+	case face.ToolOutput:
+		s.toolOutput(prefix, ev)
 	case face.ToolFinished:
 		s.toolFinished(prefix, ev)
 	}
@@ -81,6 +85,20 @@ func (s *session) toolStarted(prefix, label string, e face.ToolStarted) {
 
 func (s *session) toolRunning(prefix string, e face.ToolRunning) {
 	s.send(sdk.UpdateToolCall(sdk.ToolCallId(prefix+e.CallID), sdk.WithUpdateStatus(sdk.ToolCallStatusInProgress)))
+}
+
+// toolOutput shows the tail of a running call's output (at most ten updates a second)
+// as its content, until the result replaces it; a command that runs in the client's
+// terminal shows that terminal instead.
+func (s *session) toolOutput(prefix string, e face.ToolOutput) {
+	id := prefix + e.CallID
+	s.sendMu.Lock()
+	terminal := s.terms[id]
+	s.sendMu.Unlock()
+	if terminal || e.Tail == "" {
+		return
+	}
+	s.send(sdk.UpdateToolCall(sdk.ToolCallId(id), sdk.WithUpdateContent([]sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(e.Tail))})))
 }
 
 func (s *session) toolFinished(prefix string, e face.ToolFinished) {
