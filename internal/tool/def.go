@@ -65,10 +65,10 @@ type defTool[T any] struct {
 	def    Def[T]
 	once   sync.Once
 	spec   llm.ToolSpec
-	schema *schemaNode
+	schema *derived
 }
 
-// New makes a Tool of a Def. The schema is derived once, on first use.
+// New makes a Tool of a Def. The schema is derived on first use, once a process.
 func New[T any](d Def[T]) Tool { return &defTool[T]{def: d} }
 
 func (t *defTool[T]) Name() string { return t.def.Name }
@@ -82,9 +82,8 @@ func (t *defTool[T]) Info() Info {
 
 func (t *defTool[T]) init() {
 	t.once.Do(func() {
-		raw, node := SchemaOf(reflect.TypeFor[T]())
-		t.schema = node
-		t.spec = llm.ToolSpec{Name: t.def.Name, Description: t.def.Description, Schema: raw}
+		t.schema = derive(reflect.TypeFor[T]())
+		t.spec = llm.ToolSpec{Name: t.def.Name, Description: t.def.Description, Schema: t.schema.raw}
 	})
 }
 
@@ -103,7 +102,7 @@ func (t *defTool[T]) Decode(env Env, input json.RawMessage) (inv Invocation, msg
 	if len(input) == 0 || string(input) == "null" {
 		input = json.RawMessage("{}")
 	}
-	if m := validate(t.def.Name, t.schema, input); m != "" {
+	if m := validate(t.def.Name, t.schema.parsed(), input); m != "" {
 		return Invocation{}, m
 	}
 	var args T

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/invopop/jsonschema"
 )
@@ -64,6 +65,26 @@ func (s *schemaNode) UnmarshalJSON(b []byte) error {
 // SchemaOf derives the JSON schema of a struct type, inlined (no $ref), and returns it
 // with the parsed node used for validation. A field without omitempty is required.
 func SchemaOf(t reflect.Type) (json.RawMessage, *schemaNode) {
+	d := derive(t)
+	return d.raw, d.parsed()
+}
+
+// schemas holds each type's derived schema, once a process: the Apps of one process
+// (gantry mcp's sessions, subagents' registries, tests) share them.
+var schemas sync.Map // reflect.Type → *derived
+
+// derived is a type's schema as JSON, and its node parsed on first use: a request
+// needs only the JSON, validation the node (the first call of the tool).
+type derived struct {
+	raw  json.RawMessage
+	once sync.Once
+	node *schemaNode
+}
+
+func derive(t reflect.Type) *derived {
+	if d, ok := schemas.Load(t); ok {
+		return d.(*derived)
+	}
 	r := jsonschema.Reflector{DoNotReference: true, ExpandedStruct: true, AllowAdditionalProperties: true}
 	s := r.ReflectFromType(t)
 	s.Version = ""
@@ -72,12 +93,20 @@ func SchemaOf(t reflect.Type) (json.RawMessage, *schemaNode) {
 	if err != nil {
 		panic(fmt.Sprintf("tool: schema of %v: %v", t, err)) // a programming error
 	}
-	var node schemaNode
-	if err := json.Unmarshal(raw, &node); err != nil {
-		panic(fmt.Sprintf("tool: schema of %v: %v", t, err))
-	}
-	node.index()
-	return raw, &node
+	d, _ := schemas.LoadOrStore(t, &derived{raw: raw})
+	return d.(*derived)
+}
+
+func (d *derived) parsed() *schemaNode {
+	d.once.Do(func() {
+		var node schemaNode
+		if err := json.Unmarshal(d.raw, &node); err != nil {
+			panic(fmt.Sprintf("tool: schema %s: %v", d.raw, err))
+		}
+		node.index()
+		d.node = &node
+	})
+	return d.node
 }
 
 // validate checks input against the schema and returns one sentence naming the first
