@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/checkpoint"
@@ -29,6 +30,7 @@ type checkpoints struct {
 	said bool   // the notice that checkpoints are off was given
 	cur  string // the prompt of the running turn
 
+	taken  atomic.Bool        // a prompt's checkpoint was taken (the warm-up is then moot)
 	warm   sync.WaitGroup     // the snapshot taken at the start, in the background
 	cancel context.CancelFunc // stops it at Close
 }
@@ -54,6 +56,9 @@ func (a *App) warmUp() {
 		case <-t.C:
 		case <-ctx.Done():
 			return
+		}
+		if a.cps.taken.Load() {
+			return // a change came first and took the session's first snapshot
 		}
 		repo, err := a.checkpointRepo()
 		if err != nil {
@@ -108,6 +113,7 @@ func (a *App) beforeChange(ctx context.Context) {
 	}
 	list, _ := a.checkpointEvents()
 	n := len(list) + 1
+	a.cps.taken.Store(true)
 	cp, err := repo.Snapshot(context.WithoutCancel(ctx), a.checkpointRef(n), fmt.Sprintf("prompt %d of session %s", n, a.sess.ID()))
 	if err != nil {
 		a.checkpointOff(err)

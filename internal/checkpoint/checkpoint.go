@@ -203,31 +203,50 @@ func (r *Repo) Snapshot(ctx context.Context, ref, label string) (Checkpoint, err
 	}
 	tree := strings.TrimSpace(string(out))
 	cp := Checkpoint{Tree: tree, Skipped: skipped}
-	// The ref's commit, when it is this tree already: nothing new to keep.
-	if prev, err := r.git(ctx, nil, "rev-parse", "--verify", "--quiet", ref+"^{commit}"); err == nil {
-		p := strings.TrimSpace(string(prev))
-		if t, err := r.git(ctx, nil, "rev-parse", p+"^{tree}"); err == nil && strings.TrimSpace(string(t)) == tree {
-			cp.Commit = p
-			return cp, nil
+	// The ref's and the last checkpoint's commits and trees, in one git process.
+	out, err = r.git(ctx, nil, "for-each-ref", "--format=%(refname) %(objectname) %(tree)", ref, lastRef)
+	if err != nil {
+		return Checkpoint{}, err
+	}
+	type kept struct{ commit, tree string }
+	refs := map[string]kept{}
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if f := strings.Fields(l); len(f) == 3 {
+			refs[f[0]] = kept{f[1], f[2]}
 		}
 	}
+	// The ref holds this tree already: nothing new to keep.
+	if k, ok := refs[ref]; ok && k.tree == tree {
+		cp.Commit = k.commit
+		return cp, nil
+	}
+	// Nothing changed since the last checkpoint: the ref takes its commit.
+	if k, ok := refs[lastRef]; ok && k.tree == tree {
+		cp.Commit = k.commit
+		if _, err := r.git(ctx, nil, "update-ref", ref, k.commit); err != nil {
+			return Checkpoint{}, err
+		}
+		return cp, nil
+	}
 	args := []string{"commit-tree", tree, "-m", label}
-	if head, err := r.git(ctx, nil, "rev-parse", "--verify", "--quiet", "refs/gantry/last"); err == nil {
-		args = append(args, "-p", strings.TrimSpace(string(head)))
+	if k, ok := refs[lastRef]; ok {
+		args = append(args, "-p", k.commit)
 	}
 	out, err = r.git(ctx, nil, args...)
 	if err != nil {
 		return Checkpoint{}, err
 	}
 	cp.Commit = strings.TrimSpace(string(out))
-	if _, err := r.git(ctx, nil, "update-ref", ref, cp.Commit); err != nil {
-		return Checkpoint{}, err
-	}
-	if _, err := r.git(ctx, nil, "update-ref", "refs/gantry/last", cp.Commit); err != nil {
+	// Both refs in one transaction.
+	updates := "update " + ref + " " + cp.Commit + "\nupdate " + lastRef + " " + cp.Commit + "\n"
+	if _, err := r.git(ctx, []byte(updates), "update-ref", "--stdin"); err != nil {
 		return Checkpoint{}, err
 	}
 	return cp, nil
 }
+
+// lastRef is the newest checkpoint of the project, the parent of the next one.
+const lastRef = "refs/gantry/last"
 
 // exclude writes the shadow repository's exclude file: the project's own
 // .git/info/exclude, and the files over the size bound, which it returns. A tracked
