@@ -235,6 +235,12 @@ type RewindResult struct {
 // and nothing is written unless force; the state before the rewind is kept, so the
 // rewind itself can be undone (it is the next checkpoint's).
 func (a *App) RewindFiles(ctx context.Context, n int, force bool) (RewindResult, error) {
+	a.mu.Lock()
+	running := a.running
+	a.mu.Unlock()
+	if running {
+		return RewindResult{}, errors.New("the files are rewound between turns; wait until this one ends")
+	}
 	list, target, err := a.findCheckpoint(n)
 	if err != nil {
 		return RewindResult{}, err
@@ -263,7 +269,7 @@ func (a *App) RewindFiles(ctx context.Context, n int, force bool) (RewindResult,
 	// The state before the rewind is the next checkpoint: a rewind to it undoes this one.
 	if cp, err := repo.Resolve(ctx, a.checkpointRef(m)); err == nil {
 		seq, _ := a.sess.LastSeq()
-		_ = a.records.AppendEvent(eventCheckpoint, checkpointEvent{N: m, Prompt: fmt.Sprintf("(before the rewind to %d)", n), Seq: seq, Commit: cp.Commit})
+		_ = a.records.AppendEvent(eventCheckpoint, checkpointEvent{N: m, Prompt: fmt.Sprintf("(before the rewind to %d)", n), Seq: seq, Commit: cp.Commit, At: time.Now().UTC()})
 		if after, err := repo.Snapshot(ctx, a.checkpointRef(m)+"-after", "after the rewind"); err == nil {
 			_ = a.records.AppendEvent(eventCheckpointAfter, checkpointEvent{N: m, Commit: after.Commit})
 		}

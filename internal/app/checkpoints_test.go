@@ -245,3 +245,44 @@ func TestRewindCoversASubagentsChange(t *testing.T) {
 		t.Errorf("b.txt, made by the subagent, is still there: %v", err)
 	}
 }
+
+// Files are rewound between turns only: during one, the model's own writes would race
+// with the restore.
+func TestRewindFilesWaitsForTheTurn(t *testing.T) {
+	dir := project(t, "", map[string]string{"a.txt": "a\n"})
+	gate := filepath.Join(t.TempDir(), "go-on")
+	m := scripted.New(
+		scripted.Step{Calls: []scripted.Call{{ID: "b1", Name: "bash", Input: `{"command":"echo 1 >> a.txt"}`}}},
+		scripted.Step{Text: "first done"},
+		scripted.Step{Calls: []scripted.Call{{ID: "b2", Name: "bash", Input: `{"command":"while [ ! -e ` + gate + ` ]; do sleep 0.05; done"}`}}},
+		scripted.Step{Text: "second done"},
+	)
+	started := make(chan struct{}, 1)
+	a, err := newStarted(Options{Cwd: dir, LLM: m, PermissionMode: "yolo"}, func(e face.Event) {
+		if r, ok := e.(face.ToolRunning); ok && r.CallID == "b2" {
+			started <- struct{}{}
+		}
+	}, face.NoHuman{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	ctx := context.Background()
+	a.Run(ctx, "first prompt", nil)
+	done := make(chan struct{})
+	go func() { a.Run(ctx, "second prompt", nil); close(done) }()
+	<-started
+	if _, err := a.RewindFiles(ctx, 1, true); err == nil || !strings.Contains(err.Error(), "between turns") {
+		t.Errorf("a rewind during a turn: %v", err)
+	}
+	if err := os.WriteFile(gate, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	if _, err := a.RewindFiles(ctx, 1, true); err != nil {
+		t.Fatalf("the rewind after the turn: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "a.txt")); string(b) != "a\n" {
+		t.Errorf("a.txt: %q", b)
+	}
+}
