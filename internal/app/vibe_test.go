@@ -14,6 +14,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/llm"
 	"github.com/gantry-dev/gantry/internal/llm/scripted"
+	"github.com/gantry-dev/gantry/internal/procgroup/proctest"
 	"github.com/gantry-dev/gantry/internal/session"
 )
 
@@ -249,7 +250,7 @@ func TestVibeWorkerStoppedAtClose(t *testing.T) {
 	}
 	// The worker outlives the turn, its command running.
 	deadline := time.Now().Add(10 * time.Second)
-	for !processWith(marker) {
+	for !proctest.Running(marker) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the worker's command never ran: %+v", a.Workers())
 		}
@@ -264,7 +265,7 @@ func TestVibeWorkerStoppedAtClose(t *testing.T) {
 	if s := a.Workers()[0]; s.Status != "killed" {
 		t.Errorf("after Close the worker is %s", s.Status)
 	}
-	if processWith(marker) {
+	if proctest.Running(marker) {
 		t.Error("the worker's command outlived the session")
 	}
 	mu.Lock()
@@ -274,17 +275,6 @@ func TestVibeWorkerStoppedAtClose(t *testing.T) {
 			t.Errorf("no notice %q: %q", want, notices)
 		}
 	}
-}
-
-func processWith(marker string) bool {
-	dirs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
-	for _, d := range dirs {
-		b, err := os.ReadFile(d)
-		if err == nil && strings.Contains(string(b), marker) {
-			return true
-		}
-	}
-	return false
 }
 
 // Out of vibe mode the vibe tools are not declared; SetVibe turns them on and tells

@@ -11,32 +11,8 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/gantry-dev/gantry/internal/llm/scripted"
+	"github.com/gantry-dev/gantry/internal/procgroup/proctest"
 )
-
-// processWith reports whether a process whose command line holds marker is alive.
-func processWith(marker string) bool {
-	dirs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
-	for _, d := range dirs {
-		b, err := os.ReadFile(d)
-		if err == nil && strings.Contains(string(b), marker) {
-			return true
-		}
-	}
-	return false
-}
-
-// waitUntil polls cond every 10 ms and fails the test, saying what it waited for,
-// when cond does not hold within 10 s.
-func waitUntil(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("waited 10 s in vain for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
 
 // promptAsync runs a prompt in the background.
 func (h *harness) promptAsync(id sdk.SessionId, text string) <-chan sdk.PromptResponse {
@@ -73,7 +49,7 @@ func TestCancelKillsCommand(t *testing.T) {
 	h.client.waitFor(t, "in_progress", func(u sdk.SessionUpdate) bool {
 		return u.ToolCallUpdate != nil && u.ToolCallUpdate.Status != nil && *u.ToolCallUpdate.Status == sdk.ToolCallStatusInProgress
 	})
-	waitUntil(t, "the command's process", func() bool { return processWith(marker) })
+	proctest.WaitUntil(t, "the command's process", func() bool { return proctest.Running(marker) })
 	start := time.Now()
 	if err := h.conn.Cancel(context.Background(), sdk.CancelNotification{SessionId: id}); err != nil {
 		t.Fatal(err)
@@ -88,7 +64,7 @@ func TestCancelKillsCommand(t *testing.T) {
 	if f := finalUpdate(h.client.snapshot(), "b1"); f == nil || *f.Status != sdk.ToolCallStatusFailed {
 		t.Errorf("the cancelled call: %+v", f)
 	}
-	if processWith(marker) {
+	if proctest.Running(marker) {
 		t.Error("the command outlived the cancel")
 	}
 	if r := h.prompt(id, "again"); r.StopReason != sdk.StopReasonEndTurn {

@@ -9,6 +9,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/gantry-dev/gantry/internal/llm/scripted"
+	"github.com/gantry-dev/gantry/internal/procgroup/proctest"
 )
 
 // With fs capabilities the file tools read the editor's unsaved buffer and write
@@ -90,7 +91,7 @@ func TestClientTerminalCancel(t *testing.T) {
 	if r := waitResponse(t, done); r.StopReason != sdk.StopReasonCancelled {
 		t.Fatalf("stop reason %q", r.StopReason)
 	}
-	if processWith(marker) {
+	if proctest.Running(marker) {
 		t.Error("the terminal's command outlived the cancel")
 	}
 }

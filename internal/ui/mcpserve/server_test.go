@@ -19,6 +19,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/gantry-dev/gantry/internal/app"
+	"github.com/gantry-dev/gantry/internal/procgroup/proctest"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -272,20 +273,8 @@ func TestEvalStateIsTheConnections(t *testing.T) {
 	}
 	dir := project(t)
 	s := newServer(t, app.Options{Cwd: dir, PermissionMode: "yolo"})
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.ServeHTTP(ctx, l, HTTPOptions{Token: "sekrit"}) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	}()
-	url := "http://" + l.Addr().String() + Path
+	addr := serveHTTP(t, s, HTTPOptions{Token: "sekrit"})
+	url := "http://" + addr + Path
 	one, two := httpClient(t, url, "sekrit"), httpClient(t, url, "sekrit")
 	cell := func(cs *mcp.ClientSession, code string) string {
 		text, _ := call(t, cs, "eval", map[string]any{"language": "javascript", "code": code, "description": "keep a number between calls here"})
@@ -344,24 +333,31 @@ func httpClient(t *testing.T, url, token string) *mcp.ClientSession {
 	return cs
 }
 
-// A client that hangs up while its bash call runs leaves nothing running.
-func TestHangUpMidCall(t *testing.T) {
-	dir := project(t)
-	s := newServer(t, app.Options{Cwd: dir, PermissionMode: "yolo"})
+// serveHTTP serves s over HTTP on a loopback port until the test ends, and returns
+// the address.
+func serveHTTP(t *testing.T, s *Server, o HTTPOptions) string {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- s.ServeHTTP(ctx, l, HTTPOptions{Token: "t"}) }()
-	defer func() {
+	go func() { done <- s.ServeHTTP(ctx, l, o) }()
+	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
 			t.Error(err)
 		}
-	}()
-	addr := l.Addr().String()
+	})
+	return l.Addr().String()
+}
+
+// A client that hangs up while its bash call runs leaves nothing running.
+func TestHangUpMidCall(t *testing.T) {
+	dir := project(t)
+	s := newServer(t, app.Options{Cwd: dir, PermissionMode: "yolo"})
+	addr := serveHTTP(t, s, HTTPOptions{Token: "t"})
 	send := func(conn net.Conn, session, body string) (*http.Response, error) {
 		req, _ := http.NewRequest(http.MethodPost, "http://"+addr+Path, strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
@@ -416,10 +412,10 @@ func TestHangUpMidCall(t *testing.T) {
 			_, _ = io.Copy(io.Discard, r.Body)
 		}
 	}()
-	waitUntil(t, "the command to run", func() bool { return processWith(marker) })
+	proctest.WaitUntil(t, "the command to run", func() bool { return proctest.Running(marker) })
 	c3.Close()
 	<-answered
-	waitUntil(t, "the command to be killed after the hang-up", func() bool { return !processWith(marker) })
+	proctest.WaitUntil(t, "the command to be killed after the hang-up", func() bool { return !proctest.Running(marker) })
 }
 
 // Closing the server ends what its sessions started.
@@ -441,35 +437,13 @@ func TestCloseEndsTheSessionsProcesses(t *testing.T) {
 	if r.IsError {
 		t.Fatalf("a background command: %q", text)
 	}
-	waitUntil(t, "the background command", func() bool { return processWith(marker) })
+	proctest.WaitUntil(t, "the background command", func() bool { return proctest.Running(marker) })
 	_ = cs.Close() // the client goes: its session, and the command, go with it
 	if err := <-done; err != nil {
 		t.Error(err)
 	}
-	if processWith(marker) {
+	if proctest.Running(marker) {
 		t.Error("the background command outlived the session")
-	}
-}
-
-func processWith(marker string) bool {
-	dirs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
-	for _, d := range dirs {
-		b, err := os.ReadFile(d)
-		if err == nil && strings.Contains(string(b), marker) {
-			return true
-		}
-	}
-	return false
-}
-
-func waitUntil(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("waited 10 s in vain for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }
 
@@ -477,24 +451,12 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 func TestIdleHTTPSessionIsClosed(t *testing.T) {
 	dir := project(t)
 	s := newServer(t, app.Options{Cwd: dir, PermissionMode: "yolo"})
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.ServeHTTP(ctx, l, HTTPOptions{Token: "t", IdleTimeout: 300 * time.Millisecond}) }()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	}()
-	cs := httpClient(t, "http://"+l.Addr().String()+Path, "t")
+	addr := serveHTTP(t, s, HTTPOptions{Token: "t", IdleTimeout: 300 * time.Millisecond})
+	cs := httpClient(t, "http://"+addr+Path, "t")
 	marker := fmt.Sprintf("300.%d", time.Now().UnixNano())
 	if text, r := call(t, cs, "bash", map[string]any{"command": "sleep " + marker + "; echo slept", "run_in_background": true}); r.IsError {
 		t.Fatalf("a background command: %q", text)
 	}
-	waitUntil(t, "the background command", func() bool { return processWith(marker) })
-	waitUntil(t, "the idle session's command to end", func() bool { return !processWith(marker) })
+	proctest.WaitUntil(t, "the background command", func() bool { return proctest.Running(marker) })
+	proctest.WaitUntil(t, "the idle session's command to end", func() bool { return !proctest.Running(marker) })
 }

@@ -14,17 +14,8 @@ import (
 
 	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/llm/scripted"
+	"github.com/gantry-dev/gantry/internal/procgroup/proctest"
 )
-
-func processWith(marker string) bool {
-	dirs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
-	for _, d := range dirs {
-		if b, err := os.ReadFile(d); err == nil && strings.Contains(string(b), marker) {
-			return true
-		}
-	}
-	return false
-}
 
 func transcript(d *driver) string { return strings.Join(d.m.transcript, "\n") }
 
@@ -35,10 +26,10 @@ func TestEscCancelsRunningCommand(t *testing.T) {
 	d.m.app.SetMode("yolo")
 	d.typeText("wait")
 	d.press("enter")
-	d.until("the command to run", func() bool { return processWith(marker) })
+	d.until("the command to run", func() bool { return proctest.Running(marker) })
 	d.press("esc")
 	d.idle()
-	if processWith(marker) {
+	if proctest.Running(marker) {
 		t.Error("the command outlived esc")
 	}
 	if !strings.Contains(transcript(d), "interrupted") {
