@@ -58,14 +58,20 @@ func (m *Model) startTurn(text string) tea.Cmd {
 	for _, n := range notes {
 		m.print(m.st.r(m.st.warn, "⚠ "+n))
 	}
+	a := m.app
+	return m.background(func(ctx context.Context) face.TurnEnded { return a.Run(ctx, expanded, attached) })
+}
+
+// background runs a turn's work (a prompt, a !command) off the UI: esc cancels its
+// context, and its end comes through the pump, behind the turn's own events.
+func (m *Model) background(run func(ctx context.Context) face.TurnEnded) tea.Cmd {
 	ctx, cancel := context.WithCancel(context.Background())
 	m.running, m.cancel, m.turnStart, m.turnPaused = true, cancel, time.Now(), m.pausedNow()
-	a, ended, send := m.app, make(chan struct{}), m.sendFn
+	ended, send := make(chan struct{}), m.sendFn
 	m.ended = ended
 	return tea.Batch(m.tick(), func() tea.Msg {
 		defer close(ended)
-		// Through the pump, behind the turn's own events.
-		send(turnDoneMsg{a.Run(ctx, expanded, attached)})
+		send(turnDoneMsg{run(ctx)})
 		return nil
 	})
 }
@@ -74,19 +80,14 @@ func (m *Model) startTurn(text string) tea.Cmd {
 // esc stops it, and the model reads command and output with the next prompt.
 func (m *Model) startShell(command string) tea.Cmd {
 	m.print("", m.st.r(m.st.user, "! ")+m.st.r(m.st.bold, firstLines(command, 6)))
-	ctx, cancel := context.WithCancel(context.Background())
-	m.running, m.cancel, m.turnStart, m.turnPaused = true, cancel, time.Now(), m.pausedNow()
-	a, ended, send := m.app, make(chan struct{}), m.sendFn
-	m.ended = ended
-	return tea.Batch(m.tick(), func() tea.Msg {
-		defer close(ended)
+	a := m.app
+	return m.background(func(ctx context.Context) face.TurnEnded {
 		a.Shell(ctx, command)
 		end := face.TurnEnded{StopReason: "end_turn"}
 		if ctx.Err() != nil {
 			end.StopReason = "cancelled"
 		}
-		send(turnDoneMsg{end})
-		return nil
+		return end
 	})
 }
 
