@@ -152,7 +152,19 @@ func (a *App) afterTurn() {
 	_ = a.records.AppendEvent(eventCheckpointAfter, checkpointEvent{N: n, Commit: cp.Commit})
 }
 
+// turnRunning reports whether a turn of the session runs now.
+func (a *App) turnRunning() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.running
+}
+
 func (a *App) checkpointRef(n int) string { return fmt.Sprintf("refs/gantry/%s/%d", a.sess.ID(), n) }
+
+// snapshotNow keeps the tree as it is now, to compare a checkpoint with.
+func (a *App) snapshotNow(ctx context.Context, repo *checkpoint.Repo) (checkpoint.Checkpoint, error) {
+	return repo.Snapshot(ctx, "refs/gantry/"+a.sess.ID()+"/now", "now")
+}
 
 func (a *App) checkpointOff(err error) {
 	if a.cps.said {
@@ -200,7 +212,7 @@ func (a *App) Checkpoints(ctx context.Context) ([]Checkpoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	now, err := repo.Snapshot(ctx, "refs/gantry/"+a.sess.ID()+"/now", "now")
+	now, err := a.snapshotNow(ctx, repo)
 	if err != nil {
 		return nil, err
 	}
@@ -235,10 +247,7 @@ type RewindResult struct {
 // and nothing is written unless force; the state before the rewind is kept, so the
 // rewind itself can be undone (it is the next checkpoint's).
 func (a *App) RewindFiles(ctx context.Context, n int, force bool) (RewindResult, error) {
-	a.mu.Lock()
-	running := a.running
-	a.mu.Unlock()
-	if running {
+	if a.turnRunning() {
 		return RewindResult{}, errors.New("the files are rewound between turns; wait until this one ends")
 	}
 	list, target, err := a.findCheckpoint(n)
@@ -250,7 +259,7 @@ func (a *App) RewindFiles(ctx context.Context, n int, force bool) (RewindResult,
 		return RewindResult{}, err
 	}
 	res := RewindResult{Skipped: target.Skipped}
-	now, err := repo.Snapshot(ctx, "refs/gantry/"+a.sess.ID()+"/now", "now")
+	now, err := a.snapshotNow(ctx, repo)
 	if err != nil {
 		return res, err
 	}
@@ -294,10 +303,7 @@ func (a *App) lastAfter() (string, error) {
 // later messages leave this session for a new one, the branch (its id returned), which
 // --resume can pick; the model's next request starts from what is left.
 func (a *App) RewindConversation(ctx context.Context, n int) (string, error) {
-	a.mu.Lock()
-	running := a.running
-	a.mu.Unlock()
-	if running {
+	if a.turnRunning() {
 		return "", errors.New("the conversation is rewound between turns; wait until this one ends")
 	}
 	_, target, err := a.findCheckpoint(n)
@@ -334,7 +340,7 @@ func (a *App) RewindPreview(ctx context.Context, n int) (diff string, outside []
 	if err != nil {
 		return "", nil, err
 	}
-	now, err := repo.Snapshot(ctx, "refs/gantry/"+a.sess.ID()+"/now", "now")
+	now, err := a.snapshotNow(ctx, repo)
 	if err != nil {
 		return "", nil, err
 	}

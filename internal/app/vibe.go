@@ -97,13 +97,11 @@ func (a *App) newWorker(spec vibe.Spec) (vibe.Made, error) {
 		// one between turns is kept by the next prompt's (and named as made outside
 		// the conversation's turns by a rewind).
 		BeforeChange: func(ctx context.Context) {
-			a.mu.Lock()
-			running := a.running
-			a.mu.Unlock()
-			if running {
+			if a.turnRunning() {
 				parent.NoteChange(ctx)
 			}
 		},
+
 		MaxLevel: parent.MaxLevel,
 		Config:   parent.Config,
 	}
