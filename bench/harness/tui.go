@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -151,13 +152,7 @@ func (h *harness) startCrush(self, crush string) *pane {
 	checkTUI(os.RemoveAll(home))
 	checkTUI(os.RemoveAll(filepath.Join(h.dir, ".crush")))
 	checkTUI(os.MkdirAll(home, 0o755))
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "TMUX") && !strings.HasPrefix(kv, "NO_COLOR=") && !strings.HasPrefix(kv, "HOME=") && !strings.HasPrefix(kv, "XDG_") {
-			env = append(env, kv)
-		}
-	}
-	env = append(env, "HOME="+home, "ANTHROPIC_API_KEY=bench", "CRUSH_DISABLE_METRICS=1",
+	env := append(terminalEnv("HOME=", "XDG_"), "HOME="+home, "ANTHROPIC_API_KEY=bench", "CRUSH_DISABLE_METRICS=1",
 		"CRUSH_DISABLE_PROVIDER_AUTO_UPDATE=1", "DO_NOT_TRACK=1")
 	p := h.launch(env, "exec env -u TMUX "+shellQuote(self)+" "+shellQuote(crush), "Charm")
 	deadline := time.Now().Add(10 * time.Second)
@@ -300,16 +295,25 @@ func (h *harness) launch(env []string, cmdline, ready string) *pane {
 	return p
 }
 
+// terminalEnv is the harness's environment as a program in the pane gets it: without
+// tmux's variables and NO_COLOR (a terminal usually has colour), nor those starting
+// with one of drop.
+func terminalEnv(drop ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, "TMUX") || strings.HasPrefix(kv, "NO_COLOR=") ||
+			slices.ContainsFunc(drop, func(p string) bool { return strings.HasPrefix(kv, p) }) {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return env
+}
+
 // uiEnv is the environment of gantry in the pane: as h.command's, but in colour, as a
 // terminal usually is.
 func (h *harness) uiEnv(srvURL string) []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "TMUX") && !strings.HasPrefix(kv, "NO_COLOR=") {
-			env = append(env, kv)
-		}
-	}
-	return append(env, "ANTHROPIC_BASE_URL="+srvURL, "ANTHROPIC_API_KEY=bench",
+	return append(terminalEnv(), "ANTHROPIC_BASE_URL="+srvURL, "ANTHROPIC_API_KEY=bench",
 		"GANTRY_DATA_DIR="+filepath.Join(h.dir, ".data"), "GANTRY_CONFIG_DIR="+filepath.Join(h.dir, ".config"),
 		"GANTRY_PROVIDER=anthropic")
 }
