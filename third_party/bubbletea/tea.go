@@ -562,7 +562,7 @@ type Program struct {
 	// rendererDone is used to stop the renderer.
 	rendererDone chan struct{}
 
-	// frameWake tells the renderer that a frame or output is pending (gantry's
+	// frameWake tells the renderer that a frame is pending (gantry's
 	// patch: the renderer ticks only while there is something to draw).
 	frameWake chan struct{}
 
@@ -926,7 +926,7 @@ func (p *Program) render(model Model) {
 	}
 }
 
-// wakeRenderer tells the renderer's loop that there is a frame or output to draw.
+// wakeRenderer tells the renderer's loop that there is a frame to draw.
 func (p *Program) wakeRenderer() {
 	select {
 	case p.frameWake <- struct{}{}:
