@@ -99,6 +99,8 @@ type App struct {
 	judge   contain.Judge // the exec supervisor's, nil when no deny rule names bash
 	sandbox *sandboxer    // the sandbox of bash commands, as the mode and config say
 	hooks   *hook.Runner
+	// policy is the session's rules for every process it starts (see contain.Policy).
+	policy *contain.Policy
 
 	// env is what SessionStart hooks exported (CLAUDE_ENV_FILE) for bash commands;
 	// envDir holds their files. transcript is the file of transcript_path.
@@ -180,11 +182,6 @@ func New(opts Options) (_ *App, err error) {
 	if a.cfg, err = config.Load(opts.Cwd); err != nil {
 		return nil, err
 	}
-	// The env of Claude Code's settings files is the session's environment, as in
-	// Claude Code: its commands, hooks and MCP servers see it.
-	for k, v := range a.cfg.Claude.Env {
-		_ = os.Setenv(k, v)
-	}
 	cfg := a.cfg
 	model := ""
 	provider := opts.LLM
@@ -196,7 +193,7 @@ func New(opts Options) (_ *App, err error) {
 	}
 	if provider == nil {
 		base, _ := baseURLFor(a.provider, cfg)
-		if provider, err = newProvider(a.provider, base, timeoutsOf(cfg)); err != nil {
+		if provider, err = newProvider(a.provider, base, timeoutsOf(cfg), cfg); err != nil {
 			return nil, err
 		}
 	}
@@ -227,8 +224,9 @@ func New(opts Options) (_ *App, err error) {
 	a.envDir = filepath.Join(filepath.Dir(StorePath(a.opts)), "session-env", a.sess.ID())
 	a.judge = execJudge(a.gate)
 	a.sandbox = newSandboxer(cfg, opts.Sandbox, a.gate)
+	a.policy = newPolicy(cfg, opts, a.judge, a.sandbox, a.gate, a.env.get)
 	a.hooks = hook.NewRunner(cfg.Hooks, hook.Base{SessionID: a.sess.ID(), Cwd: opts.Cwd,
-		PermissionMode: func() string { return string(a.gate.Mode()) }, Judge: a.judge,
+		PermissionMode: func() string { return string(a.gate.Mode()) }, Policy: a.policy,
 		TranscriptPath: a.transcript.path, Model: a.askModel, EnvDir: a.envDir})
 	a.todos, a.board = todo.NewList(a.records, a.emit), task.NewBoard(a.records)
 	a.staged = structural.NewStaged(a.records)
@@ -586,8 +584,8 @@ func (a *App) askModel(ctx context.Context, system, prompt string) (string, erro
 	return resp.Message.Text(), nil
 }
 
-// sessionEnv is the session's environment for bash commands: what SessionStart hooks
-// exported through CLAUDE_ENV_FILE.
+// sessionEnv is what SessionStart hooks exported through CLAUDE_ENV_FILE, for the
+// session's processes (after the env of Claude settings, see newPolicy).
 type sessionEnv struct {
 	mu   sync.Mutex
 	vars []string

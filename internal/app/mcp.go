@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/config"
+	"github.com/gantry-dev/gantry/internal/contain"
 	"github.com/gantry-dev/gantry/internal/mcpclient"
 	"github.com/gantry-dev/gantry/internal/resource"
 	"github.com/gantry-dev/gantry/internal/tool"
@@ -130,14 +130,18 @@ func mcpTarget(command string, args []string, url string) string {
 
 // mcpKey names a server's connection in the resource pool: the same server, started
 // in the same folder with the same roots, is one connection for every session of the
-// process.
-func mcpKey(s MCPServer, dir string, roots []string) resource.Key {
+// process, as long as it runs under the same rules (the policy's ID).
+func mcpKey(s MCPServer, dir string, roots []string, pol *contain.Policy) resource.Key {
 	def, _ := json.Marshal(struct {
 		S     MCPServer
 		Dir   string
 		Roots []string
 	}{s, dir, roots})
-	return resource.Key{Kind: "mcp:" + s.Name, Of: string(def)}
+	k := resource.Key{Kind: "mcp:" + s.Name, Of: string(def)}
+	if pol != nil {
+		k.Policy = pol.ID
+	}
+	return k
 }
 
 // startFailure is a server that could not be used, as a sentence for the person.
@@ -178,8 +182,9 @@ func (b *mcpBoard) all() []MCPServerStatus {
 // connectMCP connects the servers of entries, in parallel, through the pool (a server
 // another session of the process connected is shared), telling them of roots, and
 // registers their tools in reg. board, when not nil, follows their states. It returns
-// one sentence per server that failed; failing is never fatal.
-func connectMCP(ctx context.Context, pool *resource.Pool, reg *tool.Registry, entries []mcpEntry, dir string, roots []string, board *mcpBoard) []string {
+// one sentence per server that failed; failing is never fatal. Stdio servers run under
+// pol, the session's policy.
+func connectMCP(ctx context.Context, pool *resource.Pool, reg *tool.Registry, entries []mcpEntry, dir string, roots []string, board *mcpBoard, pol *contain.Policy) []string {
 	if board == nil {
 		board = &mcpBoard{}
 	}
@@ -205,8 +210,8 @@ func connectMCP(ctx context.Context, pool *resource.Pool, reg *tool.Registry, en
 		}
 		s := e.server
 		wg.Go(func() {
-			set, err := resource.Get(ctx, pool, mcpKey(s, dir, roots), func(ctx context.Context) (*mcpclient.Set, error) {
-				set := mcpclient.Connect(ctx, []MCPServer{s}, mcpclient.Options{Dir: dir, Roots: roots})
+			set, err := resource.Get(ctx, pool, mcpKey(s, dir, roots, pol), func(ctx context.Context) (*mcpclient.Set, error) {
+				set := mcpclient.Connect(ctx, []MCPServer{s}, mcpclient.Options{Dir: dir, Roots: roots, Policy: pol})
 				if f := set.Failures(); len(f) > 0 {
 					_ = set.Close(ctx)
 					return nil, startFailure(strings.Join(f, " "))
@@ -258,8 +263,8 @@ func (a *App) connectMCP(ctx context.Context) []string {
 		return nil // its tools are gantry's own: it serves no one else's
 	}
 	notices := slices.Clone(a.cfg.MCPProblems)
-	entries := mcpEntries(a.cfg, a.opts.MCPServers, os.LookupEnv)
-	return append(notices, connectMCP(ctx, a.pool, a.reg, entries, a.opts.Cwd, []string{a.cfg.Root()}, &a.mcp)...)
+	entries := mcpEntries(a.cfg, a.opts.MCPServers, a.cfg.Lookup)
+	return append(notices, connectMCP(ctx, a.pool, a.reg, entries, a.opts.Cwd, []string{a.cfg.Root()}, &a.mcp, a.policy)...)
 }
 
 // MCPServers returns the session's MCP servers, in the order they are connected in,

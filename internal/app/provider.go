@@ -3,7 +3,6 @@ package app
 import (
 	"fmt"
 	"net/http"
-	"os"
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/config"
@@ -33,12 +32,13 @@ func chooseProvider(flagProvider, flagModel string, cfg *config.Config) (name, m
 	if cfg == nil {
 		cfg = &config.Config{}
 	}
-	name = first(flagProvider, os.Getenv("GANTRY_PROVIDER"), cfg.Provider)
+	getenv := cfg.Getenv
+	name = first(flagProvider, getenv("GANTRY_PROVIDER"), cfg.Provider)
 	if name == "" {
 		switch {
-		case os.Getenv("ANTHROPIC_API_KEY") != "" || os.Getenv("ANTHROPIC_BASE_URL") != "":
+		case getenv("ANTHROPIC_API_KEY") != "" || getenv("ANTHROPIC_BASE_URL") != "":
 			name = "anthropic"
-		case os.Getenv("OPENAI_API_KEY") != "" || os.Getenv("OPENAI_BASE_URL") != "":
+		case getenv("OPENAI_API_KEY") != "" || getenv("OPENAI_BASE_URL") != "":
 			name = "openai"
 		case withBaseURL(cfg) != "":
 			name = withBaseURL(cfg)
@@ -59,7 +59,7 @@ func chooseProvider(flagProvider, flagModel string, cfg *config.Config) (name, m
 	if _, ok := defaultModels[name]; !ok {
 		return "", "", fmt.Errorf("unknown provider %q: choose anthropic, openai or openai-chat", name)
 	}
-	model = first(flagModel, os.Getenv("GANTRY_MODEL"), cfg.Model, defaultModels[name])
+	model = first(flagModel, getenv("GANTRY_MODEL"), cfg.Model, defaultModels[name])
 	return name, model, nil
 }
 
@@ -86,7 +86,7 @@ func baseURLEnv(name string) string {
 // provider's own API. cfg may be nil.
 func baseURLFor(name string, cfg *config.Config) (url, from string) {
 	env := baseURLEnv(name)
-	if v := os.Getenv(env); v != "" {
+	if v := cfg.Getenv(env); v != "" {
 		return v, env
 	}
 	if cfg != nil {
@@ -100,14 +100,14 @@ func baseURLFor(name string, cfg *config.Config) (url, from string) {
 // newProvider builds the adapter, wrapped in retries, sending its requests to baseURL
 // (see baseURLFor; "" for the provider's API). A key (from the environment, else stored
 // by the setup) is required unless a base URL points elsewhere.
-func newProvider(name, baseURL string, st streamTimeouts) (llm.Provider, error) {
+func newProvider(name, baseURL string, st streamTimeouts, cfg *config.Config) (llm.Provider, error) {
 	var p llm.Provider
 	// Every provider's requests go through the stall guard: a server that goes
 	// quiet is a retryable failure, not a hang.
 	client := &http.Client{Transport: llm.StallGuard(http.DefaultTransport, st.firstByte, st.idle)}
 	switch name {
 	case "anthropic":
-		key, err := apiKey("ANTHROPIC_API_KEY", func(c config.Credentials) string { return c.AnthropicAPIKey })
+		key, err := apiKey(cfg, "ANTHROPIC_API_KEY", func(c config.Credentials) string { return c.AnthropicAPIKey })
 		if err != nil {
 			return nil, err
 		}
@@ -116,7 +116,7 @@ func newProvider(name, baseURL string, st streamTimeouts) (llm.Provider, error) 
 		}
 		p = anthropic.New(anthropic.Options{APIKey: key, BaseURL: baseURL, HTTPClient: client})
 	case "openai", "openai-chat":
-		key, err := apiKey("OPENAI_API_KEY", func(c config.Credentials) string { return c.OpenAIAPIKey })
+		key, err := apiKey(cfg, "OPENAI_API_KEY", func(c config.Credentials) string { return c.OpenAIAPIKey })
 		if err != nil {
 			return nil, err
 		}
@@ -146,8 +146,8 @@ func timeoutsOf(cfg *config.Config) streamTimeouts {
 // apiKey returns the key in the environment variable env, else the stored one that
 // stored picks from the credentials file ("" when neither is set). The file is read
 // only when the environment has no key.
-func apiKey(env string, stored func(config.Credentials) string) (string, error) {
-	if k := os.Getenv(env); k != "" {
+func apiKey(cfg *config.Config, env string, stored func(config.Credentials) string) (string, error) {
+	if k := cfg.Getenv(env); k != "" {
 		return k, nil
 	}
 	creds, err := config.LoadCredentials()
@@ -182,7 +182,7 @@ func CheckProvider(opts Options, cwd string) error {
 		return err
 	}
 	base, _ := baseURLFor(name, cfg)
-	_, err = newProvider(name, base, streamTimeouts{})
+	_, err = newProvider(name, base, streamTimeouts{}, cfg)
 	return err
 }
 

@@ -55,7 +55,7 @@ func keySent(t *testing.T, name string) string {
 	} else {
 		t.Setenv("OPENAI_BASE_URL", srv.URL+"/v1")
 	}
-	p, err := newProvider(name, os.Getenv(baseURLEnv(name)), streamTimeouts{})
+	p, err := newProvider(name, os.Getenv(baseURLEnv(name)), streamTimeouts{}, nil)
 	if err != nil {
 		t.Fatalf("newProvider(%s): %v", name, err)
 	}
@@ -88,7 +88,7 @@ func TestStoredKeyWhenTheEnvironmentHasNone(t *testing.T) {
 	noKeysButStored := func(name string) {
 		t.Setenv("ANTHROPIC_BASE_URL", "")
 		t.Setenv("OPENAI_BASE_URL", "")
-		if _, err := newProvider(name, os.Getenv(baseURLEnv(name)), streamTimeouts{}); err != nil {
+		if _, err := newProvider(name, os.Getenv(baseURLEnv(name)), streamTimeouts{}, nil); err != nil {
 			t.Errorf("newProvider(%s) with a stored key: %v", name, err)
 		}
 	}
@@ -127,7 +127,7 @@ func TestStoredOpenAIKeyAloneChoosesOpenAI(t *testing.T) {
 		t.Errorf("CheckProvider with a stored key: %v", err)
 	}
 	// A stored key for the other provider does not serve a named one.
-	if _, err := newProvider("anthropic", "", streamTimeouts{}); err == nil || !strings.Contains(err.Error(), "ANTHROPIC_API_KEY") {
+	if _, err := newProvider("anthropic", "", streamTimeouts{}, nil); err == nil || !strings.Contains(err.Error(), "ANTHROPIC_API_KEY") {
 		t.Errorf("anthropic with only an openai key stored: %v", err)
 	}
 }
@@ -158,7 +158,7 @@ func TestOpenCredentialsFileIsRefusedOnlyWhenNeeded(t *testing.T) {
 	if _, _, err := chooseProvider("", "", nil); err == nil || !strings.Contains(err.Error(), "chmod 600 "+filepath.Join(os.Getenv("GANTRY_CONFIG_DIR"), "credentials.yaml")) {
 		t.Errorf("chooseProvider: %v", err)
 	}
-	if _, err := newProvider("anthropic", "", streamTimeouts{}); err == nil || !strings.Contains(err.Error(), "chmod 600") {
+	if _, err := newProvider("anthropic", "", streamTimeouts{}, nil); err == nil || !strings.Contains(err.Error(), "chmod 600") {
 		t.Errorf("newProvider: %v", err)
 	}
 	// With the key in the environment the file is not read.
@@ -166,7 +166,7 @@ func TestOpenCredentialsFileIsRefusedOnlyWhenNeeded(t *testing.T) {
 	if _, _, err := chooseProvider("", "", nil); err != nil {
 		t.Errorf("chooseProvider with an environment key: %v", err)
 	}
-	if _, err := newProvider("anthropic", "", streamTimeouts{}); err != nil {
+	if _, err := newProvider("anthropic", "", streamTimeouts{}, nil); err != nil {
 		t.Errorf("newProvider with an environment key: %v", err)
 	}
 }
@@ -229,7 +229,7 @@ func TestBaseURLFromTheConfig(t *testing.T) {
 	if err := CheckProvider(Options{}, dir); err != nil {
 		t.Fatalf("CheckProvider with a base URL and no key: %v", err)
 	}
-	p, err := newProvider(name, base, streamTimeouts{})
+	p, err := newProvider(name, base, streamTimeouts{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +238,7 @@ func TestBaseURLFromTheConfig(t *testing.T) {
 		t.Fatalf("requests %v", got)
 	}
 	// Another provider's base URL serves no other: openai has neither key nor URL.
-	if _, err := newProvider("openai", "", streamTimeouts{}); err == nil || !strings.Contains(err.Error(), "providers.openai.baseURL") {
+	if _, err := newProvider("openai", "", streamTimeouts{}, nil); err == nil || !strings.Contains(err.Error(), "providers.openai.baseURL") {
 		t.Errorf("openai without a key or a base URL: %v", err)
 	}
 	if err := CheckProvider(Options{Provider: "openai"}, dir); err == nil {
@@ -251,7 +251,7 @@ func TestBaseURLFromTheConfig(t *testing.T) {
 	if base, from = baseURLFor(name, cfg); base != srv2.URL+"/v1" || from != "OPENAI_BASE_URL" {
 		t.Fatalf("baseURLFor with the variable set = %q %q", base, from)
 	}
-	p, _ = newProvider(name, base, streamTimeouts{})
+	p, _ = newProvider(name, base, streamTimeouts{}, nil)
 	refusedCall(t, p)
 	if len(paths()) != 1 || len(paths2()) != 1 {
 		t.Errorf("requests: config's server %v, environment's %v", paths(), paths2())

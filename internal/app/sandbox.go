@@ -81,7 +81,8 @@ func goEnv(name string) string {
 	if _, err := exec.LookPath("go"); err != nil {
 		return ""
 	}
-	out, err := exec.Command("go", "env", name).Output()
+	// gantry's own question, outside any session (the sandbox is being made).
+	out, err := (*contain.Policy)(nil).Output(contain.Spec{Argv: []string{"go", "env", name}})
 	if err != nil {
 		return ""
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/gantry-dev/gantry/internal/config"
+	"github.com/gantry-dev/gantry/internal/contain"
 	"github.com/gantry-dev/gantry/internal/permission"
 	"github.com/gantry-dev/gantry/internal/resource"
 	"github.com/gantry-dev/gantry/internal/tool"
@@ -34,18 +35,18 @@ func Standalone(ctx context.Context, cwd string, rules bool) (reg *tool.Registry
 		return nil, tool.Env{}, nil, nil, nil, err
 	}
 	pool := resource.NewPool(nil)
-	d := deps{cfg: cfg, getenv: os.Getenv, pool: pool, cwd: cwd}
+	d := deps{cfg: cfg, getenv: cfg.Getenv, pool: pool, cwd: cwd}
 	if rules {
 		if gate, err = newGate(cfg, Options{PermissionMode: string(permission.ModeYolo)}); err != nil {
 			return nil, tool.Env{}, nil, nil, nil, err
 		}
-		d.judge = execJudge(gate)
+		d.policy = &contain.Policy{Judge: execJudge(gate), Dir: cwd, ID: "standalone"}
 	}
 	reg, _, _, _ = buildTools(d)
 	if gate != nil {
 		gate.SetFileTools(fileTools(reg))
 	}
-	failures = append(slices.Clone(cfg.MCPProblems), connectMCP(ctx, pool, reg, mcpEntries(cfg, nil, os.LookupEnv), cwd, []string{cfg.Root()}, nil)...)
+	failures = append(slices.Clone(cfg.MCPProblems), connectMCP(ctx, pool, reg, mcpEntries(cfg, nil, cfg.Lookup), cwd, []string{cfg.Root()}, nil, d.policy)...)
 	stop = func() error {
 		return errors.Join(reg.Close(context.Background()), pool.Close(context.Background()))
 	}

@@ -1,7 +1,6 @@
 package app
 
 import (
-	"os"
 	"path/filepath"
 	"time"
 
@@ -41,13 +40,10 @@ type deps struct {
 	cfg      *config.Config
 	getenv   func(string) string
 	tasksDir string // background task output ("": no background tasks)
-	// judge checks every program a bash command really runs (nil: no deny rule names
-	// bash, nothing to check).
-	judge contain.Judge
-	// sandbox gives the sandbox of each command (nil: never one).
-	sandbox func() *contain.Sandbox
-	// env gives the session's environment for commands (nil: none).
-	env func() []string
+	// policy is the session's rules for every process its tools start: the deny
+	// rules' judge, the sandbox, the environment (nil: gantry's own, for a standalone
+	// registry without rules).
+	policy *contain.Policy
 	// pool owns the live resources (language servers) of the process, and cwd is the
 	// working directory they serve (nil, "": no language-server tools).
 	pool *resource.Pool
@@ -78,14 +74,16 @@ func buildTools(d deps) (*tool.Registry, *shell.Set, []skill.Skill, []string) {
 	cfg := d.cfg
 	reg := tool.NewRegistry()
 	sh := shell.NewSet(shell.Options{Tasks: tasks(d.tasksDir), DefaultTimeout: time.Duration(cfg.Bash.Timeout) * time.Second,
-		Judge: d.judge, Sandbox: d.sandbox, Env: d.env})
+		Policy: d.policy})
 	reg.AddSet(sh)
 	// The language servers: the tools are declared while a server can run here, and
 	// every tool that writes files reports the diagnostics its writes introduce.
 	var lm *lsp.Manager
 	var seen *lsptool.Seen
 	if d.pool != nil && d.cwd != "" {
-		lm, seen = lsp.NewManager(d.pool, lspOptions(cfg)), lsptool.NewSeen()
+		lo := lspOptions(cfg)
+		lo.Policy = d.policy
+		lm, seen = lsp.NewManager(d.pool, lo), lsptool.NewSeen()
 	}
 	writes := func(t tool.Tool) tool.Tool { return lsptool.OnWrite(t, lm, seen) }
 	each(fs.Tools(fs.Options{MaxOutput: cfg.MaxOutput}), func(t tool.Tool) { reg.AddIf(cfg.EditTools, writes(t)) })
@@ -132,13 +130,13 @@ func buildTools(d deps) (*tool.Registry, *shell.Set, []skill.Skill, []string) {
 	// adapter's program is installed.
 	if d.cwd != "" {
 		o := debugOptions(cfg)
-		o.Judge, o.Env = d.judge, d.env
+		o.Policy = d.policy
 		dbg := debugtool.New(o)
 		reg.AddSetWhen(dbg, dbg.Usable)
 		// The kernels of eval: one per language, run like bash commands (the exec
 		// supervisor's judge, the sandbox when there is one).
 		eo := evalOptions(cfg)
-		eo.Judge, eo.Sandbox, eo.Env = d.judge, d.sandbox, d.env
+		eo.Policy = d.policy
 		ks := evaltool.New(eo)
 		reg.AddSetWhen(ks, ks.Usable)
 	}
@@ -167,11 +165,9 @@ func tasks(dir string) *shell.Tasks {
 // sessionDeps are the tools' dependencies in this session.
 func (a *App) sessionDeps() deps {
 	return deps{
-		cfg: a.cfg, getenv: os.Getenv,
+		cfg: a.cfg, getenv: a.cfg.Getenv,
 		tasksDir:  filepath.Join(filepath.Dir(StorePath(a.opts)), "tasks", a.sess.ID()),
-		judge:     a.judge,
-		sandbox:   a.sandbox.current,
-		env:       a.env.get,
+		policy:    a.policy,
 		pool:      a.pool,
 		cwd:       a.opts.Cwd,
 		session:   true,

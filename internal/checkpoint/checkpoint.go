@@ -27,6 +27,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/gantry-dev/gantry/internal/contain"
 )
 
 // DefaultMaxFile is the size bound of a kept file.
@@ -42,6 +44,7 @@ type Repo struct {
 	work    string // the project's folder
 	maxFile int64
 	never   []string // folders inside work never kept, relative (gantry's own data)
+	policy  *contain.Policy
 
 	mu sync.Mutex // one git operation at a time on the index (lock: across processes too)
 }
@@ -78,6 +81,9 @@ type Options struct {
 	// (gantry's data folder, whose sessions a rewind must not take back). Root is one
 	// always.
 	Never []string
+	// Policy is the session's, which git runs under like every process gantry starts
+	// (nil: gantry's own); its sandbox is widened by the shadow repository.
+	Policy *contain.Policy
 }
 
 // Open returns the shadow repository of the project at work, creating it the first time.
@@ -97,7 +103,7 @@ func Open(work string, o Options) (*Repo, error) {
 	}
 	sum := sha256.Sum256([]byte(work))
 	dir := filepath.Join(o.Root, filepath.Base(work)+"-"+hex.EncodeToString(sum[:6]))
-	r := &Repo{dir: dir, work: work, maxFile: o.MaxFile}
+	r := &Repo{dir: dir, work: work, maxFile: o.MaxFile, policy: o.Policy}
 	if r.maxFile <= 0 {
 		r.maxFile = DefaultMaxFile
 	}
@@ -117,10 +123,8 @@ func Open(work string, o Options) (*Repo, error) {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return nil, fmt.Errorf("making the checkpoint repository: %w", err)
 		}
-		cmd := exec.Command("git", "init", "--quiet", "--bare", dir)
-		cmd.Env = append(cleanEnv(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("git init: %v: %s", err, bytes.TrimSpace(out))
+		if _, err := r.run(context.Background(), nil, []string{"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null"}, "init", "--quiet", "--bare", dir); err != nil {
+			return nil, err
 		}
 		// A work tree of its own (the project's, given by GIT_WORK_TREE at each call).
 		if _, err := r.git(context.Background(), nil, "config", "core.bare", "false"); err != nil {
@@ -135,45 +139,45 @@ func Open(work string, o Options) (*Repo, error) {
 func (r *Repo) Dir() string { return r.dir }
 
 // env is git's environment: the shadow repository and its index, the project as the
-// work tree, and none of the person's configuration.
+// work tree, and none of the person's configuration (gantry's own GIT_ variables are
+// dropped, see gitVar).
 func (r *Repo) env() []string {
-	env := []string{
+	return []string{
 		"GIT_DIR=" + r.dir, "GIT_WORK_TREE=" + r.work, "GIT_INDEX_FILE=" + filepath.Join(r.dir, "index"),
 		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_TERMINAL_PROMPT=0",
 		"GIT_AUTHOR_NAME=gantry", "GIT_AUTHOR_EMAIL=gantry@localhost", "GIT_COMMITTER_NAME=gantry", "GIT_COMMITTER_EMAIL=gantry@localhost",
 		"LC_ALL=C",
 	}
-	return append(env, cleanEnv()...)
 }
 
-// cleanEnv is the process's environment without git's variables.
-func cleanEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "GIT_") || k == "LC_ALL" {
-			continue
-		}
-		env = append(env, kv)
-	}
-	return env
-}
+// gitVar tells the variables of gantry's environment that git must not see.
+func gitVar(k string) bool { return strings.HasPrefix(k, "GIT_") || k == "LC_ALL" }
 
 // git runs git in the work tree with the shadow repository's environment.
 func (r *Repo) git(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
 	base := []string{"-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.hooksPath=/dev/null",
 		"-c", "core.fsmonitor=false", "-c", "core.untrackedCache=true", "-c", "gc.auto=0", "-c", "core.quotepath=false",
 		"-c", "advice.addEmbeddedRepo=false"}
-	cmd := exec.CommandContext(ctx, "git", append(base, args...)...)
-	cmd.Dir, cmd.Env = r.work, r.env()
+	return r.run(ctx, stdin, r.env(), append(base, args...)...)
+}
+
+// run runs git with args and env under the session's policy, in the work tree, its
+// sandbox widened by the shadow repository.
+func (r *Repo) run(ctx context.Context, stdin []byte, env []string, args ...string) ([]byte, error) {
+	p := r.policy.Process(contain.Spec{Argv: append([]string{"git"}, args...), Dir: r.work, Env: env, DropEnv: gitVar,
+		Widen: &contain.Widening{Why: "checkpoints: the shadow repository", Writable: []string{r.dir}}})
 	if stdin != nil {
-		cmd.Stdin = bytes.NewReader(stdin)
+		p.Cmd.Stdin = bytes.NewReader(stdin)
 	}
 	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	p.Cmd.Stderr = &stderr
+	out, err := p.Output(ctx)
 	if err != nil {
-		return out, fmt.Errorf("git %s: %v: %s", args[0], err, strings.TrimSpace(stderr.String()))
+		sub := args[0]
+		for i := 0; i+1 < len(args) && args[i] == "-c"; i += 2 {
+			sub = args[i+2]
+		}
+		return out, fmt.Errorf("git %s: %v: %s", sub, err, strings.TrimSpace(stderr.String()))
 	}
 	return out, nil
 }

@@ -1,5 +1,7 @@
 package config
 
+import "os"
+
 // Config is gantry's merged configuration. The yaml names are the keys of the files.
 type Config struct {
 	// Provider is the model API: anthropic, openai or openai-chat. Empty: not chosen.
@@ -302,3 +304,26 @@ func (c *Config) Files() []string { return c.files }
 
 // Root returns the project root the configuration was loaded for.
 func (c *Config) Root() string { return c.root }
+
+// Getenv is a variable of the session's environment: the env of Claude Code's
+// settings files first (as Claude Code applies it to its session), then gantry's own
+// environment. A nil Config is gantry's environment alone. Nothing is set in the
+// process: each session keeps its own.
+func (c *Config) Getenv(name string) string {
+	if c != nil {
+		if v, ok := c.Claude.Env[name]; ok {
+			return v
+		}
+	}
+	return os.Getenv(name)
+}
+
+// Lookup is Getenv that tells whether the variable is set.
+func (c *Config) Lookup(name string) (string, bool) {
+	if c != nil {
+		if v, ok := c.Claude.Env[name]; ok {
+			return v, true
+		}
+	}
+	return os.LookupEnv(name)
+}

@@ -19,11 +19,15 @@
 package contain
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
 	"os/exec"
+	"slices"
+	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/procgroup"
@@ -107,6 +111,12 @@ type Options struct {
 	// Sandbox, when set, runs the command in a sandbox (see SandboxStatus); where none
 	// can be made the command runs without and Fault says so.
 	Sandbox *Sandbox
+	// Argv, when set, is run instead of `bash -c script`: a program (looked up on
+	// PATH) and its arguments.
+	Argv []string
+	// DropEnv, when set, names the variables of gantry's environment the command must
+	// not inherit (Env may set them again).
+	DropEnv func(name string) bool
 }
 
 // Judge decides whether a program may run; the zero Refusal lets it.
@@ -167,21 +177,17 @@ func (p *Process) SandboxFault() string {
 	return p.sandboxFault
 }
 
-// New prepares `bash -c script` as Options say, contained as Status says. It leads a
-// session and process group of its own either way, with stdin from /dev/null unless
-// the caller sets one.
+// New prepares `bash -c script` (or o.Argv) as Options say, contained as Status says.
+// It leads a session and process group of its own either way, with stdin from
+// /dev/null unless the caller sets one. Outside this package, processes start through
+// a Policy (see Policy.Process).
 func New(script string, o Options) *Process {
 	p := &Process{opts: o}
-	p.Cmd = p.command(script)
+	p.Cmd = p.command(p.argv(script))
 	// A writer that is not a file is fed by a goroutine of exec's, which a leftover
 	// process holding the pipe would keep alive: Wait lets go of it after a while.
 	p.Cmd.WaitDelay = waitDelay
 	return p
-}
-
-// Command prepares a contained `bash -c script` with no supervisor (see New).
-func Command(script, dir string, env []string) *exec.Cmd {
-	return New(script, Options{Dir: dir, Env: env}).Cmd
 }
 
 // Start starts the command (and its supervisor, with a Judge).
@@ -259,9 +265,66 @@ func (p *Process) faulted(s string) {
 	p.mu.Unlock()
 }
 
-// loose is the command of a process group only.
-func (p *Process) loose(script string) *exec.Cmd {
-	cmd := procgroup.Command(script, p.opts.Dir, p.opts.Env)
+// argv is what the process runs: Options.Argv, else `bash -c script`.
+func (p *Process) argv(script string) []string {
+	if len(p.opts.Argv) > 0 {
+		return p.opts.Argv
+	}
+	return []string{"bash", "-c", script}
+}
+
+// loose is the command of a process group only: argv in its own session and process
+// group (no controlling terminal, so it cannot read or prompt on gantry's), in Dir,
+// with Env added to gantry's environment (later duplicates win).
+func (p *Process) loose(argv []string) *exec.Cmd {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = p.opts.Dir
+	cmd.Env = p.environ()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	cmd.ExtraFiles = p.opts.ExtraFiles
 	return cmd
+}
+
+// WaitExit waits for a long-running process (a server) to exit by itself and lets go
+// of its supervisor; it stops nothing the process left (Stop does).
+func (p *Process) WaitExit() error {
+	err := p.Cmd.Wait()
+	p.finish()
+	return err
+}
+
+// environ is the command's environment: gantry's (less DropEnv's), then Env.
+func (p *Process) environ() []string {
+	env := os.Environ()
+	if drop := p.opts.DropEnv; drop != nil {
+		env = slices.DeleteFunc(env, func(kv string) bool {
+			k, _, _ := strings.Cut(kv, "=")
+			return drop(k)
+		})
+	}
+	return append(env, p.opts.Env...)
+}
+
+// Output runs the process to its end and returns its standard output, as
+// exec.Cmd.Output does (standard error goes with an *exec.ExitError unless the
+// caller set Cmd.Stderr); ctx ending first stops it.
+func (p *Process) Output(ctx context.Context) ([]byte, error) {
+	var out, errb bytes.Buffer
+	p.Cmd.Stdout = &out
+	captured := p.Cmd.Stderr == nil
+	if captured {
+		p.Cmd.Stderr = &errb
+	}
+	if err := p.Start(); err != nil {
+		return nil, err
+	}
+	end := p.Wait(ctx, 0, time.Second, nil)
+	if end.Cancelled {
+		return out.Bytes(), ctx.Err()
+	}
+	var ee *exec.ExitError
+	if captured && errors.As(end.Err, &ee) {
+		ee.Stderr = errb.Bytes()
+	}
+	return out.Bytes(), end.Err
 }

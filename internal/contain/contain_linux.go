@@ -127,17 +127,16 @@ func (p *Process) loosened() bool {
 
 // command prepares the helper (or, loose or without namespaces and without a Judge,
 // bash itself).
-func (p *Process) command(script string) *exec.Cmd {
+func (p *Process) command(argv []string) *exec.Cmd {
 	m, _ := Status()
 	if p.loosened() {
-		cmd := p.loose(script)
+		cmd := p.loose(argv)
 		if !p.opts.Loose {
 			p.plat.cg = newCgroup(cmd)
 		}
 		return cmd
 	}
 	hm := m // how the helper itself is started
-	argv := []string{"bash", "-c", script}
 	var sbFlags []string
 	if sb := p.opts.Sandbox; sb != nil {
 		switch b, _ := SandboxStatus(); b {
@@ -173,7 +172,7 @@ func (p *Process) command(script string) *exec.Cmd {
 		cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWNS
 	}
 	cmd.Dir = p.opts.Dir
-	cmd.Env = append(os.Environ(), p.opts.Env...)
+	cmd.Env = p.environ()
 	if m == ModeGroup {
 		p.plat.cg = newCgroup(cmd)
 	}

@@ -18,7 +18,7 @@ func Cleanup() {}
 
 type platform struct{}
 
-func (p *Process) command(script string) *exec.Cmd { return p.loose(script) }
+func (p *Process) command(argv []string) *exec.Cmd { return p.loose(argv) }
 
 func (p *Process) start() error {
 	if p.opts.Judge != nil && !p.opts.Loose {

@@ -1,7 +1,6 @@
 package dap
 
 import (
-	"bytes"
 	"context"
 	"debug/elf"
 	"fmt"
@@ -11,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/gantry-dev/gantry/internal/contain"
 )
 
 // Spec is one row of the adapter table: what it debugs, where it roots, how it starts.
@@ -165,7 +166,7 @@ type Usability struct {
 // (the nearest at or above cwd), and why it cannot start (no program; the module
 // not importable). A missing marker does not stop an adapter (a script runs
 // anywhere): Root is then "".
-func Check(ctx context.Context, s *Spec, cwd, python string) Usability {
+func Check(ctx context.Context, s *Spec, cwd, python string, pol *contain.Policy) Usability {
 	u := Usability{Spec: s, Root: findRoot(cwd, s.Markers)}
 	var tried []string
 	for _, c := range s.Commands {
@@ -192,10 +193,9 @@ func Check(ctx context.Context, s *Spec, cwd, python string) Usability {
 	if s.Module != "" {
 		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
-		cmd := exec.CommandContext(ctx, u.Command[0], "-c", "import "+s.Module)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Run(); err != nil {
+		// The interpreter may be the project's own (.venv): it runs under the
+		// session's policy like everything else.
+		if _, err := pol.OutputContext(ctx, contain.Spec{Argv: []string{u.Command[0], "-c", "import " + s.Module}, Dir: cwd}); err != nil {
 			u.Why = fmt.Sprintf("%s cannot import %s (install it in that interpreter, or make a .venv with it)", u.Command[0], s.Module)
 		}
 	}

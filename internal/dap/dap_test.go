@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gantry-dev/gantry/internal/contain"
 )
 
 // need skips a test whose adapter is not installed here (.ci/run installs them all).
@@ -16,7 +18,7 @@ func need(t *testing.T, id, cwd, python string) Usability {
 	specs := Defaults()
 	for i := range specs {
 		if specs[i].ID == id {
-			u := Check(context.Background(), &specs[i], cwd, python)
+			u := Check(context.Background(), &specs[i], cwd, python, nil)
 			if u.Why != "" {
 				if os.Getenv("GANTRY_TEST_ADAPTERS") != "" {
 					t.Fatalf("%s: %s", id, u.Why)
@@ -67,7 +69,7 @@ func TestDelveSession(t *testing.T) {
 	main := write(t, dir, "main.go", goProgram)
 	u := need(t, "delve", dir, "")
 	ctx := context.Background()
-	s, err := Launch(ctx, u, dir, nil, map[string][]int{main: {10}}, Options{Dir: dir, Env: []string{"GOFLAGS=-buildvcs=false"}})
+	s, err := Launch(ctx, u, dir, nil, map[string][]int{main: {10}}, Options{Dir: dir, Policy: &contain.Policy{Env: func() []string { return []string{"GOFLAGS=-buildvcs=false"} }}})
 	if err != nil {
 		t.Fatal(err)
 	}

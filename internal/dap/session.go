@@ -18,7 +18,6 @@ import (
 	"time"
 
 	godap "github.com/google/go-dap"
-	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/gantry-dev/gantry/internal/contain"
 )
@@ -38,13 +37,11 @@ const (
 
 // Options say how a session starts.
 type Options struct {
-	// Dir is the working folder of the adapter and the debuggee; Env is added to
-	// the inherited environment.
+	// Dir is the working folder of the adapter and the debuggee.
 	Dir string
-	Env []string
-	// Judge, when set, is asked about every program the adapter and the debuggee
-	// execute (see contain.Options.Judge).
-	Judge contain.Judge
+	// Policy is the session's: the adapter and the program it launches run under its
+	// deny rules, sandbox and environment (nil: gantry's own).
+	Policy *contain.Policy
 	// Start bounds the start: the adapter's handshake and the launch (delve builds
 	// the program in it). 0: two minutes.
 	Start time.Duration
@@ -180,15 +177,7 @@ func (s *Session) startAdapter(ctx context.Context, command []string, o Options)
 	if s.Spec.Listen {
 		argv = append(argv, "--listen=127.0.0.1:0")
 	}
-	script := "exec"
-	for _, a := range argv {
-		q, err := syntax.Quote(a, syntax.LangBash)
-		if err != nil {
-			return fmt.Errorf("cannot quote %q for the shell: %v", a, err)
-		}
-		script += " " + q
-	}
-	p := contain.New(script, contain.Options{Dir: o.Dir, Env: o.Env, Judge: o.Judge, OwnProc: true})
+	p := o.Policy.Process(contain.Spec{Argv: argv, Dir: o.Dir, OwnProc: true})
 	stdin, err := p.Cmd.StdinPipe()
 	if err != nil {
 		return err

@@ -11,10 +11,11 @@ import (
 	"image/draw"
 	"image/png"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/gantry-dev/gantry/internal/contain"
 )
 
 // Open returns the macOS desktop: screenshots through screencapture, input through
@@ -45,7 +46,7 @@ func (m *mac) Screenshot(ctx context.Context) (*image.RGBA, error) {
 	}
 	defer os.RemoveAll(dir)
 	p := filepath.Join(dir, "s.png")
-	if out, err := exec.CommandContext(ctx, "screencapture", "-x", "-t", "png", p).CombinedOutput(); err != nil {
+	if out, err := combined(ctx, "screencapture", "-x", "-t", "png", p); err != nil {
 		return nil, fmt.Errorf("screencapture: %v: %s", err, bytes.TrimSpace(out))
 	}
 	f, err := os.Open(p)
@@ -65,8 +66,7 @@ func (m *mac) Screenshot(ctx context.Context) (*image.RGBA, error) {
 // jxa runs a JavaScript for Automation script with its arguments (argv) and returns
 // what it printed.
 func jxa(ctx context.Context, script string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "osascript", append([]string{"-l", "JavaScript", "-e", script}, args...)...)
-	out, err := cmd.CombinedOutput()
+	out, err := combined(ctx, "osascript", append([]string{"-l", "JavaScript", "-e", script}, args...)...)
 	if err != nil {
 		return "", fmt.Errorf("osascript: %v: %s", err, bytes.TrimSpace(out))
 	}
@@ -208,4 +208,21 @@ func (m *mac) Elements(ctx context.Context, q Query) ([]Element, bool, error) {
 			X: int(r.X), Y: int(r.Y), W: int(r.W), H: int(r.H), Depth: r.Depth, Clickable: r.Clickable, Focused: r.Focused, Visible: true})
 	}
 	return els, true, nil
+}
+
+// combined runs one of macOS's own programs (screencapture, osascript) through gantry's
+// one door, outside any session's rules (it runs nothing the model wrote), and
+// returns its output and errors together.
+func combined(ctx context.Context, name string, args ...string) ([]byte, error) {
+	p := (*contain.Policy)(nil).Process(contain.Spec{Argv: append([]string{name}, args...)})
+	var out bytes.Buffer
+	p.Cmd.Stdout, p.Cmd.Stderr = &out, &out
+	if err := p.Start(); err != nil {
+		return nil, err
+	}
+	end := p.Wait(ctx, 0, time.Second, nil)
+	if end.Cancelled {
+		return out.Bytes(), ctx.Err()
+	}
+	return out.Bytes(), end.Err
 }

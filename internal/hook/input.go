@@ -18,10 +18,11 @@ type Base struct {
 	PermissionMode func() string
 	// TranscriptPath is a file holding the conversation, if there is one.
 	TranscriptPath string
-	// Judge, when set, checks every program a hook the model registered runs (the
-	// deny rules of bash, see package contain); a settings file's hooks are the
-	// user's own and are not checked.
-	Judge contain.Judge
+	// Policy is the session's (nil: gantry's own): a hook the model registered runs
+	// under it whole (deny rules, sandbox, environment), like a bash command; a
+	// settings file's hooks are the person's own, run only in a folder they trusted,
+	// and run loose (Spec.Loose) with the session's environment.
+	Policy *contain.Policy
 	// Model judges prompt hooks (nil: they fail, with a warning).
 	Model Model
 	// EnvDir is a folder of the session's own where SessionStart hooks get their

@@ -23,10 +23,8 @@ const (
 // (SIGHUP): what it detached on purpose — a child that left the group (setsid) or that
 // ignores or catches SIGHUP (nohup) — lives on, the rest dies; at its timeout, or when
 // the call is cancelled, the whole group is killed (SIGTERM, then SIGKILL).
-// The model's hook is also held to the deny rules of bash by judge, when there is one.
-func newCommand(source, script, dir string, env []string, judge contain.Judge) *contain.Process {
-	if source == SourceSession {
-		return contain.New(script, contain.Options{Dir: dir, Env: env, Judge: judge})
-	}
-	return contain.New(script, contain.Options{Dir: dir, Env: env, Loose: true})
+// The model's hook runs under the session's whole policy: the deny rules of bash, the
+// sandbox, like a bash command.
+func newCommand(source, script, dir string, env []string, pol *contain.Policy) *contain.Process {
+	return pol.Process(contain.Spec{Script: script, Dir: dir, Env: env, Loose: source != SourceSession})
 }

@@ -20,8 +20,6 @@ import (
 	"syscall"
 	"time"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/gantry-dev/gantry/internal/contain"
 )
 
@@ -56,9 +54,9 @@ type Options struct {
 	Interpreter string
 	Dir         string
 	Env         []string
-	// Judge and Sandbox: as for a bash command (see contain.Options); either may be nil.
-	Judge   contain.Judge
-	Sandbox *contain.Sandbox
+	// Policy is the session's: the kernel runs under its deny rules, sandbox and
+	// environment, as a bash command does (nil: gantry's own).
+	Policy *contain.Policy
 }
 
 // Kernel is one running interpreter.
@@ -133,15 +131,6 @@ func Start(ctx context.Context, o Options) (*Kernel, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("no kernel for %q (there are %s)", o.Language, strings.Join(Languages, ", "))
 	}
-	script := "exec"
-	for _, a := range argv {
-		q, err := syntax.Quote(a, syntax.LangBash)
-		if err != nil {
-			os.RemoveAll(dir)
-			return nil, err
-		}
-		script += " " + q
-	}
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		os.RemoveAll(dir)
@@ -157,7 +146,7 @@ func Start(ctx context.Context, o Options) (*Kernel, error) {
 	k := &Kernel{Language: o.Language, Started: time.Now(), toK: inW, fromK: outR, msgs: make(chan message, 64),
 		ended: make(chan struct{}), dir: dir, rawWake: make(chan struct{}, 1),
 		wantWake: [2]chan struct{}{make(chan struct{}, 1), make(chan struct{}, 1)}}
-	p := contain.New(script, contain.Options{Dir: o.Dir, Env: env, Judge: o.Judge, Sandbox: o.Sandbox, ExtraFiles: []*os.File{inR, outW}})
+	p := o.Policy.Process(contain.Spec{Argv: argv, Dir: o.Dir, Env: env, ExtraFiles: []*os.File{inR, outW}})
 	stdout, err := p.Cmd.StdoutPipe()
 	if err == nil {
 		var stderr io.ReadCloser

@@ -8,13 +8,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
-	"github.com/gantry-dev/gantry/internal/procgroup"
+	"github.com/gantry-dev/gantry/internal/contain"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -32,7 +30,7 @@ const (
 type Client struct {
 	spec Spec
 	root string
-	cmd  *exec.Cmd
+	proc *contain.Process
 	conn jsonrpc2.Conn
 	srv  protocol.Server
 
@@ -65,10 +63,9 @@ type doc struct {
 
 // start starts the server of spec with binary bin in root and initializes it. The
 // process leads its own group, so Close stops what it spawns too.
-func start(ctx context.Context, spec Spec, bin, root string) (_ *Client, err error) {
-	cmd := exec.Command(bin, spec.Args...)
-	cmd.Dir = root
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+func start(ctx context.Context, pol *contain.Policy, spec Spec, bin, root string) (_ *Client, err error) {
+	proc := pol.Process(contain.Spec{Argv: append([]string{bin}, spec.Args...), Dir: root, Widen: serverWidening()})
+	cmd := proc.Cmd
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -79,15 +76,15 @@ func start(ctx context.Context, spec Spec, bin, root string) (_ *Client, err err
 	}
 	errR, errW := io.Pipe()
 	cmd.Stderr = errW
-	if err := cmd.Start(); err != nil {
+	if err := proc.Start(); err != nil {
 		return nil, fmt.Errorf("starting %s: %w", bin, err)
 	}
-	c := &Client{spec: spec, root: root, cmd: cmd, ready: make(chan struct{}), dead: make(chan struct{}),
+	c := &Client{spec: spec, root: root, proc: proc, ready: make(chan struct{}), dead: make(chan struct{}),
 		changed: make(chan struct{}), diags: map[string]published{}, docs: map[string]*doc{},
 		working: map[string]bool{}}
 	go c.readStderr(errR)
 	go func() {
-		c.waitErr = cmd.Wait()
+		c.waitErr = proc.WaitExit()
 		_ = errW.Close()
 		close(c.dead)
 	}()
@@ -212,7 +209,7 @@ func (c *Client) Died() error {
 }
 
 // Pid is the server's process id.
-func (c *Client) Pid() int { return c.cmd.Process.Pid }
+func (c *Client) Pid() int { return c.proc.Pid() }
 
 // Opened counts the documents the client has opened.
 func (c *Client) Opened() int {
@@ -404,7 +401,7 @@ func (c *Client) Close(ctx context.Context) error {
 	case <-t.C:
 	}
 	t.Stop()
-	procgroup.Kill(c.cmd.Process.Pid, killGrace)
+	c.proc.Stop(killGrace)
 	<-c.dead
 	<-c.conn.Done()
 	return nil
@@ -506,4 +503,14 @@ func (handler) WorkspaceFolders(context.Context) ([]protocol.WorkspaceFolder, er
 // ApplyEdit refuses: edits go through lsp_rename, which applies them itself.
 func (handler) ApplyEdit(context.Context, *protocol.ApplyWorkspaceEditParams) (*protocol.ApplyWorkspaceEditResult, error) {
 	return &protocol.ApplyWorkspaceEditResult{Applied: false}, nil
+}
+
+// serverWidening is what a language server needs beyond a command's sandbox: the
+// user's cache folder (gopls's and clangd's indexes, wherever XDG_CACHE_HOME puts it).
+func serverWidening() *contain.Widening {
+	w := &contain.Widening{Why: "language server caches"}
+	if d, err := os.UserCacheDir(); err == nil {
+		w.Writable = append(w.Writable, d)
+	}
+	return w
 }

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gantry-dev/gantry/internal/contain"
 	"github.com/gantry-dev/gantry/internal/dirwatch"
 	"github.com/gantry-dev/gantry/internal/resource"
 )
@@ -30,6 +31,9 @@ type Options struct {
 	DiagnosticsWait time.Duration
 	// LookPath resolves a command (nil: PATH, then Go's bin folders).
 	LookPath func(string) (string, error)
+	// Policy is the session's, which every server runs under (nil: gantry's own).
+	// Servers are shared only between sessions of the same policy (Policy.ID).
+	Policy *contain.Policy
 }
 
 // Manager finds and starts the language servers of a workspace. The servers live in
@@ -41,6 +45,7 @@ type Manager struct {
 	servers   []Spec
 	wait      time.Duration
 	lookPath  func(string) (string, error)
+	policy    *contain.Policy
 	mu        sync.Mutex
 	restarted map[resource.Key]string // why the server of a key was restarted
 	crashed   map[resource.Key]string // a server that crashed after its restart
@@ -70,7 +75,7 @@ func (m *Manager) running() []resource.Key {
 // NewManager returns a Manager whose servers live in pool (nil: a Manager that only
 // finds servers and reports on them, for doctor).
 func NewManager(pool *resource.Pool, o Options) *Manager {
-	m := &Manager{pool: pool, servers: o.Servers, wait: o.DiagnosticsWait, lookPath: o.LookPath,
+	m := &Manager{pool: pool, servers: o.Servers, wait: o.DiagnosticsWait, lookPath: o.LookPath, policy: o.Policy,
 		restarted: map[resource.Key]string{}, crashed: map[resource.Key]string{}, bins: map[string]binaryEntry{},
 		roots: map[rootKey]string{}}
 	if pool != nil {
@@ -101,10 +106,13 @@ type Target struct {
 	Spec   Spec
 	Root   string
 	Binary string
+	policy string // the ID of the policy its server runs under
 }
 
 // Key is the target's key in the pool.
-func (t Target) Key() resource.Key { return resource.Key{Kind: "lsp:" + t.Spec.Name, Of: t.Root} }
+func (t Target) Key() resource.Key {
+	return resource.Key{Kind: "lsp:" + t.Spec.Name, Of: t.Root, Policy: t.policy}
+}
 
 // For finds the server of the file at path (absolute): the row
 // serving its extension whose marker is found from its folder up to workspace and
@@ -127,7 +135,7 @@ func (m *Manager) For(path string) (t Target, ok bool, problem string) {
 			why = append(why, fmt.Sprintf("%s would serve %s but %s", s.Name, root, notInstalled(s.Commands)))
 			continue
 		}
-		return Target{Spec: s, Root: root, Binary: bin}, true, ""
+		return Target{Spec: s, Root: root, Binary: bin, policy: m.policyID()}, true, ""
 	}
 	if len(why) == 0 {
 		return Target{}, false, fmt.Sprintf("No language server is configured for %s files.", extOf(path))
@@ -168,7 +176,7 @@ func (m *Manager) ClientWithin(ctx context.Context, t Target, ready time.Duratio
 	}
 	get := func() (*Client, error) {
 		return resource.Get(ctx, m.pool, key, func(ctx context.Context) (*Client, error) {
-			return start(ctx, t.Spec, t.Binary, t.Root)
+			return start(ctx, m.policy, t.Spec, t.Binary, t.Root)
 		})
 	}
 	c, err = get()
@@ -244,11 +252,11 @@ func (m *Manager) Status(workspace string) []string {
 			var parts []string
 			for _, r := range roots {
 				p := r
-				if c, ok := resource.Peek[*Client](m.pool, resource.Key{Kind: "lsp:" + s.Name, Of: r}); ok && !c.Alive() {
+				if c, ok := resource.Peek[*Client](m.pool, resource.Key{Kind: "lsp:" + s.Name, Of: r, Policy: m.policyID()}); ok && !c.Alive() {
 					p += " (crashed: " + c.Died().Error() + ")"
 				}
 				m.mu.Lock()
-				if why := m.restarted[resource.Key{Kind: "lsp:" + s.Name, Of: r}]; why != "" {
+				if why := m.restarted[resource.Key{Kind: "lsp:" + s.Name, Of: r, Policy: m.policyID()}]; why != "" {
 					p += " (restarted once after: " + why + ")"
 				}
 				m.mu.Unlock()
@@ -300,7 +308,7 @@ func (m *Manager) Workspace(workspace string) []Target {
 			continue
 		}
 		if bin := m.binary(s); bin != "" {
-			out = append(out, Target{Spec: s, Root: root, Binary: bin})
+			out = append(out, Target{Spec: s, Root: root, Binary: bin, policy: m.policyID()})
 		}
 	}
 	return out
@@ -315,7 +323,7 @@ func (m *Manager) Checkers(workspace string) []Target {
 			continue
 		}
 		if root := findMarker(s, workspace); root != "" {
-			out = append(out, Target{Spec: s, Root: root})
+			out = append(out, Target{Spec: s, Root: root, policy: m.policyID()})
 		}
 	}
 	return out
@@ -445,3 +453,14 @@ func notInstalled(cmds []string) string {
 	}
 	return "none of " + strings.Join(cmds, ", ") + " is installed"
 }
+
+// policyID is the ID of the policy the Manager's servers run under.
+func (m *Manager) policyID() string {
+	if m.policy == nil {
+		return ""
+	}
+	return m.policy.ID
+}
+
+// Policy is the session policy the Manager's servers and project checkers run under.
+func (m *Manager) Policy() *contain.Policy { return m.policy }

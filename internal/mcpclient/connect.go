@@ -94,7 +94,7 @@ func connectOne(ctx context.Context, s Server, opts Options) (*conn, []*mcp.Tool
 	var transport mcp.Transport
 	switch s.Transport() {
 	case TypeStdio:
-		t, proc, err := newStdioTransport(s, opts.Dir)
+		t, proc, err := newStdioTransport(s, opts.Dir, opts.Policy)
 		if err != nil {
 			return nil, nil, fmt.Sprintf("MCP server %q was not started: %v.", s.Name, err)
 		}

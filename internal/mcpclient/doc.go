@@ -5,7 +5,11 @@
 // and answers the servers' roots/list with them.
 package mcpclient
 
-import "time"
+import (
+	"time"
+
+	"github.com/gantry-dev/gantry/internal/contain"
+)
 
 // Server is one MCP server to connect to: a command speaking MCP over its standard
 // input and output when Command is set, an HTTP endpoint when URL is set.
@@ -46,6 +50,8 @@ type Options struct {
 	// Roots are the absolute folders the servers are told of (roots/list): the
 	// project's. None: the client does not announce the roots capability.
 	Roots []string
+	// Policy is the session's, which stdio servers run under (nil: gantry's own).
+	Policy *contain.Policy
 }
 
 // The transports of Server.Type.

@@ -3,12 +3,14 @@ package mcpclient
 import (
 	"context"
 	"encoding/json"
-	"strconv"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/procgroup"
+	"github.com/gantry-dev/gantry/internal/procgroup/proctest"
 	"github.com/gantry-dev/gantry/internal/tool"
 )
 
@@ -205,14 +207,19 @@ func TestCloseStopsTheServersAndTheirChildren(t *testing.T) {
 	set := Connect(context.Background(), []Server{echoServer("a"), echoServer("b")}, Options{})
 	t.Cleanup(func() { set.Close(context.Background()) }) // should the test fail before its own Close
 	ctx := context.Background()
+	// The servers run in PID namespaces of their own: their groups are those of
+	// their inits, as gantry sees them; the child is known by its marker.
 	var pids []int
-	for _, name := range []string{"mcp__a__pid", "mcp__b__pid", "mcp__a__spawn"} {
-		r := call(ctx, t, set, name, `{}`)
-		pid, err := strconv.Atoi(r.Text)
-		if err != nil || !procgroup.Alive(pid) && name != "mcp__a__spawn" {
-			t.Fatalf("%s: %+v", name, r)
+	for _, c := range set.conns {
+		if pg := int(c.proc.pgid.Load()); pg <= 0 || !procgroup.Alive(pg) {
+			t.Fatalf("server %s: no living group %d", c.name, pg)
+		} else {
+			pids = append(pids, pg)
 		}
-		pids = append(pids, pid)
+	}
+	marker := fmt.Sprintf("61.%d", os.Getpid())
+	if r := call(ctx, t, set, "mcp__a__spawn", `{"seconds":"`+marker+`"}`); r.IsError || !proctest.Running(marker) {
+		t.Fatalf("spawn: %+v", r)
 	}
 	// A call in flight when Close begins ends at once.
 	slow := make(chan tool.Result, 1)
@@ -233,8 +240,8 @@ func TestCloseStopsTheServersAndTheirChildren(t *testing.T) {
 			t.Errorf("process group %d is alive after Close", pg)
 		}
 	}
-	if gone := processGone(pids[2]); !gone {
-		t.Errorf("the server's child %d is alive after Close", pids[2])
+	if proctest.Running(marker) {
+		t.Errorf("the server's child (sleep %s) is alive after Close", marker)
 	}
 	if r := call(ctx, t, set, "mcp__a__echo", `{"text":"x"}`); r.Text != "mcp__a__echo failed: the MCP connections are closed." {
 		t.Errorf("a call after Close: %+v", r)

@@ -6,15 +6,14 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/gantry-dev/gantry/internal/contain"
 	"github.com/gantry-dev/gantry/internal/procgroup"
 )
 
@@ -71,35 +70,76 @@ func (p *stdioProc) closeStderr() {
 	}
 }
 
-// stdioTransport is the SDK's command transport, noting the pid of the process it
-// starts and copying its standard error.
+// stdioTransport starts the server's process under the session's policy (see
+// contain.Policy) and speaks to it over its standard input and output, noting its pid
+// and copying its standard error.
 type stdioTransport struct {
-	inner *mcp.CommandTransport
-	proc  *stdioProc
+	proc    *contain.Process
+	state   *stdioProc
+	name    string
+	exited  chan struct{} // closed when the process has exited
+	waitErr error
 }
 
 // Connect starts the command and connects to it over its standard input and output.
 func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
-	c, err := t.inner.Connect(ctx)
-	p := t.proc
-	_ = p.errW.Close() // the child holds its own copy
+	p := t.state
+	stdout, err := t.proc.Cmd.StdoutPipe()
 	if err != nil {
+		_ = p.errW.Close()
 		return nil, err
 	}
-	p.pgid.Store(int64(t.inner.Command.Process.Pid))
+	stdin, err := t.proc.Cmd.StdinPipe()
+	if err != nil {
+		_ = p.errW.Close()
+		return nil, err
+	}
+	err = t.proc.Start()
+	_ = p.errW.Close() // the child holds its own copy
+	if err != nil {
+		return nil, fmt.Errorf("starting %s: %w", t.name, err)
+	}
+	p.pgid.Store(int64(t.proc.Pid()))
 	p.copying.Store(true)
 	go func() {
 		defer close(p.copied)
 		_, _ = io.Copy(p.stderr, p.errR)
 	}()
-	return c, nil
+	go func() {
+		t.waitErr = t.proc.WaitExit()
+		close(t.exited)
+	}()
+	return (&mcp.IOTransport{Reader: io.NopCloser(stdout), Writer: &stdinCloser{WriteCloser: stdin, t: t}}).Connect(ctx)
 }
 
-// newStdioTransport prepares the command of s, run in s.Cwd (relative to dir) or dir
-// (gantry's own when empty): its own session and process group (no controlling
-// terminal, so it cannot read or prompt on gantry's), s.Env added to gantry's
-// environment, standard error kept in a bounded buffer and nowhere else.
-func newStdioTransport(s Server, dir string) (*stdioTransport, *stdioProc, error) {
+// stdinCloser ends the connection as the MCP specification says for stdio: the
+// server's input is closed, and the server has closeGrace to exit before its group is
+// stopped (SIGTERM, then SIGKILL).
+type stdinCloser struct {
+	io.WriteCloser
+	t *stdioTransport
+}
+
+func (w *stdinCloser) Close() error {
+	err := w.WriteCloser.Close()
+	grace := time.NewTimer(closeGrace)
+	defer grace.Stop()
+	select {
+	case <-w.t.exited:
+	case <-grace.C:
+		w.t.state.kill()
+		<-w.t.exited
+	}
+	return err
+}
+
+// newStdioTransport prepares the command of s, run under the session's policy in
+// s.Cwd (relative to dir) or dir (gantry's own when empty): its own PID namespace,
+// session and process group (no controlling terminal, so it cannot read or prompt on
+// gantry's), s.Env added to the session's environment, standard error kept in a
+// bounded buffer and nowhere else. An MCP server reaches the network: the policy's
+// sandbox is widened by that, by name.
+func newStdioTransport(s Server, dir string, pol *contain.Policy) (*stdioTransport, *stdioProc, error) {
 	if s.Cwd != "" {
 		if filepath.IsAbs(s.Cwd) || dir == "" {
 			dir = s.Cwd
@@ -114,18 +154,15 @@ func newStdioTransport(s Server, dir string) (*stdioTransport, *stdioProc, error
 	if err != nil {
 		return nil, nil, err
 	}
-	cmd := exec.Command(s.Command, s.Args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), sortedPairs(s.Env)...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	cmd.Stderr = errW
-	cmd.WaitDelay = closeGrace
-	proc := &stdioProc{stderr: &tailBuffer{}, errR: errR, errW: errW, copied: make(chan struct{})}
-	return &stdioTransport{
-		inner: &mcp.CommandTransport{Command: cmd, TerminateDuration: closeGrace},
-		proc:  proc,
-	}, proc, nil
+	proc := pol.Process(contain.Spec{Argv: append([]string{s.Command}, s.Args...), Dir: dir, Env: sortedPairs(s.Env), Widen: serverWidening})
+	proc.Cmd.Stderr = errW
+	state := &stdioProc{stderr: &tailBuffer{}, errR: errR, errW: errW, copied: make(chan struct{})}
+	return &stdioTransport{proc: proc, state: state, name: s.Command, exited: make(chan struct{})}, state, nil
 }
+
+// serverWidening is what an MCP stdio server may do beyond a bash command in the
+// sandbox: reach the network (the services it fronts).
+var serverWidening = &contain.Widening{Why: "MCP servers reach the network", Network: true}
 
 // sortedPairs returns env as KEY=value pairs, sorted by key.
 func sortedPairs(env map[string]string) []string {

@@ -18,19 +18,6 @@ import (
 // killWait bounds the wait for a group to vanish after SIGKILL.
 const killWait = 2 * time.Second
 
-// Command prepares `bash -c script` in dir with env added to the inherited
-// environment (later duplicates win). The command leads a new session, hence a new
-// process group whose id is its pid; having no controlling terminal also keeps it from
-// reading or prompting on gantry's. Standard input is /dev/null unless the caller sets
-// one.
-func Command(script, dir string, env []string) *exec.Cmd {
-	cmd := exec.Command("bash", "-c", script)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	return cmd
-}
-
 // Kill stops every process of the group pgid: SIGTERM (and SIGCONT, so stopped members
 // see it), then SIGKILL for what is left after grace. It returns once the group has no
 // living member, or a short while after the SIGKILL.

@@ -180,3 +180,13 @@ func TestHangupOfAnEmptyGroupIsAtOnce(t *testing.T) {
 		t.Errorf("took %v", d)
 	}
 }
+
+// Command prepares `bash -c script` in dir with env added, leading a session and
+// process group of its own, as contain starts its loose processes.
+func Command(script, dir string, env []string) *exec.Cmd {
+	cmd := exec.Command("bash", "-c", script)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	return cmd
+}

@@ -31,6 +31,10 @@ type Resource interface {
 type Key struct {
 	Kind string
 	Of   string
+	// Policy is the ID of the session policy its processes run under
+	// (contain.Policy.ID): a server started under one session's rules is not handed
+	// to a session of other rules.
+	Policy string
 }
 
 func (k Key) String() string {

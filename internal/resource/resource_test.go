@@ -48,7 +48,7 @@ func TestStartedOnceAndShared(t *testing.T) {
 	var rec recorder
 	var starts atomic.Int32
 	release := make(chan struct{})
-	key := Key{"lsp:gopls", "/src/a"}
+	key := Key{Kind: "lsp:gopls", Of: "/src/a"}
 	start := func(context.Context) (*fake, error) {
 		starts.Add(1)
 		<-release // every Get below arrives while the first start runs
@@ -82,7 +82,7 @@ func TestStartedOnceAndShared(t *testing.T) {
 	if r, ok := Peek[*fake](p, key); !ok || r != got[0] {
 		t.Fatal("Peek does not see the running resource")
 	}
-	if _, ok := Peek[*fake](p, Key{"lsp:gopls", "/src/b"}); ok {
+	if _, ok := Peek[*fake](p, Key{Kind: "lsp:gopls", Of: "/src/b"}); ok {
 		t.Fatal("Peek found a resource for another root")
 	}
 	if err := p.Close(context.Background()); err != nil {
@@ -97,7 +97,7 @@ func TestFailedStartIsTriedAgain(t *testing.T) {
 	p := NewPool(nil)
 	defer p.Close(context.Background())
 	var rec recorder
-	key := Key{"kernel:python", "conv-1"}
+	key := Key{Kind: "kernel:python", Of: "conv-1"}
 	_, err := Get(context.Background(), p, key, func(context.Context) (*fake, error) {
 		return nil, errors.New("python3 is not on PATH")
 	})
@@ -111,7 +111,7 @@ func TestFailedStartIsTriedAgain(t *testing.T) {
 	if err != nil || r == nil {
 		t.Fatalf("second start: %v", err)
 	}
-	_, err = Get(context.Background(), p, Key{"x", ""}, func(context.Context) (*fake, error) { panic("boom") })
+	_, err = Get(context.Background(), p, Key{Kind: "x", Of: ""}, func(context.Context) (*fake, error) { panic("boom") })
 	if err == nil || !strings.Contains(err.Error(), "boom") {
 		t.Fatalf("a panicking start must fail with its value: %v", err)
 	}
@@ -126,7 +126,7 @@ func TestCloseInReverseOrderWithErrors(t *testing.T) {
 		if n == "second" {
 			err = errors.New("the adapter did not exit")
 		}
-		if _, err := Get(context.Background(), p, Key{n, "/r"}, func(context.Context) (*fake, error) { return rec.make(n, err), nil }); err != nil {
+		if _, err := Get(context.Background(), p, Key{Kind: n, Of: "/r"}, func(context.Context) (*fake, error) { return rec.make(n, err), nil }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -140,7 +140,7 @@ func TestCloseInReverseOrderWithErrors(t *testing.T) {
 	if got := strings.Join(rec.closed(), " "); got != "third second first" {
 		t.Fatalf("closed in order %q, want newest first", got)
 	}
-	if _, err := Get(context.Background(), p, Key{"late", ""}, func(context.Context) (*fake, error) { return rec.make("late", nil), nil }); !errors.Is(err, ErrClosed) {
+	if _, err := Get(context.Background(), p, Key{Kind: "late", Of: ""}, func(context.Context) (*fake, error) { return rec.make("late", nil), nil }); !errors.Is(err, ErrClosed) {
 		t.Fatalf("Get after Close: %v", err)
 	}
 	if err := p.Close(context.Background()); err != nil {
@@ -156,7 +156,7 @@ func TestStopAndFail(t *testing.T) {
 	p := NewPool(func(k Key, err error) { reported = append(reported, k.String()+": "+err.Error()) })
 	defer p.Close(context.Background())
 	var rec recorder
-	key := Key{"lsp:clangd", "/src"}
+	key := Key{Kind: "lsp:clangd", Of: "/src"}
 	n := 0
 	start := func(context.Context) (*fake, error) { n++; return rec.make("clangd", nil), nil }
 	first, _ := Get(context.Background(), p, key, start)
@@ -174,7 +174,7 @@ func TestStopAndFail(t *testing.T) {
 	if len(p.Running()) != 0 || len(rec.closed()) != 2 {
 		t.Fatalf("a failed resource must be dropped and closed: running %v, closed %v", p.Running(), rec.closed())
 	}
-	if err := p.Stop(context.Background(), Key{"none", ""}); err != nil {
+	if err := p.Stop(context.Background(), Key{Kind: "none", Of: ""}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -183,7 +183,7 @@ func TestWaitingGetHonoursItsContext(t *testing.T) {
 	p := NewPool(nil)
 	defer p.Close(context.Background())
 	var rec recorder
-	key := Key{"slow", ""}
+	key := Key{Kind: "slow", Of: ""}
 	started, release := make(chan struct{}), make(chan struct{})
 	done := make(chan error, 1)
 	go func() {
@@ -212,7 +212,7 @@ func TestClosedWhileStarting(t *testing.T) {
 	started, release := make(chan struct{}), make(chan struct{})
 	done := make(chan error, 1)
 	go func() {
-		_, err := Get(context.Background(), p, Key{"late", ""}, func(context.Context) (*fake, error) {
+		_, err := Get(context.Background(), p, Key{Kind: "late", Of: ""}, func(context.Context) (*fake, error) {
 			close(started)
 			<-release
 			return rec.make("late", nil), nil
@@ -236,7 +236,7 @@ func TestWrongType(t *testing.T) {
 	p := NewPool(nil)
 	defer p.Close(context.Background())
 	var rec recorder
-	key := Key{"k", ""}
+	key := Key{Kind: "k", Of: ""}
 	if _, err := Get(context.Background(), p, key, func(context.Context) (*fake, error) { return rec.make("k", nil), nil }); err != nil {
 		t.Fatal(err)
 	}

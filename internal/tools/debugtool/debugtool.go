@@ -62,10 +62,9 @@ type Options struct {
 	Specs []dap.Spec
 	// Python is debugpy's interpreter ("": the project's .venv or venv, then python3).
 	Python string
-	// Judge is asked about every program an adapter and its debuggee run (nil: none).
-	Judge contain.Judge
-	// Env gives the session's environment, added to the adapters' (nil: none).
-	Env func() []string
+	// Policy is the session's: adapters and their debuggees run under its deny
+	// rules, sandbox and environment (nil: gantry's own).
+	Policy *contain.Policy
 	// TTL is a session's strict lifetime (0: DefaultTTL); Wait how long continue,
 	// step and launch wait for a stop (0: DefaultWait); Start bounds an adapter's start
 	// and launch, a build included (0: DefaultStart).
@@ -408,7 +407,7 @@ func (d *Debugger) adapters(ctx context.Context, cwd string) string {
 	var b strings.Builder
 	for i := range d.o.Specs {
 		s := &d.o.Specs[i]
-		u := dap.Check(ctx, s, cwd, d.python(cwd))
+		u := dap.Check(ctx, s, cwd, d.python(cwd), d.o.Policy)
 		if u.Why != "" {
 			fmt.Fprintf(&b, "%s: not usable — %s.\n", s.ID, u.Why)
 			continue
@@ -557,7 +556,7 @@ func (d *Debugger) start(ctx context.Context, env tool.Env, a args) tool.Result 
 		var found []*dap.Spec
 		for i := range d.o.Specs {
 			s := &d.o.Specs[i]
-			if s.Attach != nil && dap.Check(ctx, s, env.Cwd, d.python(env.Cwd)).Root != "" {
+			if s.Attach != nil && dap.Check(ctx, s, env.Cwd, d.python(env.Cwd), d.o.Policy).Root != "" {
 				found = append(found, s)
 			}
 		}
@@ -566,15 +565,11 @@ func (d *Debugger) start(ctx context.Context, env tool.Env, a args) tool.Result 
 		}
 		spec = found[0]
 	}
-	u := dap.Check(ctx, spec, env.Cwd, d.python(env.Cwd))
+	u := dap.Check(ctx, spec, env.Cwd, d.python(env.Cwd), d.o.Policy)
 	if u.Why != "" && !(a.Operation == "attach" && spec.Direct) {
 		return tool.Fail(fmt.Sprintf("The %s adapter cannot start: %s.", spec.ID, u.Why))
 	}
-	var envs []string
-	if d.o.Env != nil {
-		envs = d.o.Env()
-	}
-	o := dap.Options{Dir: env.Cwd, Env: envs, Judge: d.o.Judge, Start: d.o.Start}
+	o := dap.Options{Dir: env.Cwd, Policy: d.o.Policy, Start: d.o.Start}
 	var s *dap.Session
 	var err error
 	if a.Operation == "launch" {

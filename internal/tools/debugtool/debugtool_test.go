@@ -29,7 +29,7 @@ func need(t *testing.T, id, dir string) {
 	t.Helper()
 	for _, s := range dap.Defaults() {
 		if s.ID == id {
-			if u := dap.Check(context.Background(), &s, dir, debianPython); u.Why != "" {
+			if u := dap.Check(context.Background(), &s, dir, debianPython, nil); u.Why != "" {
 				if os.Getenv("GANTRY_TEST_ADAPTERS") != "" {
 					t.Fatalf("%s: %s", id, u.Why)
 				}

@@ -44,12 +44,9 @@ type Options struct {
 	Python, Node string
 	// Idle is a cell's budget of time without a sign of life (0: DefaultIdle).
 	Idle time.Duration
-	// Judge and Sandbox: as for bash commands (either may be nil; Sandbox is asked
-	// when a kernel starts).
-	Judge   contain.Judge
-	Sandbox func() *contain.Sandbox
-	// Env gives the session's environment, added to the kernels' (nil: none).
-	Env func() []string
+	// Policy is the session's: kernels run under its deny rules, sandbox (asked when
+	// a kernel starts) and environment, as bash commands do (nil: gantry's own).
+	Policy *contain.Policy
 	// MaxOutput bounds a result's text (0: tool.DefaultMaxOutput).
 	MaxOutput int
 }
@@ -201,13 +198,7 @@ func (ks *Kernels) get(ctx context.Context, lang, cwd string) (*kernel.Kernel, b
 	if err != nil {
 		return nil, false, err
 	}
-	o := kernel.Options{Language: lang, Interpreter: interp, Dir: cwd, Judge: ks.o.Judge}
-	if ks.o.Sandbox != nil {
-		o.Sandbox = ks.o.Sandbox()
-	}
-	if ks.o.Env != nil {
-		o.Env = ks.o.Env()
-	}
+	o := kernel.Options{Language: lang, Interpreter: interp, Dir: cwd, Policy: ks.o.Policy}
 	k, err = kernel.Start(ctx, o)
 	if err != nil {
 		return nil, false, err

@@ -336,9 +336,9 @@ func TestKernelInTheSandbox(t *testing.T) {
 		skip(t, "no sandbox here: "+why)
 	}
 	var h *harness
-	h = newHarness(t, Options{Sandbox: func() *contain.Sandbox {
+	h = newHarness(t, Options{Policy: &contain.Policy{Sandbox: func() *contain.Sandbox {
 		return &contain.Sandbox{Writable: []string{h.dir}}
-	}})
+	}}})
 	h.ok(py("open('inside.txt', 'w').write('ok')"), "→ 2")
 	outside := filepath.Join(filepath.Dir(h.dir), "gantry-eval-outside.txt")
 	h.ok(py("try:\n    open("+strconv.Quote(outside)+", 'w')\n    print('wrote')\nexcept OSError as e:\n    print('refused', type(e).__name__)"), "refused")

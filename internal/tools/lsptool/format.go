@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gantry-dev/gantry/internal/contain"
 	"github.com/gantry-dev/gantry/internal/lsp"
-	"github.com/gantry-dev/gantry/internal/procgroup"
 	"github.com/gantry-dev/gantry/internal/tool"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -302,14 +302,14 @@ func projectCheck(ctx context.Context, m *lsp.Manager, o Options, env tool.Env) 
 	for _, t := range ts {
 		script := t.Spec.Checker
 		var out bytes.Buffer
-		cmd := procgroup.Command(script, t.Root, nil)
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Start(); err != nil {
+		proc := m.Policy().Process(contain.Spec{Script: script, Dir: t.Root})
+		proc.Cmd.Stdout, proc.Cmd.Stderr = &out, &out
+		if err := proc.Start(); err != nil {
 			parts = append(parts, fmt.Sprintf("%s could not start in %s: %v.", script, rel(env.Cwd, t.Root), err))
 			failed = true
 			continue
 		}
-		end := procgroup.Wait(ctx, cmd, checkerTimeout, time.Second, nil)
+		end := proc.Wait(ctx, checkerTimeout, time.Second, nil)
 		text := strings.TrimSpace(out.String())
 		if len(text) > max {
 			text = text[:max] + "\n(output cut at " + fmt.Sprint(max) + " bytes)"

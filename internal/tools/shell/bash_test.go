@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gantry-dev/gantry/internal/contain"
 	"github.com/gantry-dev/gantry/internal/tool"
 )
 
@@ -227,7 +228,7 @@ func TestBashSessionEnvironment(t *testing.T) {
 	t.Parallel()
 	var env []string
 	s := newSession(t)
-	s.o.Env = func() []string { return env }
+	s.o.Policy = &contain.Policy{Env: func() []string { return env }}
 	echo := `echo "${FROM_HOOK-unset} $PAGER"`
 	if res := s.run("bash", map[string]any{"command": echo}); res.Text != "unset cat" {
 		t.Fatalf("before: %q", res.Text)

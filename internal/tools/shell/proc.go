@@ -33,8 +33,8 @@ var extraEnv = []string{
 // nothing it starts outlives it, in a process group of its own either way, every
 // program it runs checked by judge when there is one (see package contain).
 func newProcess(script, dir string, g guard) *contain.Process {
-	env := append(append([]string(nil), g.env...), extraEnv...)
-	return contain.New(script, contain.Options{Dir: dir, Env: env, Judge: g.judge, Sandbox: g.sandbox})
+	pinned := &contain.Policy{Judge: g.judge, Sandbox: func() *contain.Sandbox { return g.sandbox }}
+	return pinned.Process(contain.Spec{Script: script, Dir: dir, Env: append(append([]string(nil), g.env...), extraEnv...)})
 }
 
 // guard is how a command runs: the exec supervisor's judge and the sandbox (each may
@@ -45,25 +45,22 @@ type guard struct {
 	env     []string
 }
 
-// guardOf is the guard of a call under o. A sandboxed command is always supervised:
-// with no deny rule on bash the judge lets everything run, and the supervisor's
-// watch still holds (an exec it cannot read is refused).
+// guardOf is the guard of a call under o's policy, taken once for the call (the
+// sandbox depends on the mode of the moment).
 func (o Options) guardOf() guard {
-	g := guard{judge: o.Judge}
-	if o.Env != nil {
-		g.env = o.Env()
+	pol := o.Policy
+	if pol == nil {
+		return guard{}
 	}
-	if o.Sandbox != nil {
-		g.sandbox = o.Sandbox()
+	g := guard{judge: pol.Judge}
+	if pol.Env != nil {
+		g.env = pol.Env()
 	}
-	if g.sandbox != nil && g.judge == nil {
-		g.judge = allowAll
+	if pol.Sandbox != nil {
+		g.sandbox = pol.Sandbox()
 	}
 	return g
 }
-
-// allowAll is the judge of a sandbox with no deny rule on bash.
-func allowAll(contain.Exec) contain.Refusal { return contain.Refusal{} }
 
 // blockedLines are the lines a result ends with for what the supervisor refused, and
 // for a supervisor that could not watch the command.

@@ -24,7 +24,7 @@ func guarded(t *testing.T, deny ...string) Options {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Options{Judge: e.ExecGuard().Judge}
+	return Options{Policy: &contain.Policy{Judge: e.ExecGuard().Judge}}
 }
 
 // A program the parser cannot see is refused when it really runs, and the result
@@ -54,7 +54,7 @@ func TestBackgroundTaskIsSupervised(t *testing.T) {
 	t.Parallel()
 	s := newSession(t)
 	g := guarded(t, `bash:mv .*`)
-	s.o.Judge = g.Judge
+	s.o.Policy = g.Policy
 	if err := os.WriteFile(filepath.Join(s.cwd, "a"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestSandboxFailureIsSaid(t *testing.T) {
 	}
 	dir := t.TempDir()
 	outside := t.TempDir()
-	o := Options{Sandbox: func() *contain.Sandbox { return &contain.Sandbox{Writable: []string{dir}, Network: false} }}
+	o := Options{Policy: &contain.Policy{Sandbox: func() *contain.Sandbox { return &contain.Sandbox{Writable: []string{dir}, Network: false} }}}
 	res := call(t, t.Context(), toolNamed(t, o, "bash"), tool.Env{Cwd: dir},
 		map[string]any{"command": "echo ok > here && cat here && touch " + outside + "/x"})
 	want := "[sandbox: " + outside + "/x is read-only in the sandbox:"

@@ -25,18 +25,15 @@ type Options struct {
 	DefaultTimeout time.Duration
 	// MaxTimeout is the largest timeout a call may ask for; 0 means MaxTimeout (600 s).
 	MaxTimeout time.Duration
-	// Judge, when set, checks every program a command really executes (the exec
-	// supervisor, see package contain); commands then run here, never in an editor's
-	// terminal.
-	Judge contain.Judge
-	// Sandbox, when set, says for each call the sandbox its command runs in (nil:
-	// none); commands then run here, never in an editor's terminal.
-	Sandbox func() *contain.Sandbox
-	// Env, when set, gives for each call the session's environment (NAME=value, a
-	// later one of a name wins): added to gantry's own for every command, foreground
-	// or background (the exports of SessionStart hooks, CLAUDE_ENV_FILE). gantry's
-	// settings for commands (GANTRY, PAGER, TERM, …) still win.
-	Env func() []string
+	// Policy is the session's (nil: gantry's own): its Judge checks every program a
+	// command really executes (the exec supervisor, see package contain), its Sandbox
+	// says for each call the sandbox the command runs in — with either, commands run
+	// here, never in an editor's terminal — and its Env gives for each call the
+	// session's environment (NAME=value, a later one of a name wins), added to
+	// gantry's own for every command, foreground or background (the env of Claude
+	// settings, the exports of SessionStart hooks). gantry's settings for commands
+	// (GANTRY, PAGER, TERM, …) still win.
+	Policy *contain.Policy
 }
 
 // withDefaults fills in the zero fields and keeps the default within the maximum.

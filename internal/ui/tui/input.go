@@ -100,7 +100,7 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		m.reprint()
 		return nil
 	case "ctrl+v":
-		if img, ok := clipboardImage(); ok {
+		if img, ok := clipboardImage(m.app); ok {
 			m.attached = append(m.attached, img)
 			m.say("image attached from the clipboard")
 			return nil

@@ -22,7 +22,8 @@
 //       {"op": "initialize"},                       // done first anyway when absent
 //       {"op": "new", "cwd": "/abs"},               // session/new; the session becomes the current one
 //       {"op": "load", "sessionId": "…", "cwd": "/abs"},
-//       {"op": "prompt", "text": "…",
+//       {"op": "prompt", "text": "…", "session": 0,   // session: the Nth session made by "new"
+//                                                   // (default: the current one)
 //        "cancelWhen": {"status": "in_progress", "process": "marker", "delayMs": 0}},
 //                                                   // session/cancel once a tool_call_update of that
 //                                                   // status arrives (and, with process, once a process
@@ -273,14 +274,17 @@ async function runStep(ctx, step, state) {
       break;
     case "new":
       await call(acp.methods.agent.session.new, { cwd: step.cwd ?? sc.agent.cwd, mcpServers: [] });
-      if (rec.result) state.sessionId = rec.result.sessionId;
+      if (rec.result) {
+        state.sessionId = rec.result.sessionId;
+        (state.sessions ??= []).push(rec.result.sessionId);
+      }
       break;
     case "load":
       await call(acp.methods.agent.session.load, { sessionId: step.sessionId, cwd: step.cwd ?? sc.agent.cwd, mcpServers: [] });
       if (rec.result) state.sessionId = step.sessionId;
       break;
     case "prompt": {
-      const sessionId = step.sessionId ?? state.sessionId;
+      const sessionId = step.sessionId ?? (step.session !== undefined ? state.sessions[step.session] : state.sessionId);
       if (step.cancelWhen) cancelWatch = { sessionId, ...step.cancelWhen, fired: false };
       await call(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: step.text }] });
       if (cancelWatch) {

@@ -126,9 +126,15 @@ func main() {
 		func(_ context.Context, _ *mcp.CallToolRequest, _ none) (*mcp.CallToolResult, any, error) {
 			return text(strconv.Itoa(os.Getpid())), nil, nil
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "spawn", Description: "Starts a long sleep in the background and tells its pid."},
-		func(_ context.Context, _ *mcp.CallToolRequest, _ none) (*mcp.CallToolResult, any, error) {
-			cmd := exec.Command("sleep", "60")
+	type spawnArgs struct {
+		Seconds string `json:"seconds,omitempty"`
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "spawn", Description: "Starts a long sleep (60 s, or seconds) in the background and tells its pid."},
+		func(_ context.Context, _ *mcp.CallToolRequest, in spawnArgs) (*mcp.CallToolResult, any, error) {
+			if in.Seconds == "" {
+				in.Seconds = "60"
+			}
+			cmd := exec.Command("sleep", in.Seconds)
 			if err := cmd.Start(); err != nil {
 				return nil, nil, err
 			}
