@@ -61,6 +61,13 @@ func (g *ExecGuard) judge(x contain.Exec, f *os.File, path string, argv []string
 		args = argv[1:]
 	}
 	names := g.index.names(f, path)
+	// A program may read the name it is called by (git runs git-push as push,
+	// busybox its applets), and the caller chooses argv[0] (exec -a).
+	if len(argv) > 0 {
+		if n := filepath.Base(argv[0]); n != "" && n != "." && n != "/" && !containsString(names, n) {
+			names = append(names, n)
+		}
+	}
 	for _, name := range names {
 		if r := g.match(name, args); r.Refused() {
 			return r
@@ -109,17 +116,27 @@ func (g *ExecGuard) judge(x contain.Exec, f *os.File, path string, argv []string
 	return contain.Refusal{}
 }
 
-// match checks the command name args against the rules.
+// match checks the command name args against the rules: as written, and as the
+// program reads it (its global options, another spelling of its subcommand, the
+// table of multicmd.go the shell parser reads with).
 func (g *ExecGuard) match(name string, args []string) contain.Refusal {
-	parts := make([]string, 0, len(args)+1)
-	parts = append(parts, name)
+	words := make([]word, 0, len(args)+1)
+	words = append(words, word{val: name, lit: true, src: name})
 	for _, a := range args {
-		parts = append(parts, shellQuote(a))
+		words = append(words, litWord(a))
 	}
-	text := strings.Join(parts, " ")
+	text := joinWords(words)
 	for _, r := range g.rules {
 		if r.Match("bash", text) {
 			return contain.Refusal{Rule: r.String(), Command: text}
+		}
+	}
+	for _, rd := range otherReadings(words) {
+		t := joinWords(rd)
+		for _, r := range g.rules {
+			if r.Match("bash", t) {
+				return contain.Refusal{Rule: r.String(), Command: t}
+			}
 		}
 	}
 	return contain.Refusal{}
