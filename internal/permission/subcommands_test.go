@@ -133,3 +133,82 @@ func TestSubcommandCorpus(t *testing.T) {
 		}
 	}
 }
+
+// A real push to a local bare repository, written as git reads it, runs in plain bash
+// and is stopped under the supervisor: the bare repository's refs stay as they were.
+func TestExecGuardStopsGitPushWrittenOtherwise(t *testing.T) {
+	need(t, "git")
+	gitCore := "/usr/lib/git-core"
+	if out, err := exec.Command("git", "--exec-path").Output(); err == nil {
+		gitCore = strings.TrimSpace(string(out))
+	}
+	cases := []string{
+		"git push origin main",
+		"git -C . push origin main",
+		"git --no-pager push origin main",
+		"git -P -c user.name=x --git-dir=.git push origin main",
+		gitCore + "/git-push origin main",
+		"PATH=" + gitCore + ":$PATH git-push origin main",
+		"exec -a git-push git origin main",
+		"git send-pack ../bare.git main",
+		"git --exec-path=$PWD/evil push origin main",
+		"git -c alias.ship=push ship origin main",
+		"env GIT_DIR=.git git --no-pager push origin main",
+	}
+	g := guardOf(t, `bash:git push( .*)?`)
+	for _, c := range cases {
+		t.Run(c, func(t *testing.T) {
+			// Plain bash really pushes: the case is a real one.
+			plain := pushRepos(t)
+			cmd := exec.Command("bash", "-c", c)
+			cmd.Dir = filepath.Join(plain, "work")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("plain bash: %v %s", err, out)
+			}
+			if refs(t, plain) == "" {
+				t.Fatalf("the command does not push in plain bash; fix the case")
+			}
+			dir := pushRepos(t)
+			out, blocked := supervised(t, g, filepath.Join(dir, "work"), c)
+			if got := refs(t, dir); got != "" {
+				t.Fatalf("the push happened (%s); output %q", got, out)
+			}
+			if len(blocked) == 0 || blocked[0].Rule != `bash:git push( .*)?` {
+				t.Fatalf("nothing reported blocked (%+v); output %q", blocked, out)
+			}
+		})
+	}
+}
+
+// pushRepos makes bare.git (empty) and work (one commit on main, origin ../bare.git)
+// in a new folder.
+func pushRepos(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	script := `set -e
+git init -q --bare bare.git
+git init -q -b main work
+mkdir evil
+cd work
+echo a > a
+git add a
+git -c user.name=t -c user.email=t@example.com commit -q -m a
+git remote add origin ../bare.git`
+	cmd := exec.Command("bash", "-c", script)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("setup: %v %s", err, out)
+	}
+	return dir
+}
+
+// refs lists the branches of dir/bare.git.
+func refs(t *testing.T, dir string) string {
+	t.Helper()
+	out, err := exec.Command("git", "--git-dir", filepath.Join(dir, "bare.git"), "for-each-ref", "--format=%(refname)").Output()
+	if err != nil {
+		t.Fatalf("for-each-ref: %v", err)
+	}
+	return strings.TrimSpace(string(out))
+}
