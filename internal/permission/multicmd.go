@@ -161,6 +161,11 @@ var multiPrograms = map[string]*multiProgram{
 			{"system prune", "container prune"},
 		},
 	},
+	// docker compose (and docker-compose) has global options of its own.
+	"docker compose": {
+		valued: []string{"-f", "--file", "-p", "--project-name", "--profile", "--env-file", "--project-directory",
+			"--ansi", "--progress", "--parallel"},
+	},
 	// kubectl (cobra) reads its global flags anywhere.
 	"kubectl": {
 		valued: []string{"-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s", "--server",
@@ -204,6 +209,9 @@ const maxAliases = 5
 // otherwise. A word that is not a literal before the subcommand is read as a flag:
 // the exec supervisor judges what it turns out to be.
 func otherReadings(args []word) [][]word {
+	if len(args) == 0 || !args[0].lit {
+		return nil
+	}
 	var out [][]word
 	seen := map[string]bool{joinWords(args): true}
 	add := func(r []word) {
@@ -212,31 +220,37 @@ func otherReadings(args []word) [][]word {
 			out = append(out, r)
 		}
 	}
-	readInto(args, add, map[string]string{}, 0)
+	head := []string{args[0].val}
+	rest := args[1:]
+	if to, ok := dashedPrograms[head[0]]; ok {
+		head = to
+		add(append(litWords(head...), rest...))
+	} else if base, sub, ok := strings.Cut(head[0], "-"); ok && sub != "" && multiPrograms[base] != nil && multiPrograms[base].dashed {
+		head = []string{base}
+		rest = append([]word{litWord(sub)}, rest...)
+		add(append(litWords(head...), rest...))
+	}
+	readInto(head, rest, add, map[string]string{}, 0)
 	return out
 }
 
-// readInto reads args and gives each reading to add; aliases are the git aliases
-// given so far.
-func readInto(args []word, add func([]word), aliases map[string]string, depth int) {
-	if len(args) == 0 || !args[0].lit {
-		return
-	}
-	prog := args[0].val
-	if to, ok := dashedPrograms[prog]; ok {
-		args = append(litWords(to...), args[1:]...)
-		add(args)
-		prog = to[0]
-	} else if base, sub, ok := strings.Cut(prog, "-"); ok && sub != "" && multiPrograms[base] != nil && multiPrograms[base].dashed {
-		args = append(litWords(base, sub), args[1:]...)
-		add(args)
-		prog = base
-	}
+// readInto reads args, the words after the program's words head (docker compose is
+// a program of its own inside docker), and gives each reading to add; aliases are
+// the git aliases given so far.
+func readInto(head []string, args []word, add func([]word), aliases map[string]string, depth int) {
+	prog := strings.Join(head, " ")
 	p := multiPrograms[prog]
 	if p == nil {
 		return
 	}
-	k := 1
+	with := func(ws ...[]word) []word {
+		r := litWords(head...)
+		for _, w := range ws {
+			r = append(r, w...)
+		}
+		return r
+	}
+	k := 0
 	for k < len(args) {
 		a := args[k]
 		if !a.lit {
@@ -273,38 +287,43 @@ func readInto(args []word, add func([]word), aliases map[string]string, depth in
 	if p.anywhere && len(rest) > 1 {
 		rest = append(rest[:1:1], dropGlobals(p, rest[1:])...)
 	}
-	base := append([]word{litWord(prog)}, rest...)
-	add(base)
-	if len(rest) == 0 || !rest[0].lit {
+	add(with(rest))
+	if len(rest) == 0 || !rest[0].lit || depth >= maxAliases {
 		return
 	}
 	sub := rest[0].val
-	if to, ok := aliases[strings.ToLower(sub)]; ok && depth < maxAliases {
+	if to, ok := aliases[strings.ToLower(sub)]; ok {
 		if words := strings.Fields(to); len(words) > 0 {
-			readInto(append(append([]word{litWord(prog)}, litWords(words...)...), rest[1:]...), add, aliases, depth+1)
+			readInto(head, append(litWords(words...), rest[1:]...), add, aliases, depth+1)
 		}
 		return
 	}
 	grouped := false
 	for _, r := range spellings(p, rest) {
 		grouped = true
-		add(append([]word{litWord(prog)}, r...))
+		add(with(r))
+		if r[0].val != sub && multiPrograms[prog+" "+r[0].val] != nil {
+			readInto(append(head[:len(head):len(head)], r[0].val), r[1:], add, aliases, depth+1)
+		}
+	}
+	if multiPrograms[prog+" "+sub] != nil {
+		readInto(append(head[:len(head):len(head)], sub), rest[1:], add, aliases, depth+1) // docker compose -f x down
 	}
 	switch {
 	case prog == "git" && sub == "config":
 		// Defining an alias for a command is read as that command.
 		for j := 1; j+1 < len(rest); j++ {
 			if rest[j].lit && rest[j+1].lit && strings.HasPrefix(strings.ToLower(rest[j].val), "alias.") &&
-				!strings.HasPrefix(rest[j+1].val, "!") && depth < maxAliases {
+				!strings.HasPrefix(rest[j+1].val, "!") {
 				if words := strings.Fields(rest[j+1].val); len(words) > 0 {
-					readInto(append([]word{litWord(prog)}, litWords(words...)...), add, aliases, depth+1)
+					readInto(head, litWords(words...), add, aliases, depth+1)
 				}
 			}
 		}
-	case prog == "yarn" && sub == "workspace" && len(rest) > 2 && depth < maxAliases:
-		readInto(append([]word{litWord(prog)}, rest[2:]...), add, aliases, depth+1) // yarn workspace NAME CMD…
-	case p.own != nil && !grouped && !slices.Contains(p.own, sub) && !strings.HasPrefix(sub, "-") && depth < maxAliases:
-		readInto(append(litWords(prog, "run"), rest...), add, aliases, depth+1) // a package script
+	case prog == "yarn" && sub == "workspace" && len(rest) > 2:
+		readInto(head, rest[2:], add, aliases, depth+1) // yarn workspace NAME CMD…
+	case p.own != nil && !grouped && !slices.Contains(p.own, sub) && !strings.HasPrefix(sub, "-"):
+		readInto(head, append(litWords("run"), rest...), add, aliases, depth+1) // a package script
 	}
 }
 

@@ -154,6 +154,8 @@ func TestExecGuardStopsGitPushWrittenOtherwise(t *testing.T) {
 		"git --exec-path=$PWD/evil push origin main",
 		"git -c alias.ship=push ship origin main",
 		"env GIT_DIR=.git git --no-pager push origin main",
+		// An alias kept in git's configuration: git runs it as a new git process.
+		`printf '[alias]\n\tship = push\n' >> .git/config && git ship origin main`,
 	}
 	g := guardOf(t, `bash:git push( .*)?`)
 	for _, c := range cases {
