@@ -123,3 +123,23 @@ func TestOtherReadings(t *testing.T) {
 		}
 	}
 }
+
+// An ask rule covers a command by any of its readings, as a deny rule does.
+func TestAskRuleSeesReadings(t *testing.T) {
+	e, err := NewEngine(ModeYolo, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.AddAskRules([]string{`bash:git push( .*)?`}, "test"); err != nil {
+		t.Fatal(err)
+	}
+	for cmd, want := range map[string]Decision{
+		"git --no-pager push origin": Ask,
+		"git send-pack x":            Ask,
+		"git -C . status":            Allow,
+	} {
+		if v := e.Check(Call{Tool: "bash", Principal: cmd}); v.Decision != want {
+			t.Errorf("%q: %v (%s), want %v", cmd, v.Decision, v.Reason, want)
+		}
+	}
+}

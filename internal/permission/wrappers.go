@@ -256,7 +256,8 @@ func (w *walker) shellString(i int, args []word, depth int) {
 func unwrapExec(w *walker, _ int, args []word, redirs []*syntax.Redirect, depth int) {
 	opts, k := options(args, 1, optSpec{short: "a"})
 	w.run(args[k:], redirs, depth)
-	if a := given(opts, "-a"); len(a) > 0 && k < len(args) {
+	// A computed name is left to the exec supervisor, which judges argv[0] too.
+	if a := given(opts, "-a"); len(a) > 0 && a[len(a)-1].val.lit && k < len(args) {
 		w.run(append([]word{a[len(a)-1].val}, args[k+1:]...), redirs, depth)
 	}
 }
