@@ -56,7 +56,7 @@ var multiPrograms = map[string]*multiProgram{
 	// commit written otherwise (another shape of operands), so it is not a row.
 	"git": {
 		valued: []string{"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix",
-			"--config-env", "--shallow-file", "--attr-source", "--list-cmds"},
+			"--config-env", "--shallow-file", "--attr-source"},
 		same: [][]string{
 			{"push", "send-pack", "http-push"},
 			{"fetch", "fetch-pack", "http-fetch"},
@@ -65,7 +65,8 @@ var multiPrograms = map[string]*multiProgram{
 			{"blame", "annotate"},
 			{"log", "whatchanged"},
 			{"fsck", "fsck-objects"},
-			{"checkout", "switch", "restore"},
+			{"checkout", "switch"},  // checkout does what switch and restore do,
+			{"checkout", "restore"}, // but switch does not restore
 		},
 		dashed: true,
 	},
@@ -84,7 +85,6 @@ var multiPrograms = map[string]*multiProgram{
 			{"install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal", "isntall", "add"},
 			{"uninstall", "un", "unlink", "remove", "rm", "r"},
 			{"ci", "clean-install", "ic", "install-clean", "isntall-clean"},
-			{"publish", "pub"},
 		}, lifecycleGroups("run", "run-script", "rum", "urn")...),
 	},
 	"pnpm": {
@@ -158,7 +158,6 @@ var multiPrograms = map[string]*multiProgram{
 			{"save", "image save"},
 			{"load", "image load"},
 			{"import", "image import"},
-			{"system prune", "container prune"},
 		},
 	},
 	// docker compose (and docker-compose) has global options of its own.
@@ -328,24 +327,31 @@ func readInto(head []string, args []word, add func([]word), aliases map[string]s
 }
 
 // spellings returns rest (the subcommand and what follows) written with each other
-// spelling of its subcommand, the longest spelling that rest begins with deciding
-// the group.
+// spelling of its subcommand: those of every group holding the longest spelling that
+// rest begins with.
 func spellings(p *multiProgram, rest []word) [][]word {
-	best, bestLen := -1, 0
-	for gi, g := range p.same {
+	bestLen := 0
+	var groups [][]string
+	for _, g := range p.same {
+		m := 0 // the longest spelling of g that rest begins with
 		for _, s := range g {
-			n := len(strings.Fields(s))
-			if n > bestLen && beginsWith(rest, strings.Fields(s)) {
-				best, bestLen = gi, n
+			if n := len(strings.Fields(s)); n > m && beginsWith(rest, strings.Fields(s)) {
+				m = n
 			}
 		}
-	}
-	if best < 0 {
-		return nil
+		switch {
+		case m == 0 || m < bestLen:
+		case m > bestLen:
+			bestLen, groups = m, [][]string{g}
+		default:
+			groups = append(groups, g)
+		}
 	}
 	var out [][]word
-	for _, s := range p.same[best] {
-		out = append(out, append(litWords(strings.Fields(s)...), rest[bestLen:]...))
+	for _, g := range groups {
+		for _, s := range g {
+			out = append(out, append(litWords(strings.Fields(s)...), rest[bestLen:]...))
+		}
 	}
 	return out
 }
