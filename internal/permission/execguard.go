@@ -99,6 +99,17 @@ func (g *ExecGuard) judge(x contain.Exec, f *os.File, path string, argv []string
 		}
 		break
 	}
+	// An interpreter given a script that is a known program runs that program: node
+	// given npm's npm-cli.js with run deploy is npm run deploy.
+	for _, name := range names {
+		if !isInterpreter(name) && !isShell(name) {
+			continue
+		}
+		if r := g.scriptProgram(x, args); r.Refused() {
+			return r
+		}
+		break
+	}
 	// A script runs as its interpreter, which the kernel starts without an exec of its own.
 	if interp, arg, ok := shebang(f); ok {
 		iargv := []string{interp}
@@ -114,6 +125,45 @@ func (g *ExecGuard) judge(x contain.Exec, f *os.File, path string, argv []string
 		return g.judge(x, pf, interp, iargv, depth+1)
 	}
 	return contain.Refusal{}
+}
+
+// maxScriptOperands bounds the operands of an interpreter tried as its script (an
+// option's value may come first).
+const maxScriptOperands = 3
+
+// scriptProgram judges the operands of an interpreter that name a known program
+// (one of the index, by identity) as that program run with the words after it.
+func (g *ExecGuard) scriptProgram(x contain.Exec, args []string) contain.Refusal {
+	tried := 0
+	for k, a := range args {
+		if a == "--" || strings.HasPrefix(a, "-") {
+			continue
+		}
+		if tried++; tried > maxScriptOperands {
+			break
+		}
+		f, err := x.Open(a)
+		if err != nil {
+			continue
+		}
+		known := g.index.known(f)
+		f.Close()
+		for _, n := range known {
+			if r := g.match(n, args[k+1:]); r.Refused() {
+				return r
+			}
+		}
+	}
+	return contain.Refusal{}
+}
+
+// isShell names the shells, which run a script file given as their operand.
+func isShell(name string) bool {
+	switch name {
+	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash":
+		return true
+	}
+	return false
 }
 
 // match checks the command name args against the rules: as written, and as the
@@ -335,6 +385,21 @@ func (ix *programIndex) names(f *os.File, path string) []string {
 		}
 	}
 	return out
+}
+
+// known are the names of the indexed programs the open file f is (the same file).
+func (ix *programIndex) known(f *os.File) []string {
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	id, ok := identity(fi)
+	if !ok {
+		return nil
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return append([]string(nil), ix.byID[id]...)
 }
 
 // hash is the SHA-256 of the open file f, cached by identity, size and time.

@@ -214,3 +214,43 @@ func refs(t *testing.T, dir string) string {
 	}
 	return strings.TrimSpace(string(out))
 }
+
+// npm run by node as its script is npm: the script named by node's operand is a
+// program of the index, and is judged as that program.
+func TestExecGuardKnowsAScriptGivenToItsInterpreter(t *testing.T) {
+	need(t, "node", "npm")
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cli, err := filepath.EvalSymlinks(npm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := guardOf(t, `bash:npm run deploy.*`)
+	script := "HOME=$PWD/home npm_config_update_notifier=false node " + cli + " run deploy"
+	setup := func() string {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"name":"x","version":"1.0.0","scripts":{"deploy":"touch deployed"}}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	plain := setup()
+	cmd := exec.Command("bash", "-c", script)
+	cmd.Dir = plain
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("plain bash: %v %s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(plain, "deployed")); err != nil {
+		t.Fatalf("node %s run deploy does not deploy in plain bash; fix the case", cli)
+	}
+	dir := setup()
+	out, blocked := supervised(t, g, dir, script)
+	if _, err := os.Stat(filepath.Join(dir, "deployed")); err == nil {
+		t.Fatalf("the script ran; output %q", out)
+	}
+	if len(blocked) == 0 || blocked[0].Command != "npm run deploy" {
+		t.Fatalf("blocked %+v; output %q", blocked, out)
+	}
+}
