@@ -28,6 +28,10 @@ type multiProgram struct {
 	// anywhere: the program reads its global options anywhere before "--" (npm's
 	// nopt, cobra's interspersed flags), not only before the subcommand.
 	anywhere bool
+	// loose: the program takes an abbreviation of a long option (npm --pref x) and
+	// options it has no row for, so the command is also read with every option
+	// dropped, and with an unknown long option taking the next word as its value.
+	loose bool
 	// same are the groups of spellings of one subcommand, words separated by
 	// spaces: a command written with one spelling is read with each other one.
 	same [][]string
@@ -79,6 +83,7 @@ var multiPrograms = map[string]*multiProgram{
 			"--ignore-scripts", "-s", "--silent", "-q", "--quiet", "-d", "-dd", "-ddd", "--verbose", "-y", "--yes",
 			"--foreground-scripts", "--force", "-f"},
 		anywhere: true,
+		loose:    true,
 		same: append([][]string{
 			{"run", "run-script", "rum", "urn"},
 			{"exec", "x"},
@@ -91,6 +96,7 @@ var multiPrograms = map[string]*multiProgram{
 		valued:   []string{"-C", "--dir", "--filter", "-F", "--filter-prod", "--workspace-concurrency", "--reporter", "--loglevel", "--test-pattern", "--changed-files-ignore-pattern", "--store-dir", "--virtual-store-dir"},
 		flags:    []string{"-r", "--recursive", "-w", "--workspace-root", "--stream", "--parallel", "--aggregate-output", "-s", "--silent", "--if-present", "--no-bail", "--sequential"},
 		anywhere: true,
+		loose:    true,
 		same: append([][]string{
 			{"run", "run-script"},
 			{"exec"},
@@ -242,13 +248,20 @@ func readInto(head []string, args []word, add func([]word), aliases map[string]s
 	if p == nil {
 		return
 	}
-	with := func(ws ...[]word) []word {
-		r := litWords(head...)
-		for _, w := range ws {
-			r = append(r, w...)
-		}
-		return r
+	k := skipGlobals(p, prog, args, aliases, false)
+	rests := [][]word{afterGlobals(p, args[k:], dropKnown)}
+	if p.loose {
+		g := skipGlobals(p, prog, args, aliases, true)
+		rests = append(rests, afterGlobals(p, args[k:], dropAll), afterGlobals(p, args[g:], dropAllGreedy))
 	}
+	for _, rest := range rests {
+		readRest(head, p, rest, add, aliases, depth)
+	}
+}
+
+// skipGlobals returns the index of the subcommand in args, after the global options;
+// greedy: an option the table does not know takes the next word as its value.
+func skipGlobals(p *multiProgram, prog string, args []word, aliases map[string]string, greedy bool) int {
 	k := 0
 	for k < len(args) {
 		a := args[k]
@@ -258,11 +271,10 @@ func readInto(head []string, args []word, add func([]word), aliases map[string]s
 		}
 		v := a.val
 		if v == "--" {
-			k++
-			break
+			return k + 1
 		}
 		if !strings.HasPrefix(v, "-") || v == "-" {
-			break
+			return k
 		}
 		name, _, eq := strings.Cut(v, "=")
 		switch {
@@ -278,13 +290,66 @@ func readInto(head []string, args []word, add func([]word), aliases map[string]s
 				noteAlias(aliases, v[2:])
 			}
 			k++
+		case greedy && strings.HasPrefix(v, "--") && !eq && !slices.Contains(p.flags, v) && k+1 < len(args) && !strings.HasPrefix(args[k+1].val, "-"):
+			k += 2
 		default:
 			k++ // a flag
 		}
 	}
-	rest := append([]word(nil), args[min(k, len(args)):]...)
-	if p.anywhere && len(rest) > 1 {
-		rest = append(rest[:1:1], dropGlobals(p, rest[1:])...)
+	return min(k, len(args))
+}
+
+// How afterGlobals treats the options after the subcommand of a program that reads
+// them anywhere.
+const (
+	dropKnown     = iota // the table's global options and their values
+	dropAll              // every option; those the table does not know as flags
+	dropAllGreedy        // every option; one the table does not know takes the next word
+)
+
+// afterGlobals is rest (the subcommand and its words) with the global options after
+// the subcommand dropped, for a program that reads them anywhere, up to "--".
+func afterGlobals(p *multiProgram, rest []word, how int) []word {
+	if !p.anywhere || len(rest) < 2 {
+		return rest
+	}
+	out := []word{rest[0]}
+	ws := rest[1:]
+	for i := 0; i < len(ws); i++ {
+		a := ws[i]
+		v := a.val
+		if !a.lit || !strings.HasPrefix(v, "-") || v == "-" {
+			out = append(out, a)
+			continue
+		}
+		if v == "--" {
+			return append(out, ws[i:]...)
+		}
+		name, _, eq := strings.Cut(v, "=")
+		known := slices.Contains(p.valued, name) || slices.Contains(p.flags, v) ||
+			len(v) > 2 && v[1] != '-' && slices.Contains(p.valued, v[:2])
+		switch {
+		case slices.Contains(p.valued, v):
+			i++
+		case known:
+		case how == dropKnown:
+			out = append(out, a)
+		case how == dropAllGreedy && strings.HasPrefix(v, "--") && !eq && i+1 < len(ws) && !strings.HasPrefix(ws[i+1].val, "-"):
+			i++
+		}
+	}
+	return out
+}
+
+// readRest reads the subcommand and its words, rest, after the global options.
+func readRest(head []string, p *multiProgram, rest []word, add func([]word), aliases map[string]string, depth int) {
+	prog := strings.Join(head, " ")
+	with := func(ws ...[]word) []word {
+		r := litWords(head...)
+		for _, w := range ws {
+			r = append(r, w...)
+		}
+		return r
 	}
 	add(with(rest))
 	if len(rest) == 0 || !rest[0].lit || depth >= maxAliases {
@@ -366,33 +431,6 @@ func beginsWith(ws []word, prefix []string) bool {
 		}
 	}
 	return true
-}
-
-// dropGlobals removes the program's global options (and their values) from ws, up
-// to "--".
-func dropGlobals(p *multiProgram, ws []word) []word {
-	var out []word
-	for i := 0; i < len(ws); i++ {
-		a := ws[i]
-		if !a.lit {
-			out = append(out, a)
-			continue
-		}
-		v := a.val
-		if v == "--" {
-			return append(out, ws[i:]...)
-		}
-		name, _, eq := strings.Cut(v, "=")
-		switch {
-		case slices.Contains(p.valued, v):
-			i++
-		case eq && slices.Contains(p.valued, name), slices.Contains(p.flags, v):
-		case len(v) > 2 && v[0] == '-' && v[1] != '-' && slices.Contains(p.valued, v[:2]):
-		default:
-			out = append(out, a)
-		}
-	}
-	return out
 }
 
 // noteAlias keeps a git alias given as -c alias.NAME=VALUE for git's own commands.
