@@ -24,6 +24,11 @@ func (e *Engine) checkBash(c Call) Verdict {
 			if r.Match(c.Tool, sc.Text) {
 				return Verdict{Decision: Deny, Reason: fmt.Sprintf("a deny rule (%s) forbids %q", r.describe(), clip(sc.Text))}
 			}
+			for _, rd := range sc.Readings {
+				if r.Match(c.Tool, rd) {
+					return Verdict{Decision: Deny, Reason: fmt.Sprintf("a deny rule (%s) forbids %q, which %s reads as %q", r.describe(), clip(sc.Text), strings.Fields(rd)[0], clip(rd))}
+				}
+			}
 		}
 	}
 	if guarded {

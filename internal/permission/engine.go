@@ -170,6 +170,11 @@ func (e *Engine) asked(c Call) (Rule, bool) {
 			if r.Pattern.MatchString(sc.Text) {
 				return r, true
 			}
+			for _, rd := range sc.Readings {
+				if r.Pattern.MatchString(rd) {
+					return r, true
+				}
+			}
 		}
 	}
 	return Rule{}, false

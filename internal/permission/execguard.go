@@ -61,6 +61,13 @@ func (g *ExecGuard) judge(x contain.Exec, f *os.File, path string, argv []string
 		args = argv[1:]
 	}
 	names := g.index.names(f, path)
+	// A program may read the name it is called by (git runs git-push as push,
+	// busybox its applets), and the caller chooses argv[0] (exec -a).
+	if len(argv) > 0 {
+		if n := filepath.Base(argv[0]); n != "" && n != "." && n != "/" && !containsString(names, n) {
+			names = append(names, n)
+		}
+	}
 	for _, name := range names {
 		if r := g.match(name, args); r.Refused() {
 			return r
@@ -92,6 +99,17 @@ func (g *ExecGuard) judge(x contain.Exec, f *os.File, path string, argv []string
 		}
 		break
 	}
+	// An interpreter given a script that is a known program runs that program: node
+	// given npm's npm-cli.js with run deploy is npm run deploy.
+	for _, name := range names {
+		if !isInterpreter(name) && !isShell(name) {
+			continue
+		}
+		if r := g.scriptProgram(x, args); r.Refused() {
+			return r
+		}
+		break
+	}
 	// A script runs as its interpreter, which the kernel starts without an exec of its own.
 	if interp, arg, ok := shebang(f); ok {
 		iargv := []string{interp}
@@ -109,17 +127,66 @@ func (g *ExecGuard) judge(x contain.Exec, f *os.File, path string, argv []string
 	return contain.Refusal{}
 }
 
-// match checks the command name args against the rules.
-func (g *ExecGuard) match(name string, args []string) contain.Refusal {
-	parts := make([]string, 0, len(args)+1)
-	parts = append(parts, name)
-	for _, a := range args {
-		parts = append(parts, shellQuote(a))
+// maxScriptOperands bounds the operands of an interpreter tried as its script (an
+// option's value may come first).
+const maxScriptOperands = 3
+
+// scriptProgram judges the operands of an interpreter that name a known program
+// (one of the index, by identity) as that program run with the words after it.
+func (g *ExecGuard) scriptProgram(x contain.Exec, args []string) contain.Refusal {
+	tried := 0
+	for k, a := range args {
+		if a == "--" || strings.HasPrefix(a, "-") {
+			continue
+		}
+		if tried++; tried > maxScriptOperands {
+			break
+		}
+		f, err := x.Open(a)
+		if err != nil {
+			continue
+		}
+		known := g.index.known(f)
+		f.Close()
+		for _, n := range known {
+			if r := g.match(n, args[k+1:]); r.Refused() {
+				return r
+			}
+		}
 	}
-	text := strings.Join(parts, " ")
+	return contain.Refusal{}
+}
+
+// isShell names the shells, which run a script file given as their operand.
+func isShell(name string) bool {
+	switch name {
+	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash":
+		return true
+	}
+	return false
+}
+
+// match checks the command name args against the rules: as written, and as the
+// program reads it (its global options, another spelling of its subcommand, the
+// table of multicmd.go the shell parser reads with).
+func (g *ExecGuard) match(name string, args []string) contain.Refusal {
+	words := make([]word, 0, len(args)+1)
+	words = append(words, word{val: name, lit: true, src: name})
+	for _, a := range args {
+		words = append(words, litWord(a))
+	}
+	text := joinWords(words)
 	for _, r := range g.rules {
 		if r.Match("bash", text) {
 			return contain.Refusal{Rule: r.String(), Command: text}
+		}
+	}
+	for _, rd := range otherReadings(words) {
+		t := joinWords(rd)
+		for _, r := range g.rules {
+			if r.Match("bash", t) {
+				return contain.Refusal{Rule: r.String(), Command: t}
+			}
 		}
 	}
 	return contain.Refusal{}
@@ -318,6 +385,21 @@ func (ix *programIndex) names(f *os.File, path string) []string {
 		}
 	}
 	return out
+}
+
+// known are the names of the indexed programs the open file f is (the same file).
+func (ix *programIndex) known(f *os.File) []string {
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	id, ok := identity(fi)
+	if !ok {
+		return nil
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return append([]string(nil), ix.byID[id]...)
 }
 
 // hash is the SHA-256 of the open file f, cached by identity, size and time.

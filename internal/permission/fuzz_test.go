@@ -14,6 +14,8 @@ func FuzzCommands(f *testing.F) {
 		"find . -exec rm {} \\;", "git -c core.pager='less -R' log", "cat <<EOF\n$(x)\nEOF",
 		"f(){ g; }; f", "$CMD x", `eval "$x"`, "sudo -u", "env -S", "xargs", "(", "`",
 		"python -c", "bash <<< 'x'", "$'\\x72m'", "flock f -c", "git rebase -x",
+		"git -C . -c alias.x=y -c alias.y=x x", "git-push", "npm -w", "yarn workspace a", "docker-compose -f",
+		"[ -f x ]", "[a]b", "exec -a git-push git",
 	} {
 		f.Add(s)
 	}

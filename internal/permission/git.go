@@ -2,6 +2,7 @@ package permission
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -32,7 +33,7 @@ func unwrapGit(w *walker, i int, args []word, redirs []*syntax.Redirect, depth i
 				return
 			}
 			k++
-		case v == "-C" || v == "--git-dir" || v == "--work-tree" || v == "--namespace" || v == "--config-env":
+		case slices.Contains(multiPrograms["git"].valued, v):
 			if v == "--config-env" && k+1 < len(args) {
 				key, _, _ := strings.Cut(args[k+1].val, "=")
 				if !args[k+1].lit || gitKeyRunsCommand(key) {

@@ -25,6 +25,11 @@ type SimpleCommand struct {
 	RunsCode bool
 	// Why says what hides the program or the code, for Opaque and RunsCode.
 	Why string
+	// Readings are the command as the program itself reads it, when that differs
+	// from Text: a program of subcommands after its global options, under another
+	// spelling of the subcommand, in its dashed form (multicmd.go). Deny and ask
+	// rules match them too; allow rules match Text only.
+	Readings []string
 }
 
 // maxCommands bounds the commands followed in one script (sudo sudo sudo … x).
@@ -196,6 +201,10 @@ func (w *walker) run(args []word, redirs []*syntax.Redirect, depth int) {
 		name = path.Base(name)
 	}
 	i := w.add(SimpleCommand{Text: text, Name: name})
+	named := append([]word{litWord(name)}, args[1:]...)
+	for _, r := range otherReadings(named) {
+		w.cmds[i].Readings = append(w.cmds[i].Readings, joinWords(r))
+	}
 	w.checkNames(i, args)
 	if unwrap, ok := builtinRunners[name]; ok {
 		unwrap(w, i, args, redirs, depth)
@@ -203,6 +212,8 @@ func (w *walker) run(args []word, redirs []*syntax.Redirect, depth int) {
 		unwrap(w, i, args, redirs, depth)
 	} else if isInterpreter(name) {
 		interpreter(w, i, args)
+	} else if sub, ok := strings.CutPrefix(name, "git-"); ok && sub != "" {
+		unwrapGit(w, i, append(litWords("git", sub), args[1:]...), redirs, depth) // git-rebase -x …
 	}
 }
 

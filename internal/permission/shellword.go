@@ -12,14 +12,18 @@ import (
 // which the shell may turn the word into other words.
 func literal(x *syntax.Word) (val string, lit, pattern bool) {
 	var b strings.Builder
+	open := byte(0) // an unquoted [ or { seen, waiting for its ] or }
 	for _, p := range x.Parts {
 		switch p := p.(type) {
 		case *syntax.Lit:
-			if strings.ContainsAny(p.Value, "*?[{") {
-				pattern = true
-			}
+			var glob bool
+			glob, open = globChars(p.Value, open)
+			pattern = pattern || glob
 			b.WriteString(unescape(p.Value, false))
 		case *syntax.SglQuoted:
+			if open == '[' && strings.Contains(p.Value, "]") || open == '{' && strings.Contains(p.Value, "}") {
+				pattern = true // a quoted closer may still end the bracket, to be safe
+			}
 			if !p.Dollar {
 				b.WriteString(p.Value)
 				continue
@@ -38,6 +42,9 @@ func literal(x *syntax.Word) (val string, lit, pattern bool) {
 				if !ok {
 					return "", false, false
 				}
+				if open == '[' && strings.Contains(l.Value, "]") || open == '{' && strings.Contains(l.Value, "}") {
+					pattern = true
+				}
 				b.WriteString(unescape(l.Value, true))
 			}
 		default:
@@ -45,6 +52,28 @@ func literal(x *syntax.Word) (val string, lit, pattern bool) {
 		}
 	}
 	return b.String(), true, pattern
+}
+
+// globChars reports whether the unquoted text s makes a word a pattern the shell
+// expands: a * or ?, a [ closed by a ] or a { closed by a } (open carries a [ or {
+// from an earlier piece of the word). A lone [ is a plain character: `[ -f x ]` runs
+// the program [, and test is no computed program.
+func globChars(s string, open byte) (bool, byte) {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\':
+			i++
+		case c == '*' || c == '?':
+			return true, open
+		case c == '[' || c == '{':
+			if open == 0 {
+				open = c
+			}
+		case c == ']' && open == '[' || c == '}' && open == '{':
+			return true, open
+		}
+	}
+	return false, open
 }
 
 // unescape removes the backslashes the shell removes: any in unquoted text, and in

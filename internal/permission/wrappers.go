@@ -26,7 +26,7 @@ func init() {
 		"sudo":     unwrapSudo,
 		"doas":     unwrapSudo,
 		"command":  unwrapCommand,
-		"exec":     after(optSpec{short: "a"}, 0),
+		"exec":     unwrapExec,
 		"builtin":  after(optSpec{}, 0),
 		"stdbuf":   after(optSpec{short: "ioe", long: []string{"input", "output", "error"}}, 0),
 		"ionice":   unlessPID(optSpec{short: "cnpPu", long: []string{"class", "classdata", "pid", "pgid", "uid"}}, 0, "-p", "-P", "-u", "--pid", "--pgid", "--uid"),
@@ -248,6 +248,18 @@ func (w *walker) shellString(i int, args []word, depth int) {
 		parts = append(parts, a.val)
 	}
 	w.nested(strings.Join(parts, " "), depth, w.cmds[i].Text)
+}
+
+// unwrapExec: exec [-cl] [-a NAME] command… runs the command, and -a gives it NAME as
+// its argv[0], by which programs that read it choose what to do (git-push runs as
+// git push, busybox runs its applet): the command is read under that name too.
+func unwrapExec(w *walker, _ int, args []word, redirs []*syntax.Redirect, depth int) {
+	opts, k := options(args, 1, optSpec{short: "a"})
+	w.run(args[k:], redirs, depth)
+	// A computed name is left to the exec supervisor, which judges argv[0] too.
+	if a := given(opts, "-a"); len(a) > 0 && a[len(a)-1].val.lit && k < len(args) {
+		w.run(append([]word{a[len(a)-1].val}, args[k+1:]...), redirs, depth)
+	}
 }
 
 func unwrapCommand(w *walker, _ int, args []word, redirs []*syntax.Redirect, depth int) {
