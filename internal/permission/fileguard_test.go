@@ -113,3 +113,28 @@ func TestNilFileGuard(t *testing.T) {
 		t.Error("a nil guard refused")
 	}
 }
+
+// ".." after a link goes up from where the link points, as the kernel goes; a guard
+// that resolved a folder once still sees a link put in place of a file in it.
+func TestFileGuardResolvesAsTheKernel(t *testing.T) {
+	e, root := project(t, ModeYolo, nil, []string{`read_file:secret/k`})
+	if err := os.MkdirAll(filepath.Join(root, "secret", "deep"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("secret/deep", filepath.Join(root, "deeplink")); err != nil {
+		t.Fatal(err)
+	}
+	g := e.FileGuard("grep")
+	if err := g.Read(root + "/deeplink/../k"); err == nil {
+		t.Error("deeplink/../k is secret/k")
+	}
+	if err := g.Read(filepath.Join(root, "src", "k")); err != nil {
+		t.Fatalf("src/k: %v", err)
+	}
+	if err := os.Symlink("../secret/k", filepath.Join(root, "src", "k")); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Read(filepath.Join(root, "src", "k")); err == nil {
+		t.Error("src/k, now a link to secret/k, was allowed")
+	}
+}
