@@ -120,3 +120,20 @@ func TestLspQueriesHideDeniedFile(t *testing.T) {
 	}
 	wantError(t, inv.Run(context.Background()), `read_file:key\.go`)
 }
+
+// The project checker (go vet) quotes the code of a read-denied file; its messages
+// about the file are left out and the file named.
+func TestProjectCheckHidesDeniedFile(t *testing.T) {
+	needGopls(t)
+	m := newManager(t, lsp.Options{})
+	dir := shapesProject(t)
+	writeTree(t, dir, map[string]string{"key.go": "package shapes\n\nimport \"fmt\"\n\nfunc leak() { fmt.Printf(\"%d\\n\", \"hunter2\") }\n"})
+	args := A{"action": "diagnostics", "file": "*"}
+	if r := gated(t, yoloGate(t, dir), Tool(m, Options{}), dir, args); !strings.Contains(r.Text, "hunter2") {
+		t.Fatalf("with no rule go vet does not quote key.go, so the test proves nothing:\n%s", r.Text)
+	}
+	r := gated(t, yoloGate(t, dir, `read_file:key\.go`), Tool(m, Options{}), dir, args)
+	if strings.Contains(r.Text, "hunter2") || !strings.Contains(r.Text, `[skipped key.go: denied by read_file:key\.go from --deny]`) {
+		t.Fatalf("under read_file:key\\.go:\n%s", r.Text)
+	}
+}

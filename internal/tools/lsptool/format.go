@@ -324,7 +324,7 @@ func projectCheck(ctx context.Context, m *lsp.Manager, o Options, env tool.Env) 
 			continue
 		}
 		end := procgroup.Wait(ctx, cmd, checkerTimeout, time.Second, nil)
-		text := strings.TrimSpace(out.String())
+		text := strings.TrimSpace(hideDenied(env, t.Root, out.String()))
 		if len(text) > max {
 			text = text[:max] + "\n(output cut at " + fmt.Sprint(max) + " bytes)"
 		}
