@@ -3,6 +3,8 @@ package tool
 import (
 	"errors"
 	"fmt"
+	"sort"
+	"strings"
 )
 
 // FileGuard is the session's path rules asked about one file a call is about to read
@@ -83,4 +85,22 @@ func (e Env) CanChangeAll(abs []string) error {
 		}
 	}
 	return nil
+}
+
+// maxSkipped is how many skipped files a result names; the rest are counted.
+const maxSkipped = 10
+
+// SkippedNote is the lines of the files a call left out for a rule (FileDenied.Skipped),
+// sorted, the first few named and the others counted, so that a denied folder of many
+// files does not fill the output; "" when there are none.
+func SkippedNote(lines []string) string {
+	if len(lines) == 0 {
+		return ""
+	}
+	lines = append([]string(nil), lines...)
+	sort.Strings(lines)
+	if n := len(lines) - maxSkipped; n > 0 {
+		lines = append(lines[:maxSkipped], fmt.Sprintf("[skipped %d more files that rules deny reading]", n))
+	}
+	return strings.Join(lines, "\n")
 }

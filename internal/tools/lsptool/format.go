@@ -349,7 +349,7 @@ func projectCheck(ctx context.Context, m *lsp.Manager, o Options, env tool.Env) 
 }
 
 // skippedLines names the files whose results were left out because a rule denies
-// reading them, in order: "[skipped secret/k.go: denied by read_file:secret/.*]".
+// reading them (tool.SkippedNote): "[skipped secret/k.go: denied by read_file:secret/.*]".
 func skippedLines(denied map[string]error) []string {
 	var out []string
 	for _, err := range denied {
@@ -359,6 +359,8 @@ func skippedLines(denied map[string]error) []string {
 			out = append(out, "[skipped: "+err.Error()+"]")
 		}
 	}
-	slices.Sort(out)
-	return out
+	if len(out) == 0 {
+		return nil
+	}
+	return []string{tool.SkippedNote(out)}
 }

@@ -132,3 +132,19 @@ func TestClaudeReadDenyStopsGrep(t *testing.T) {
 		t.Errorf("Read(./secrets/**) as %s:\n%s", rule, r.Text)
 	}
 }
+
+// A denied folder of many files names a few and counts the rest.
+func TestFileGuardSkippedLinesAreBounded(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{}
+	for i := range 25 {
+		files[filepath.Join("secrets", string(rune('a'+i))+".txt")] = secret + "\n"
+	}
+	writeFiles(t, dir, files)
+	r := gated(t, yoloGate(t, dir, `read_file:secrets/.*`), Grep(testOpts), dir, A{"pattern": "hunter"})
+	lines := strings.Split(r.Text, "\n")
+	if len(lines) != 12 || lines[1] != `[skipped secrets/a.txt: denied by read_file:secrets/.* from --deny]` ||
+		lines[11] != "[skipped 15 more files that rules deny reading]" {
+		t.Errorf("%d lines:\n%s", len(lines), r.Text)
+	}
+}

@@ -1,8 +1,6 @@
 package search
 
 import (
-	"sort"
-	"strings"
 	"sync"
 
 	"github.com/gantry-dev/gantry/internal/tool"
@@ -34,15 +32,11 @@ func (s *skips) denied(abs string) bool {
 	return true
 }
 
-// note is the lines of the skipped files in order, or "".
+// note is the lines of the skipped files (tool.SkippedNote), or "".
 func (s *skips) note() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if len(s.list) == 0 {
-		return ""
-	}
-	sort.Strings(s.list)
-	return strings.Join(s.list, "\n")
+	return tool.SkippedNote(s.list)
 }
 
 // withNote appends the skipped files' lines to out.

@@ -88,11 +88,8 @@ type outcome struct {
 	denied []string
 }
 
-// deniedNote is the lines of the files a rule kept the search from, in order.
-func (out *outcome) deniedNote() string {
-	slices.Sort(out.denied)
-	return strings.Join(out.denied, "\n")
-}
+// deniedNote is the lines of the files a rule kept the search from (tool.SkippedNote).
+func (out *outcome) deniedNote() string { return tool.SkippedNote(out.denied) }
 
 // skip records that a rule denies reading a file (err from the file guard).
 func (out *outcome) skip(err error, mu *sync.Mutex) {
