@@ -73,7 +73,7 @@ func formatLocations(env tool.Env, locs []protocol.Location, limit int, what str
 		b.WriteString(strconv.Itoa(int(l.Range.Start.Line) + 1))
 		b.WriteString(": ")
 		if hidden != nil {
-			b.WriteString("[line not shown: " + hidden.Error() + "]")
+			b.WriteString(notShown(hidden))
 			continue
 		}
 		b.Write(bytes.TrimSpace(text.lineBytes(int(l.Range.Start.Line))))
@@ -363,4 +363,12 @@ func skippedLines(denied map[string]error) []string {
 		return nil
 	}
 	return []string{tool.SkippedNote(out)}
+}
+
+// notShown stands for a line of a file a rule denies reading.
+func notShown(err error) string {
+	if d, ok := tool.AsFileDenied(err); ok {
+		return "[line not shown: denied by " + d.Rule + "]"
+	}
+	return "[line not shown: " + err.Error() + "]"
 }
