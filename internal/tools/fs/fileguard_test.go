@@ -180,4 +180,9 @@ func TestFileGuardRefusalsWriteNothing(t *testing.T) {
 	if r.IsError || leaks(r, secret) || readTestFile(t, filepath.Join(dir, ".env")) != "KEY=new\n" {
 		t.Errorf("write_file: %s", r.Text)
 	}
+	// Emptied: written too, not taken for the content it already has.
+	r, _ = gated(t, e, "write_file", dir, A{"path": ".env", "content": ""})
+	if r.IsError || readTestFile(t, filepath.Join(dir, ".env")) != "" {
+		t.Errorf("write_file of nothing: %s", r.Text)
+	}
 }

@@ -67,7 +67,7 @@ func writeFile(ctx context.Context, env tool.Env, a writeArgs, maxOut int) tool.
 	if msg != "" {
 		return tool.Fail(msg)
 	}
-	if prev.exists && !prev.tooBig && bytes.Equal(prev.old, content) {
+	if prev.exists && !prev.tooBig && prev.hidden == "" && bytes.Equal(prev.old, content) {
 		return tool.Result{Text: fmt.Sprintf("%s already has exactly this content; nothing was written.", a.Path)}
 	}
 	if ctx.Err() != nil {
