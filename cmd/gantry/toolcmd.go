@@ -75,6 +75,9 @@ func runTool(args []string) int {
 			input = s
 		}
 	}
+	if gate != nil {
+		env.Files = gate.FileGuard(t.Name())
+	}
 	inv, msg := t.Decode(env, json.RawMessage(input))
 	if msg != "" {
 		fmt.Fprintln(os.Stderr, msg)

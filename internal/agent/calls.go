@@ -143,12 +143,28 @@ func (a *Agent) prepare(c llm.Block, unsettled *atomic.Int32) *pending {
 		return p
 	}
 	p.tool = t
-	inv, msg := t.Decode(a.Env, c.Input)
+	inv, msg := t.Decode(a.envFor(t.Name()), c.Input)
 	p.inv, p.call = inv, tool.Describe(t, inv)
 	if msg != "" {
 		a.settle(p, tool.Fail(msg), false)
 	}
 	return p
+}
+
+// fileGuards is a gate that also checks each file a call reads or writes
+// (permission.Engine).
+type fileGuards interface {
+	FileGuard(tool string) tool.FileGuard
+}
+
+// envFor is the environment of a call of the tool name: the session's, with the
+// gate's per-file check of the call's tool, unless one is set already.
+func (a *Agent) envFor(name string) tool.Env {
+	env := a.Env
+	if g, ok := a.Gate.(fileGuards); ok && env.Files == nil {
+		env.Files = g.FileGuard(name)
+	}
+	return env
 }
 
 // start announces a call once: ToolStarted, with what it will run as.

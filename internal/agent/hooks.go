@@ -116,7 +116,7 @@ func (a *Agent) preToolUse(ctx context.Context, p *pending) (allow bool) {
 		return false
 	}
 	if len(r.UpdatedInput) > 0 && json.Valid(r.UpdatedInput) {
-		inv, msg := p.tool.Decode(a.Env, r.UpdatedInput)
+		inv, msg := p.tool.Decode(a.envFor(p.tool.Name()), r.UpdatedInput)
 		if msg != "" {
 			a.settle(p, tool.Fail("A PreToolUse hook rewrote the arguments, and they are not valid: "+msg), false)
 			return false

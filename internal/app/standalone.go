@@ -50,5 +50,9 @@ func Standalone(ctx context.Context, cwd string, rules bool) (reg *tool.Registry
 	stop = func() error {
 		return errors.Join(reg.Close(context.Background()), pool.Close(context.Background()))
 	}
-	return reg, tool.Env{Cwd: cwd}, gate, failures, stop, nil
+	env = tool.Env{Cwd: cwd}
+	if gate != nil {
+		env.Files = gate.FileGuard("") // the deny rules of the file families, for every tool
+	}
+	return reg, env, gate, failures, stop, nil
 }

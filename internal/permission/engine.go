@@ -31,6 +31,9 @@ type Engine struct {
 type remembered struct {
 	tool, principal string
 	allow           bool
+	// paths and files are the call's, for the file guard (a file denied always).
+	paths []string
+	files tool.Files
 }
 
 // NewEngine makes a gate from rules given as strings ("tool" or "tool:regex").
@@ -96,7 +99,7 @@ func (e *Engine) SetMode(m Mode) (previous Mode) {
 // Remember implements Gate. An "always" is kept for this exact tool and principal.
 func (e *Engine) Remember(c Call, allow bool) {
 	e.mu.Lock()
-	e.remember = append(e.remember, remembered{c.Tool, c.Principal, allow})
+	e.remember = append(e.remember, remembered{tool: c.Tool, principal: c.Principal, allow: allow, paths: c.Paths, files: c.Files})
 	e.mu.Unlock()
 }
 

@@ -98,6 +98,9 @@ type Env struct {
 	// Terminals the face's live terminals. Both are nil outside editors.
 	Editor    Editor
 	Terminals Terminals
+	// Files checks each file the call reads or writes against the session's path
+	// rules (see FileGuard); nil allows everything. The loop sets it per call.
+	Files FileGuard
 }
 
 // Abs resolves p against the working directory; a leading "~/" (or "~" alone) is

@@ -718,8 +718,10 @@ func (d *Debugger) describe(ctx context.Context, env tool.Env, s *dap.Session, s
 				path = f.Source.Path
 			}
 			where = fmt.Sprintf("%s:%d in %s", rel(env.Cwd, path), f.Line, f.Name)
-			if line := sourceLine(path, f.Line); line != "" {
-				where += "\n  " + fmt.Sprint(f.Line) + " | " + line
+			if env.CanRead(path) == nil { // a read-denied file's line is not quoted
+				if line := sourceLine(path, f.Line); line != "" {
+					where += "\n  " + fmt.Sprint(f.Line) + " | " + line
+				}
 			}
 			if path != "" {
 				loc = &tool.Location{Path: path, Line: f.Line}

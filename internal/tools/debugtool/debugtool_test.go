@@ -44,9 +44,10 @@ func need(t *testing.T, id, dir string) {
 type A map[string]any
 
 type harness struct {
-	t   *testing.T
-	d   *Debugger
-	dir string
+	t     *testing.T
+	d     *Debugger
+	dir   string
+	files tool.FileGuard // the calls' file guard (nil: none)
 }
 
 func newHarness(t *testing.T, o Options) *harness {
@@ -79,7 +80,7 @@ func (h *harness) write(name, text string) string {
 func (h *harness) call(a A) tool.Result {
 	h.t.Helper()
 	raw, _ := json.Marshal(a)
-	inv, msg := h.d.Tools()[0].Decode(tool.Env{Cwd: h.dir}, raw)
+	inv, msg := h.d.Tools()[0].Decode(tool.Env{Cwd: h.dir, Files: h.files}, raw)
 	if msg != "" {
 		return tool.Fail(msg)
 	}

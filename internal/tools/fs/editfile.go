@@ -91,6 +91,10 @@ func editFile(ctx context.Context, env tool.Env, a editArgs, maxOut int) tool.Re
 		return tool.Fail("edit_file was cancelled; nothing was written.")
 	}
 	abs := env.Abs(a.Path)
+	// edit_file reads the file it writes, and its errors and diff quote it.
+	if err := env.CanChange(abs); err != nil {
+		return refused("edit_file", err)
+	}
 	target := writeTarget(abs)
 	src, msg := loadSource(ctx, env, a.Path, abs, target, "edit_file")
 	if msg != "" {

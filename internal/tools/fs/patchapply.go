@@ -46,6 +46,13 @@ func planPatch(ctx context.Context, env tool.Env, ops []patchOp) ([]*fileEdit, s
 		seen[abs] = line
 		return ""
 	}
+	// Every file the patch names — both ends of a move — is read and written: all
+	// are checked before any is read, so a denied file is never quoted or changed.
+	for _, p := range patchPaths(ops) {
+		if err := env.CanChange(env.Abs(p)); err != nil {
+			return nil, fmt.Sprintf("apply_patch was refused and nothing was changed: %s.", err)
+		}
+	}
 	var plan []*fileEdit
 	for _, op := range ops {
 		if ctx.Err() != nil {

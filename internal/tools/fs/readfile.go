@@ -77,6 +77,9 @@ func readFile(ctx context.Context, env tool.Env, a readArgs, maxOut int) tool.Re
 		return tool.Fail("read_file was cancelled.")
 	}
 	abs := env.Abs(a.Path)
+	if err := env.CanRead(abs); err != nil {
+		return refused("read_file", err)
+	}
 	info, msg := statRegular(a.Path, abs, "read")
 	if msg != "" {
 		if msg == missingFile(a.Path) && env.EditorReads() {

@@ -58,13 +58,16 @@ func WriteFile(o Options) tool.Tool {
 
 func writeFile(ctx context.Context, env tool.Env, a writeArgs, maxOut int) tool.Result {
 	abs := env.Abs(a.Path)
+	if err := env.CanWrite(abs); err != nil {
+		return refused("write_file", err)
+	}
 	target := writeTarget(abs)
 	content := []byte(a.Content)
 	prev, msg := loadPrevious(ctx, env, a.Path, abs, target)
 	if msg != "" {
 		return tool.Fail(msg)
 	}
-	if prev.exists && !prev.tooBig && bytes.Equal(prev.old, content) {
+	if prev.exists && !prev.tooBig && prev.hidden == "" && bytes.Equal(prev.old, content) {
 		return tool.Result{Text: fmt.Sprintf("%s already has exactly this content; nothing was written.", a.Path)}
 	}
 	if ctx.Err() != nil {
@@ -89,6 +92,9 @@ func writeFile(ctx context.Context, env tool.Env, a writeArgs, maxOut int) tool.
 	case prev.tooBig:
 		headline = fmt.Sprintf("Replaced %s (previously %s, too large to diff) with %s.", a.Path, humanSize(prev.size), plural(countLines(content), "line"))
 		return tool.Result{Text: headline}
+	case prev.hidden != "":
+		headline = fmt.Sprintf("Replaced %s with %s; its old content is not shown (%s).", a.Path, plural(countLines(content), "line"), prev.hidden)
+		return tool.Result{Text: headline}
 	default:
 		c = newChange(a.Path, prev.old, content, false, false)
 		headline = fmt.Sprintf("Wrote %s: %s.", a.Path, c.summary())
@@ -109,7 +115,7 @@ func previewWrite(ctx context.Context, env tool.Env, a writeArgs) tool.Display {
 	abs := env.Abs(a.Path)
 	prev, msg := loadPrevious(ctx, env, a.Path, abs, writeTarget(abs))
 	content := []byte(a.Content)
-	if msg != "" || prev.tooBig || len(content) > maxEditSize || (prev.exists && bytes.Equal(prev.old, content)) {
+	if msg != "" || prev.tooBig || prev.hidden != "" || len(content) > maxEditSize || (prev.exists && bytes.Equal(prev.old, content)) {
 		return tool.Display{}
 	}
 	var cs fileChanges
@@ -122,6 +128,9 @@ type previous struct {
 	onDisk bool // the file exists on disk
 	exists bool // the file exists on disk or as a buffer of the editor
 	tooBig bool // the file is larger than maxEditSize, so old was not read
+	// hidden says why old was not read: a rule denies reading the file (its content,
+	// or whether it equals the new one, must not reach the model).
+	hidden string
 	size   int64
 	mode   os.FileMode // of the file on disk, or newFileMode
 	old    []byte
@@ -137,7 +146,7 @@ func loadPrevious(ctx context.Context, env tool.Env, shown, abs, target string) 
 	switch {
 	case err == nil:
 	case errors.Is(err, iofs.ErrNotExist):
-		if env.EditorReads() {
+		if env.EditorReads() && env.CanRead(abs) == nil {
 			// An unsaved new buffer of the editor; an empty one is no file at all.
 			if text, err := env.Editor.ReadText(ctx, abs); err == nil && text != "" {
 				p.exists, p.old = true, []byte(text)
@@ -156,6 +165,10 @@ func loadPrevious(ctx context.Context, env tool.Env, shown, abs, target string) 
 		return p, fmt.Sprintf("%s is %s, not a regular file; write_file only replaces regular files.", shown, modeKind(info.Mode()))
 	}
 	p.onDisk, p.exists, p.mode, p.size = true, true, info.Mode().Perm(), info.Size()
+	if err := env.CanRead(abs); err != nil {
+		p.hidden = err.Error()
+		return p, ""
+	}
 	if info.Size() > maxEditSize {
 		p.tooBig = true
 		return p, ""

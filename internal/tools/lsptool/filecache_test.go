@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/dirwatch"
+	"github.com/gantry-dev/gantry/internal/tool"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 )
@@ -157,7 +158,7 @@ func TestFormatLocationsCut(t *testing.T) {
 			locs = append(locs, l, l) // each twice: listed once
 		}
 	}
-	out, summary := formatLocations(dir, locs, 50, "references")
+	out, summary := formatLocations(tool.Env{Cwd: dir}, locs, 50, "references")
 	lines := strings.Split(out, "\n")
 	if len(lines) != 51 || lines[0] != "a.go:1: line 1 of a.go" || lines[30] != "b.go:1: line 1 of b.go" ||
 		lines[49] != "b.go:20: line 20 of b.go" || lines[50] != "(60 references; the first 50 are shown.)" {

@@ -25,8 +25,9 @@ const checkerTimeout = 5 * time.Minute
 // formatLocations is `path:line: text` per location, sorted and deduplicated, cut at
 // limit (0: no cap) with a line saying so, and a one-line summary for faces ("27
 // references in 9 files"; "" for a single line). The lines are read after the answer
-// came (files.refresh).
-func formatLocations(cwd string, locs []protocol.Location, limit int, what string) (out, summary string) {
+// came (files.refresh). A file env's guard denies reading is listed without its lines.
+func formatLocations(env tool.Env, locs []protocol.Location, limit int, what string) (out, summary string) {
+	cwd := env.Cwd
 	files.refresh()
 	slices.SortStableFunc(locs, func(a, b protocol.Location) int {
 		if c := strings.Compare(string(a.URI), string(b.URI)); c != 0 {
@@ -40,6 +41,7 @@ func formatLocations(cwd string, locs []protocol.Location, limit int, what strin
 		nfiles int
 		shown  string
 		text   *fileText
+		hidden error // reading the file is denied: its lines are not shown
 		prev   *protocol.Location
 	)
 	b.Grow(64 * min(len(locs), max(limit, 1)))
@@ -59,7 +61,9 @@ func formatLocations(cwd string, locs []protocol.Location, limit int, what strin
 		if newFile { // (a file's first location is within the limit when any is)
 			p := l.URI.Path()
 			shown = rel(cwd, p)
-			text = files.text(p)
+			if hidden = env.CanRead(p); hidden == nil { // asked before the file is read
+				text = files.text(p)
+			}
 		}
 		if b.Len() > 0 {
 			b.WriteByte('\n')
@@ -68,6 +72,10 @@ func formatLocations(cwd string, locs []protocol.Location, limit int, what strin
 		b.WriteByte(':')
 		b.WriteString(strconv.Itoa(int(l.Range.Start.Line) + 1))
 		b.WriteString(": ")
+		if hidden != nil {
+			b.WriteString(notShown(hidden))
+			continue
+		}
 		b.Write(bytes.TrimSpace(text.lineBytes(int(l.Range.Start.Line))))
 	}
 	if limit > 0 && n > limit {
@@ -178,6 +186,7 @@ func workspaceSymbols(ctx context.Context, m *lsp.Manager, env tool.Env, query s
 		return tool.Fail("No language server can serve this workspace: " + strings.Join(m.Status(env.Cwd), "; ") + ".")
 	}
 	var lines, notes []string
+	denied := map[string]error{} // files whose symbols are left out, by path shown
 	for _, t := range ts {
 		c, note, err := m.Client(ctx, t)
 		if err != nil {
@@ -203,6 +212,10 @@ func workspaceSymbols(ctx context.Context, m *lsp.Manager, env tool.Env, query s
 			p := u.Path()
 			if !inside(p, env.Cwd) {
 				return // the standard library and module cache are not the workspace
+			}
+			if err := env.CanRead(p); err != nil {
+				denied[rel(env.Cwd, p)] = err // a symbol's name is the file's content
+				return
 			}
 			s := fmt.Sprintf("%s:%d: %s %s", rel(env.Cwd, p), line+1, kind(k), name)
 			if container != "" {
@@ -233,6 +246,7 @@ func workspaceSymbols(ctx context.Context, m *lsp.Manager, env tool.Env, query s
 	if len(lines) == 0 {
 		lines = []string{fmt.Sprintf("No symbol of the workspace matches %q.", query)}
 	}
+	lines = append(lines, skippedLines(denied)...)
 	return tool.Result{Text: strings.Join(append(notes, lines...), "\n")}
 }
 
@@ -310,7 +324,7 @@ func projectCheck(ctx context.Context, m *lsp.Manager, o Options, env tool.Env) 
 			continue
 		}
 		end := proc.Wait(ctx, checkerTimeout, time.Second, nil)
-		text := strings.TrimSpace(out.String())
+		text := strings.TrimSpace(hideDenied(env, t.Root, out.String()))
 		if len(text) > max {
 			text = text[:max] + "\n(output cut at " + fmt.Sprint(max) + " bytes)"
 		}
@@ -332,4 +346,29 @@ func projectCheck(ctx context.Context, m *lsp.Manager, o Options, env tool.Env) 
 		parts = append(parts, head+"\n"+text)
 	}
 	return tool.Result{Text: strings.Join(parts, "\n\n"), IsError: failed}
+}
+
+// skippedLines names the files whose results were left out because a rule denies
+// reading them (tool.SkippedNote): "[skipped secret/k.go: denied by read_file:secret/.*]".
+func skippedLines(denied map[string]error) []string {
+	var out []string
+	for _, err := range denied {
+		if d, ok := tool.AsFileDenied(err); ok {
+			out = append(out, d.Skipped())
+		} else {
+			out = append(out, "[skipped: "+err.Error()+"]")
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return []string{tool.SkippedNote(out)}
+}
+
+// notShown stands for a line of a file a rule denies reading.
+func notShown(err error) string {
+	if d, ok := tool.AsFileDenied(err); ok {
+		return "[line not shown: denied by " + d.Rule + "]"
+	}
+	return "[line not shown: " + err.Error() + "]"
 }

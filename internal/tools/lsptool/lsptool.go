@@ -178,6 +178,9 @@ func open(ctx context.Context, m *lsp.Manager, env tool.Env, file string) (*quer
 	if !inside(path, env.Cwd) {
 		return nil, tool.Fail(fmt.Sprintf("%s is outside the workspace %s; lsp only reads files inside it.", file, env.Cwd))
 	}
+	if err := env.CanRead(path); err != nil { // before the file is read or sent to a server
+		return nil, tool.Fail(fmt.Sprintf("The language server was not asked: %s.", err))
+	}
 	files.refresh()
 	f, err := files.get(path)
 	if err != nil {
@@ -254,7 +257,7 @@ func (q *query) at(ctx context.Context, action string, pos protocol.Position) to
 	if action == "references" {
 		limit = maxReferences
 	}
-	text, summary := formatLocations(q.env.Cwd, locs, limit, plural[action])
+	text, summary := formatLocations(q.env, locs, limit, plural[action])
 	return tool.Result{Text: text, Display: tool.Display{Note: summary}}
 }
 
@@ -305,6 +308,17 @@ func locations(r protocol.DefinitionResult) []protocol.Location {
 }
 
 func (q *query) hover(ctx context.Context, pp protocol.TextDocumentPositionParams) tool.Result {
+	if q.env.Files != nil {
+		// A hover quotes the symbol's declaration (a constant's value, its comment):
+		// not from a file a rule denies reading.
+		if r, err := q.c.Server().Definition(ctx, &protocol.DefinitionParams{TextDocumentPositionParams: pp}); err == nil {
+			for _, l := range locations(r) {
+				if err := q.env.CanRead(l.URI.Path()); err != nil {
+					return tool.Fail(fmt.Sprintf("The hover is not shown, as it would quote the symbol's declaration: %s.", err))
+				}
+			}
+		}
+	}
 	h, err := q.c.Server().Hover(ctx, &protocol.HoverParams{TextDocumentPositionParams: pp})
 	if err != nil {
 		return tool.Fail(fmt.Sprintf("The language server could not answer hover: %v.", serverError(err)))

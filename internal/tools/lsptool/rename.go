@@ -120,6 +120,13 @@ func planRename(ctx context.Context, m *lsp.Manager, env tool.Env, a renameArgs)
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
+	// Every file of the edit is read and written: all are checked before any is read,
+	// so a rename is refused whole when a rule denies one of its files.
+	for _, p := range paths {
+		if err := env.CanChange(p); err != nil {
+			return nil, nil, tool.Fail(fmt.Sprintf("The rename would change %s, and %s; nothing was changed.", rel(env.Cwd, p), err))
+		}
+	}
 	for _, p := range paths {
 		if !inside(p, env.Cwd) {
 			return nil, nil, tool.Fail(fmt.Sprintf("The rename would change %s, outside the workspace; nothing was changed.", p))

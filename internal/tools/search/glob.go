@@ -128,8 +128,10 @@ func runGlob(ctx context.Context, env tool.Env, a globArgs, maxOut int) tool.Res
 	}
 	var mu sync.Mutex
 	var hits []globHit
+	rootSlash := strings.TrimSuffix(root, string(filepath.Separator)) + string(filepath.Separator)
+	sk := &skips{env: env}
 	err = walk.Walk(ctx, root, o, func(rel string, d fs.DirEntry) {
-		if !g.Match(rel) {
+		if !g.Match(rel) || sk.denied(rootSlash+rel) {
 			return
 		}
 		h := globHit{path: rel}
@@ -147,7 +149,7 @@ func runGlob(ctx context.Context, env tool.Env, a globArgs, maxOut int) tool.Res
 		return tool.Fail(walkError("glob", shown, err))
 	}
 	if len(hits) == 0 {
-		return tool.Result{Text: fmt.Sprintf("No files match %s in %s.", quote(a.Pattern), shown)}
+		return tool.Result{Text: sk.withNote(fmt.Sprintf("No files match %s in %s.", quote(a.Pattern), shown))}
 	}
 	sort.Slice(hits, func(i, j int) bool {
 		if !hits[i].mtime.Equal(hits[j].mtime) {
@@ -174,5 +176,5 @@ func runGlob(ctx context.Context, env tool.Env, a globArgs, maxOut int) tool.Res
 	if n < len(hits) {
 		out += fmt.Sprintf("\n[showing %s of %s, newest first; narrow the pattern]", thousands(n), plural(len(hits), "file"))
 	}
-	return tool.Result{Text: out}
+	return tool.Result{Text: sk.withNote(out)}
 }

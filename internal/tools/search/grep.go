@@ -177,7 +177,11 @@ func runGrep(ctx context.Context, env tool.Env, a grepArgs, maxOut int) tool.Res
 	if msg != "" {
 		return tool.Fail(msg)
 	}
+	sk := &skips{env: env}
 	if !fi.IsDir() {
+		if err := env.CanRead(root); err != nil {
+			return tool.Fail(fmt.Sprintf("grep was refused and read nothing: %s.", err))
+		}
 		nul := g.searchFile(root, displayPath(env.Cwd, root))
 		if nul >= 0 && g.coll.unreadables == 0 {
 			// named, not walked: say so rather than skip it silently, and whether it
@@ -203,6 +207,9 @@ func runGrep(ctx context.Context, env tool.Env, a grepArgs, maxOut int) tool.Res
 		prefix := displayPrefix(env.Cwd, root)
 		rootSlash := strings.TrimSuffix(root, string(filepath.Separator)) + string(filepath.Separator)
 		err := walk.Walk(ctx, root, o, func(rel string, _ fs.DirEntry) {
+			if sk.denied(rootSlash + rel) { // before the file is opened
+				return
+			}
 			g.searchFile(rootSlash+rel, prefix+rel)
 		})
 		if ctx.Err() != nil {
@@ -212,5 +219,5 @@ func runGrep(ctx context.Context, env tool.Env, a grepArgs, maxOut int) tool.Res
 			return tool.Fail(walkError("grep", shown, err))
 		}
 	}
-	return tool.Result{Text: g.coll.render(a, shown, maxOut)}
+	return tool.Result{Text: sk.withNote(g.coll.render(a, shown, maxOut))}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/gantry-dev/gantry/internal/astmatch"
 	"github.com/gantry-dev/gantry/internal/multiwrite"
@@ -95,9 +96,14 @@ func EditTool(o Options, staged *Staged) tool.Tool {
 			e := &Edit{Pattern: a.Pattern, Rewrite: a.Rewrite}
 			var changes []tool.FileChange
 			var diffs []string
+			var mu sync.Mutex
 			for _, f := range out.files {
 				text, n := f.rewritten, f.replaced
 				if n == 0 || text == string(f.src) {
+					continue
+				}
+				if err := env.CanWrite(f.abs); err != nil { // resolve would refuse it: not staged
+					out.skip(err, &mu)
 					continue
 				}
 				st, err := os.Stat(f.abs)
@@ -108,9 +114,16 @@ func EditTool(o Options, staged *Staged) tool.Tool {
 				changes = append(changes, tool.FileChange{Path: f.abs, Old: string(f.src), New: text})
 				diffs = append(diffs, fs.DiffText(f.shown, f.src, []byte(text)))
 			}
+			denied := out.deniedNote()
+			if denied != "" {
+				denied = "\n" + denied
+			}
 			if len(e.Files) == 0 {
-				if len(out.files) == 0 {
-					return tool.Result{Text: fmt.Sprintf("No match of the pattern in %s; nothing was staged.", q.shown)}
+				switch {
+				case len(out.files) == 0:
+					return tool.Result{Text: fmt.Sprintf("No match of the pattern in %s; nothing was staged.", q.shown) + denied}
+				case denied != "":
+					return tool.Result{Text: "Nothing was staged: the rewrite changes no file a rule lets it change." + denied}
 				}
 				return tool.Result{Text: "The pattern matches, but the rewrite changes nothing; nothing was staged."}
 			}
@@ -122,6 +135,9 @@ func EditTool(o Options, staged *Staged) tool.Tool {
 				e.Replacements(), len(e.Files), e.ID)
 			for _, f := range e.Files {
 				fmt.Fprintf(&b, "- %s: %d replacement(s)\n", f.Shown, f.Replacements)
+			}
+			if denied != "" {
+				b.WriteString(strings.TrimPrefix(denied, "\n") + "\n")
 			}
 			diff := strings.Join(diffs, "\n")
 			max := tool.MaxOutputOr(o.MaxOutput)
@@ -212,6 +228,13 @@ func Resolve(o Options, staged *Staged) tool.Tool {
 					return tool.Fail(fmt.Sprintf("%s was not discarded: %v.", e.ID, err))
 				}
 				return tool.Result{Text: fmt.Sprintf("Discarded %s; nothing was written.", e.ID)}
+			}
+			// The rules may have changed since the change was staged: every file is
+			// checked again before any is read or written.
+			for _, f := range e.Files {
+				if err := env.CanChange(f.Path); err != nil {
+					return tool.Fail(fmt.Sprintf("%s was not written: %s; nothing was written.", e.ID, err))
+				}
 			}
 			files := make([]multiwrite.File, len(e.Files))
 			var changes []tool.FileChange

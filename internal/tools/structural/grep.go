@@ -113,6 +113,12 @@ func renderMatches(q *query, out *outcome, limit, maxOut int) (text, summary str
 		}
 		b.WriteString("(" + strings.Join(notes, "; ") + ".)")
 	}
+	if d := out.deniedNote(); d != "" {
+		if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
+			b.WriteByte('\n')
+		}
+		b.WriteString(d)
+	}
 	if total > 0 {
 		summary = fmt.Sprintf("%d match(es) in %d file(s)", total, len(out.files))
 	}

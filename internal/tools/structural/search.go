@@ -83,6 +83,23 @@ type outcome struct {
 	refused                   map[string]error // languages whose grammar refused the pattern
 	unparsed                  int              // files that could not be parsed (error)
 	firstUnparsed             error
+	// denied are the lines of the files left out, unread, because a rule denies
+	// reading them ("[skipped secret/k.go: denied by …]").
+	denied []string
+}
+
+// deniedNote is the lines of the files a rule kept the search from (tool.SkippedNote).
+func (out *outcome) deniedNote() string { return tool.SkippedNote(out.denied) }
+
+// skip records that a rule denies reading a file (err from the file guard).
+func (out *outcome) skip(err error, mu *sync.Mutex) {
+	line := "[skipped: " + err.Error() + "]"
+	if d, ok := tool.AsFileDenied(err); ok {
+		line = d.Skipped()
+	}
+	mu.Lock()
+	out.denied = append(out.denied, line)
+	mu.Unlock()
 }
 
 // newQuery checks the arguments of a search and says what is wrong in one sentence.
@@ -127,6 +144,9 @@ func (q *query) run(ctx context.Context, name string) (*outcome, string) {
 		if _, err := q.compiled(ctx, l); err != nil {
 			return nil, fmt.Sprintf("%s: %v.", name, err)
 		}
+		if err := q.env.CanRead(q.root); err != nil {
+			return nil, fmt.Sprintf("%s was refused and read nothing: %s.", name, err)
+		}
 		ps := newParsers()
 		msg := q.searchFile(ctx, ps, q.root, q.displayPath(q.root), l, out, &mu, true)
 		ps.close()
@@ -154,6 +174,10 @@ func (q *query) run(ctx context.Context, name string) (*outcome, string) {
 		err := walk.Walk(ctx, q.root, o, func(rel string, d fs.DirEntry) {
 			l := syntax.ForPath(rel)
 			if l == nil || (q.lang != nil && l != q.lang) {
+				return
+			}
+			if err := q.env.CanRead(rootSlash + rel); err != nil { // before it is opened
+				out.skip(err, &mu)
 				return
 			}
 			var size int64
