@@ -89,19 +89,19 @@ func (w *Switch) exit(ctx context.Context, asker face.Asker, a exitArgs) tool.Re
 func (w *Switch) allow(grants []face.PlanGrant) string {
 	var added, refused []string
 	for _, g := range grants {
-		r := g.Rule
-		if err := w.s.AllowForSession([]string{r}); err != nil {
-			refused = append(refused, fmt.Sprintf("\nThe rule %q was refused and not added (%v); calls it would have covered will ask as usual.", r, err))
+		if err := w.s.AllowForSession([]string{g.Rule}); err != nil {
+			refused = append(refused, fmt.Sprintf("\nThe rule %q was refused and not added (%v); calls it would have covered will ask as usual.", g.Rule, err))
 			continue
 		}
+		s := "`" + g.Rule + "`"
 		if g.Warning != "" {
-			r += " (" + g.Warning + ")"
+			s += " (" + g.Warning + ")"
 		}
-		added = append(added, "`"+g.Rule+"`"+strings.TrimPrefix(r, g.Rule))
+		added = append(added, s)
 	}
 	var b strings.Builder
 	if len(added) > 0 {
-		fmt.Fprintf(&b, "\nAllowed without asking for the rest of the session: %s.", strings.Join(added, ", "))
+		fmt.Fprintf(&b, "\nAllowed without asking for the rest of this session (never saved): %s.", strings.Join(added, ", "))
 	}
 	for _, s := range refused {
 		b.WriteString(s)
