@@ -128,7 +128,7 @@ func TestVibeWorkerHasItsOwnDebugSession(t *testing.T) {
 			case 1:
 				return scripted.Step{Calls: []scripted.Call{
 					{ID: "wt", Name: "debug", Input: `{"operation":"terminate"}`},
-					{ID: "we", Name: "eval", Input: evalInput("print('secret' in globals())")},
+					{ID: "we", Name: "eval", Input: evalInput("import sys\nprint('secret' in globals(), sys.argv[0])")},
 				}}
 			}
 			return scripted.Step{Text: "tried"}
@@ -139,8 +139,11 @@ func TestVibeWorkerHasItsOwnDebugSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer a.Close()
-	if end := a.Run(context.Background(), "go", nil); end.StopReason != "end_turn" {
+	end := a.Run(context.Background(), "go", nil)
+	if err := a.Close(); err != nil {
+		t.Errorf("close: %v", err)
+	}
+	if end.StopReason != "end_turn" {
 		t.Fatalf("end %+v", end)
 	}
 	if got := res.get("l1"); !strings.Contains(got, "Stopped (breakpoint") {
@@ -149,8 +152,12 @@ func TestVibeWorkerHasItsOwnDebugSession(t *testing.T) {
 	if got := res.get("wt"); !strings.Contains(got, "No debug session runs") {
 		t.Errorf("the worker's terminate answered %q", got)
 	}
-	if got := res.get("we"); !strings.Contains(got, "False") {
-		t.Errorf("the worker's cell saw the parent's variables: %q", got)
+	seen := strings.Fields(res.get("we"))
+	if len(seen) < 2 || seen[0] != "False" {
+		t.Fatalf("the worker's cell gave %q: it saw the parent's variables", res.get("we"))
+	}
+	if driver := seen[1]; proctest.Running(driver) {
+		t.Errorf("the worker's kernel (%s) outlived the session", driver)
 	}
 	if got := res.get("st"); !strings.Contains(got, "prog.py:2") || strings.Contains(got, "No debug session") {
 		t.Errorf("the parent's debug session after the worker's terminate: %q", got)
