@@ -40,6 +40,9 @@ func TestExitRefusesBadArguments(t *testing.T) {
 		`{"plan":" \n "}`:                        "`plan` is empty",
 		`{"plan":"p","allowedPrompts":["x",""]}`: "`allowedPrompts[1]` is empty",
 		`{"plan":"p","allowedPrompts":"bash"}`:   `"allowedPrompts" must be an array`,
+		`{"plan":"p","allowedPrompts":[{"tool":"Bash"}]}`:             `needs the argument "allowedPrompts[0].prompt"`,
+		`{"plan":"p","allowedPrompts":[{"tool":"Bash","prompt":""}]}`: "`allowedPrompts[0]` is empty",
+		`{"plan":"p","allowedPrompts":[1]}`:                           `"allowedPrompts[0]" must be a string or an object, not 1`,
 	} {
 		if _, msg := exit.Decode(tool.Env{}, json.RawMessage(args)); !strings.Contains(msg, want) || strings.Contains(msg, "\n") {
 			t.Errorf("Decode(%s) = %q, want one line with %q", args, msg, want)
