@@ -481,6 +481,42 @@ func TestInteractiveAsksAtTheTerminal(t *testing.T) {
 	}
 }
 
+// --interactive shows a plan with the rules approving it grants, a broad one with its
+// warning; once approved, the rule holds for the session (the command asks nothing).
+func TestInteractivePlanShowsItsRules(t *testing.T) {
+	if _, err := exec.LookPath("script"); err != nil {
+		t.Skip("script (util-linux) is not installed")
+	}
+	srv := fakellm.New(
+		fakellm.Turn{Parts: []fakellm.Part{fakellm.ToolCall("p1", "exit_plan_mode", `{"plan":"1. make a file","allowedPrompts":["bash"]}`)}},
+		fakellm.Turn{Parts: []fakellm.Part{fakellm.ToolCall("b1", "bash", `{"command":"touch made-it"}`)}},
+		fakellm.Turn{Parts: []fakellm.Part{fakellm.Text("done")}},
+	)
+	defer srv.Close()
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "script", "-qec", binary+" -p 'make a file' --interactive --permission-mode plan", "/dev/null")
+	cmd.Dir, cmd.Env = dir, env(t, "ANTHROPIC_BASE_URL="+srv.URL(), "ANTHROPIC_API_KEY=k")
+	cmd.Stdin = strings.NewReader("y\n")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	text := strings.ReplaceAll(string(out), "\r\n", "\n")
+	for _, want := range []string{"1. make a file", "for this session only", "  • bash\n    ⚠ allows every command without asking", "[y] approve"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the terminal lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "[y] allow once") {
+		t.Errorf("the command asked although the plan allowed bash:\n%s", text)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "made-it")); err != nil {
+		t.Errorf("the command did not run: %v", err)
+	}
+}
+
 func TestPlanModeDeclaresOnlyReadTools(t *testing.T) {
 	srv := fakellm.New(fakellm.Turn{Parts: []fakellm.Part{fakellm.Text("Here is my plan.")}})
 	defer srv.Close()

@@ -164,6 +164,8 @@ func (p planModes) SetMode(m permission.Mode) {
 
 func (p planModes) AllowForSession(rules []string) error { return p.a.gate.AllowForSession(rules) }
 
+func (p planModes) Suggest(c permission.Call) permission.Grant { return p.a.gate.Suggest(c) }
+
 // askerRef is the session's Asker, set by Start: until then nobody can answer.
 type askerRef struct {
 	mu sync.Mutex
@@ -201,8 +203,8 @@ func (r *askerRef) AskUser(ctx context.Context, qs []face.Question) (face.UserAn
 }
 
 // ApprovePlan implements face.Asker.
-func (r *askerRef) ApprovePlan(ctx context.Context, plan string) (face.PlanAnswer, error) {
-	return r.get().ApprovePlan(ctx, plan)
+func (r *askerRef) ApprovePlan(ctx context.Context, req face.PlanRequest) (face.PlanAnswer, error) {
+	return r.get().ApprovePlan(ctx, req)
 }
 
 // sessionStart runs the SessionStart hooks: what they add for the model goes into the

@@ -32,9 +32,17 @@ func (s *spawner) Spawn(ctx context.Context, req subagent.Request) (string, erro
 	parent := s.app.agent
 	id := fmt.Sprintf("sub_%d", s.n.Add(1))
 	readOnly := req.ReadOnly
+	// Its own eval kernels and debug session, ended with its run.
+	tools := parent.Tools.Without(subagent.Name)
+	s.app.ownTools(tools)
+	defer func() {
+		if err := tools.Close(context.WithoutCancel(ctx)); err != nil {
+			s.app.emit(face.Notice{Text: fmt.Sprintf("subagent %s (%s): its eval kernels or debug session did not close cleanly: %v", id, req.Description, err)})
+		}
+	}()
 	sub := &agent.Agent{
 		Provider: parent.Provider,
-		Tools:    parent.Tools.Without(subagent.Name),
+		Tools:    tools,
 		Gate:     parent.Gate,
 		Asker:    parent.Asker,
 		Hooks:    parent.Hooks,

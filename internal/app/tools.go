@@ -126,19 +126,8 @@ func buildTools(d deps) (*tool.Registry, *shell.Set, []skill.Skill, []string) {
 	reg.Add(compacttool.Tool(d.compactor))
 	each(todo.Tools(d.todos), reg.Add)
 	reg.Add(task.Tool(d.board))
-	// The debugger: one session per conversation, closed with it; declared while an
-	// adapter's program is installed.
 	if d.cwd != "" {
-		o := debugOptions(cfg)
-		o.Policy = d.policy
-		dbg := debugtool.New(o)
-		reg.AddSetWhen(dbg, dbg.Usable)
-		// The kernels of eval: one per language, run like bash commands (the exec
-		// supervisor's judge, the sandbox when there is one).
-		eo := evalOptions(cfg)
-		eo.Policy = d.policy
-		ks := evaltool.New(eo)
-		reg.AddSetWhen(ks, ks.Usable)
+		addConversationSets(reg, d)
 	}
 	// Vibe mode's workers: declared while it is on; the last set, so that it is closed
 	// first and its workers stop before the tools they use close.
@@ -146,6 +135,30 @@ func buildTools(d deps) (*tool.Registry, *shell.Set, []skill.Skill, []string) {
 		reg.AddSetWhen(d.vibe, d.vibeOn)
 	}
 	return reg, sh, skills, skillNotices
+}
+
+// addConversationSets adds the toolsets every conversation has its own of, closed
+// with reg: the debugger (one debug session, declared while an adapter's program is
+// installed) and the eval kernels (one per language, run like bash commands: the exec
+// supervisor's judge, the sandbox when there is one). A subagent and a vibe worker get
+// their own (App.ownTools), so that none sees another's variables or ends its session.
+func addConversationSets(reg *tool.Registry, d deps) {
+	o := debugOptions(d.cfg)
+	o.Policy = d.policy
+	dbg := debugtool.New(o)
+	reg.AddSetWhen(dbg, dbg.Usable)
+	eo := evalOptions(d.cfg)
+	eo.Policy = d.policy
+	ks := evaltool.New(eo)
+	reg.AddSetWhen(ks, ks.Usable)
+}
+
+// ownTools gives reg, a subagent's or a vibe worker's view of the session's tools, its
+// own debugger and eval kernels in place of the session's; they close with the view.
+func (a *App) ownTools(reg *tool.Registry) {
+	if a.opts.Cwd != "" {
+		addConversationSets(reg, deps{cfg: a.cfg, policy: a.policy})
+	}
 }
 
 func each(ts []tool.Tool, f func(tool.Tool)) {

@@ -74,10 +74,13 @@ func (a *App) newWorker(spec vibe.Spec) (vibe.Made, error) {
 		return vibe.Made{}, err
 	}
 	records := session.NewPipeline(ws)
-	w := &worker{records: records, lease: lease, parent: parent}
+	// Its own eval kernels and debug session, ended with the worker (Close).
+	tools := parent.Tools.Without(vibe.Names...)
+	a.ownTools(tools)
+	w := &worker{records: records, lease: lease, parent: parent, tools: tools}
 	w.agent = &agent.Agent{
 		Provider: parent.Provider,
-		Tools:    parent.Tools.Without(vibe.Names...),
+		Tools:    tools,
 		Gate:     parent.Gate,
 		Asker:    parent.Asker,
 		Hooks:    parent.Hooks,
@@ -118,6 +121,7 @@ type worker struct {
 	parent  *agent.Agent
 	records *session.Pipeline
 	lease   *session.Lease
+	tools   *tool.Registry // a view of the session's, with its own kernels and debugger
 }
 
 func (w *worker) Run(ctx context.Context, prompt string) (string, error) {
@@ -139,5 +143,5 @@ func (w *worker) Run(ctx context.Context, prompt string) (string, error) {
 }
 
 func (w *worker) Close() error {
-	return errors.Join(w.records.Close(), w.lease.Release())
+	return errors.Join(w.tools.Close(context.Background()), w.records.Close(), w.lease.Release())
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/llm"
@@ -271,6 +272,56 @@ type UserAnswer struct {
 	Answers [][]string
 }
 
+// PlanRequest is a plan for the person to approve, and what approving it grants: every
+// face shows the plan and GrantLines, so that nobody approves a rule unseen.
+type PlanRequest struct {
+	Plan string
+	// Grants are the allow rules approving adds, exactly as the permission engine will
+	// hold them, for this session only (never saved, gone with /clear, /resume or a new
+	// session).
+	Grants []PlanGrant
+	// Described are what the plan described in words (Claude Code's allowedPrompts
+	// such as "run tests"): shown to the person, they grant nothing.
+	Described []string
+}
+
+// PlanGrant is one rule an approved plan grants.
+type PlanGrant struct {
+	Rule string
+	// Warning, when set, says the rule is broad ("allows every command without
+	// asking"): it is shown beside the rule.
+	Warning string
+	// From is what the model wrote when the rule was derived from it (a Claude Code
+	// prompt that is a command), else "".
+	From string
+}
+
+// GrantLines are the request's grants and descriptions as every face shows them, one
+// a line, with no markup; none when approving grants nothing.
+func (r PlanRequest) GrantLines() []string {
+	var out []string
+	if len(r.Grants) > 0 {
+		out = append(out, "Approving also allows without asking, for this session only (never saved):")
+		for _, g := range r.Grants {
+			l := "  • " + g.Rule
+			if g.From != "" {
+				l += fmt.Sprintf(" (the plan asked for %q)", g.From)
+			}
+			out = append(out, l)
+			if g.Warning != "" {
+				out = append(out, "    ⚠ "+g.Warning)
+			}
+		}
+	}
+	if len(r.Described) > 0 {
+		out = append(out, "The plan also describes these actions; they grant nothing, each call asks as usual:")
+		for _, d := range r.Described {
+			out = append(out, "  • "+d)
+		}
+	}
+	return out
+}
+
 // PlanAnswer is the person's verdict on a plan.
 type PlanAnswer struct {
 	Approved bool
@@ -286,7 +337,7 @@ type PlanAnswer struct {
 type Asker interface {
 	AskPermission(ctx context.Context, req PermissionRequest) (Answer, error)
 	AskUser(ctx context.Context, questions []Question) (UserAnswer, error)
-	ApprovePlan(ctx context.Context, plan string) (PlanAnswer, error)
+	ApprovePlan(ctx context.Context, req PlanRequest) (PlanAnswer, error)
 }
 
 // NoHuman is the Asker of a face with nobody to ask: it answers ErrNoHuman at once.
@@ -315,6 +366,6 @@ func (NoHuman) AskUser(context.Context, []Question) (UserAnswer, error) {
 }
 
 // ApprovePlan implements Asker.
-func (NoHuman) ApprovePlan(context.Context, string) (PlanAnswer, error) {
+func (NoHuman) ApprovePlan(context.Context, PlanRequest) (PlanAnswer, error) {
 	return PlanAnswer{}, ErrNoHuman
 }

@@ -160,6 +160,23 @@ process.on('uncaughtException', (e) => { if (active) active(e); });
 process.on('unhandledRejection', (e) => { if (active) active(e); });
 process.on('SIGINT', () => {}); // the vm's breakOnSigint interrupts a running cell
 
+// Each byte on the control descriptor (5) interrupts the running cell: a worker thread
+// reads it (the main thread may be busy in the cell) and sends SIGINT to this process
+// from inside, so that it reaches the interpreter in a sandbox too.
+{
+  const { Worker } = require('worker_threads');
+  const watcher = new Worker(`
+    const fs = require('fs');
+    const buf = Buffer.alloc(64);
+    for (;;) {
+      let n;
+      try { n = fs.readSync(5, buf, 0, buf.length, null); } catch (e) { if (e.code === 'EAGAIN' || e.code === 'EINTR') continue; break; }
+      if (n === 0) break;
+      process.kill(process.pid, 'SIGINT');
+    }`, { eval: true });
+  watcher.unref();
+}
+
 function errorMessage(e) {
   if (e instanceof Error || (e && typeof e === 'object' && 'stack' in e)) {
     const stack = String(e.stack || e);

@@ -24,8 +24,10 @@ import types
 # nothing of ours) and are not inherited by what a cell starts.
 _IN = fcntl.fcntl(3, fcntl.F_DUPFD_CLOEXEC, 200)
 _OUT = fcntl.fcntl(4, fcntl.F_DUPFD_CLOEXEC, 200)
+_CTL = fcntl.fcntl(5, fcntl.F_DUPFD_CLOEXEC, 200)
 os.close(3)
 os.close(4)
+os.close(5)
 _in = os.fdopen(_IN, "rb")
 _out_lock = threading.Lock()
 
@@ -404,6 +406,27 @@ def _on_sigint(signum, frame):
 
 
 signal.signal(signal.SIGINT, _on_sigint)
+
+
+def _watch_control():
+    # Each byte on the control descriptor interrupts the running cell: SIGINT to the
+    # main thread, sent from inside, so that it reaches the interpreter in a sandbox
+    # too and breaks a blocking call (sleep, a wait) as a terminal's ^C would.
+    main_id = threading.main_thread().ident
+    while True:
+        try:
+            data = os.read(_CTL, 64)
+        except InterruptedError:
+            continue
+        except OSError:
+            return
+        if not data:
+            return
+        if _running[0]:
+            signal.pthread_kill(main_id, signal.SIGINT)
+
+
+threading.Thread(target=_watch_control, name="gantry-control", daemon=True).start()
 
 
 def _run(code, filename):

@@ -2,7 +2,10 @@
 // tool: a driver embedded in the binary speaks JSON lines with gantry on descriptors
 // of its own (3 in, 4 out), so that nothing a cell prints can corrupt the protocol;
 // the interpreter's own standard output and error (a subprocess's, C code's) are read
-// as well. A kernel runs contained, like a bash command.
+// as well. A kernel runs contained, like a bash command. A cell is interrupted through
+// a control descriptor (5): a thread of the driver reads it and interrupts the cell
+// from inside, so that the interrupt reaches the interpreter wherever it runs (in a
+// sandbox's PID namespace gantry knows no pid of it).
 package kernel
 
 import (
@@ -17,7 +20,6 @@ import (
 	"os"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/contain"
@@ -68,6 +70,7 @@ type Kernel struct {
 	proc    *contain.Process
 	toK     *os.File // fd 3 of the kernel
 	fromK   *os.File // fd 4 of the kernel
+	ctl     *os.File // fd 5 of the kernel: a byte written interrupts the running cell
 	msgs    chan message
 	ended   chan struct{} // closed when the process has been reaped
 	stopCtx context.CancelFunc
@@ -143,10 +146,19 @@ func Start(ctx context.Context, o Options) (*Kernel, error) {
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	k := &Kernel{Language: o.Language, Started: time.Now(), toK: inW, fromK: outR, msgs: make(chan message, 64),
+	ctlR, ctlW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		outR.Close()
+		outW.Close()
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	k := &Kernel{Language: o.Language, Started: time.Now(), toK: inW, fromK: outR, ctl: ctlW, msgs: make(chan message, 64),
 		ended: make(chan struct{}), dir: dir, rawWake: make(chan struct{}, 1),
 		wantWake: [2]chan struct{}{make(chan struct{}, 1), make(chan struct{}, 1)}}
-	p := o.Policy.Process(contain.Spec{Argv: argv, Dir: o.Dir, Env: env, ExtraFiles: []*os.File{inR, outW}})
+	p := o.Policy.Process(contain.Spec{Argv: argv, Dir: o.Dir, Env: env, ExtraFiles: []*os.File{inR, outW, ctlR}})
 	stdout, err := p.Cmd.StdoutPipe()
 	if err == nil {
 		var stderr io.ReadCloser
@@ -159,9 +171,11 @@ func Start(ctx context.Context, o Options) (*Kernel, error) {
 	}
 	inR.Close()
 	outW.Close()
+	ctlR.Close()
 	if err != nil {
 		inW.Close()
 		outR.Close()
+		ctlW.Close()
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("%s did not start: %v", o.Interpreter, err)
 	}
@@ -303,6 +317,7 @@ func (k *Kernel) Pid() int { return k.proc.Pid() }
 func (k *Kernel) Close() {
 	k.once.Do(func() {
 		k.toK.Close()
+		k.ctl.Close()
 		if k.stopCtx != nil {
 			k.stopCtx()
 			<-k.ended
@@ -432,7 +447,8 @@ type RunOptions struct {
 var ErrBusy = errors.New("another cell is running in this kernel")
 
 // Run runs one cell. When ctx ends or the idle budget is spent, the cell is
-// interrupted (SIGINT), and the kernel killed if it does not end within a grace: the
+// interrupted (through the control descriptor, as SIGINT to the interpreter's main
+// thread from inside), and the kernel killed if it does not end within a grace: the
 // Cell says which. An error is returned only when the kernel cannot take the cell.
 func (k *Kernel) Run(ctx context.Context, code string, o RunOptions) (*Cell, error) {
 	c := &Cell{Result: -1}
@@ -464,7 +480,9 @@ func (k *Kernel) Run(ctx context.Context, code string, o RunOptions) (*Cell, err
 			return
 		}
 		c.Interrupted = why
-		_ = syscall.Kill(k.proc.Pid(), syscall.SIGINT)
+		// A kernel that no longer reads its control descriptor is killed after the
+		// grace like one that ignores the interrupt.
+		_, _ = k.ctl.Write([]byte{'i'})
 		g := time.NewTimer(interruptGrace)
 		graceC = g.C
 	}

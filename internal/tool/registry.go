@@ -36,7 +36,8 @@ type Registry struct {
 	tools  []entry
 	byName map[string]int
 	sets   []Toolset
-	// A view (Without) has a parent and the names it hides, and no tools of its own.
+	// A view (Without) has a parent and the names it hides; tools added to a view are
+	// its own (tools and sets above), in place of the parent's of the same name.
 	parent *Registry
 	hidden []string
 }
@@ -82,9 +83,6 @@ func (r *Registry) AddSet(s Toolset) {
 }
 
 func (r *Registry) add(e entry) {
-	if r.parent != nil {
-		panic("tool: Add on a view of a registry")
-	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if i, ok := r.byName[e.t.Name()]; ok {
@@ -97,30 +95,34 @@ func (r *Registry) add(e entry) {
 
 // find returns the entry of name.
 func (r *Registry) find(name string) (entry, bool) {
-	if r.parent != nil {
-		if slices.Contains(r.hidden, name) {
-			return entry{}, false
-		}
-		return r.parent.find(name)
-	}
 	r.mu.RLock()
-	defer r.mu.RUnlock()
 	i, ok := r.byName[name]
-	if !ok {
+	var e entry
+	if ok {
+		e = r.tools[i]
+	}
+	r.mu.RUnlock()
+	if ok || r.parent == nil {
+		return e, ok
+	}
+	if slices.Contains(r.hidden, name) {
 		return entry{}, false
 	}
-	return r.tools[i], true
+	return r.parent.find(name)
 }
 
 // entries returns a copy of the entries, in the order they were added.
 func (r *Registry) entries() []entry {
-	if r.parent != nil {
-		all := r.parent.entries()
-		return slices.DeleteFunc(all, func(e entry) bool { return slices.Contains(r.hidden, e.t.Name()) })
-	}
 	r.mu.RLock()
-	defer r.mu.RUnlock()
-	return slices.Clone(r.tools)
+	own := slices.Clone(r.tools)
+	r.mu.RUnlock()
+	if r.parent == nil {
+		return own
+	}
+	all := slices.DeleteFunc(r.parent.entries(), func(e entry) bool {
+		return slices.Contains(r.hidden, e.t.Name()) || slices.ContainsFunc(own, func(o entry) bool { return o.t.Name() == e.t.Name() })
+	})
+	return append(all, own...)
 }
 
 // Known reports whether name is a tool of the registry, declared now or not.
@@ -187,18 +189,16 @@ func (r *Registry) Names(max Level) []string {
 }
 
 // Without returns a view of the registry without the named tools (a subagent's). The
-// view shares the tools, sees tools added to the registry later, and owns nothing:
-// its Close does nothing.
+// view shares the tools and sees tools added to the registry later; a tool or toolset
+// added to the view is its own, in place of the registry's of the same name (a
+// subagent's own eval kernels), and the view's Close closes only its own toolsets.
 func (r *Registry) Without(names ...string) *Registry {
-	return &Registry{parent: r, hidden: slices.Clone(names)}
+	return &Registry{byName: map[string]int{}, parent: r, hidden: slices.Clone(names)}
 }
 
 // Close closes the toolsets in the reverse order they were added and returns their
-// errors joined. A view's Close does nothing. Close is safe to call twice.
+// errors joined: a view's own, never its registry's. Close is safe to call twice.
 func (r *Registry) Close(ctx context.Context) error {
-	if r.parent != nil {
-		return nil
-	}
 	r.mu.Lock()
 	sets := r.sets
 	r.sets = nil

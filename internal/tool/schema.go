@@ -138,8 +138,12 @@ func check(tool, path string, s *schemaNode, v any) string {
 		// The alternatives gantry declares have distinct types, so "one of" is "any of".
 		wants := make([]string, 0, len(s.OneOf))
 		for _, alt := range s.OneOf {
-			if check(tool, path, alt, v) == "" {
+			msg := check(tool, path, alt, v)
+			if msg == "" {
 				return ""
+			}
+			if _, isObject := v.(map[string]any); isObject && alt.Type == "object" {
+				return msg // an object of the object alternative: what is wrong inside it
 			}
 			wants = append(wants, describeType(alt.Type))
 		}

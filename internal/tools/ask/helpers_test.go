@@ -22,7 +22,7 @@ func (f *fakeAsker) AskPermission(context.Context, face.PermissionRequest) (face
 	panic("ask_user must not ask for permission")
 }
 
-func (f *fakeAsker) ApprovePlan(context.Context, string) (face.PlanAnswer, error) {
+func (f *fakeAsker) ApprovePlan(context.Context, face.PlanRequest) (face.PlanAnswer, error) {
 	panic("ask_user must not ask for plan approval")
 }
 

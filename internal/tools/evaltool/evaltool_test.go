@@ -348,3 +348,18 @@ func TestKernelInTheSandbox(t *testing.T) {
 	}
 	h.ok(py("print(tool('read_file', {'path': 'inside.txt'}))"), "ok")
 }
+
+// With a sandbox, a cell that runs past its idle budget is interrupted inside the
+// sandbox: the result says the kernel and its state survived, and they did.
+func TestTimeoutInTheSandboxKeepsTheKernel(t *testing.T) {
+	if b, why := contain.SandboxStatus(); b == contain.BackendNone {
+		skip(t, "no sandbox here: "+why)
+	}
+	var h *harness
+	h = newHarness(t, Options{Idle: 500 * time.Millisecond, Policy: &contain.Policy{Sandbox: func() *contain.Sandbox {
+		return &contain.Sandbox{Writable: []string{h.dir}}
+	}}})
+	h.ok(py("x = 41"))
+	h.fails(py("while True: pass"), "the kernel and its state survived")
+	h.ok(py("x + 1"), "→ 42")
+}

@@ -16,8 +16,8 @@ import (
 var exitDescription string
 
 type exitArgs struct {
-	Plan           string   `json:"plan" jsonschema:"description=The whole plan in markdown: goal; files and changes; steps in order; how the result is checked."`
-	AllowedPrompts []string `json:"allowedPrompts,omitempty" jsonschema:"description=Permission rules the plan needs for the rest of the session: a tool name or tool:regex (e.g. bash:go test .*)."`
+	Plan           string          `json:"plan" jsonschema:"description=The whole plan in markdown: goal; files and changes; steps in order; how the result is checked."`
+	AllowedPrompts []allowedPrompt `json:"allowedPrompts,omitempty" jsonschema:"description=Permission rules the plan needs for the rest of the session: a rule (a tool name or tool:regex; e.g. bash:go test .*) or {tool; prompt} with prompt a command (go test ./...). The user sees each before approving."`
 }
 
 // Exit returns exit_plan_mode, which asks asker to approve the plan.
@@ -42,9 +42,9 @@ func checkExit(a exitArgs) string {
 	if strings.TrimSpace(a.Plan) == "" {
 		return "exit_plan_mode: `plan` is empty; write the whole plan for the user to approve."
 	}
-	for i, r := range a.AllowedPrompts {
-		if strings.TrimSpace(r) == "" {
-			return fmt.Sprintf("exit_plan_mode: `allowedPrompts[%d]` is empty; give a tool name or tool:regex, or leave it out.", i)
+	for i, p := range a.AllowedPrompts {
+		if p.claude() && (p.Tool == "" || p.Prompt == "") {
+			return fmt.Sprintf("exit_plan_mode: `allowedPrompts[%d]` is empty; give a tool name or tool:regex, or {\"tool\": \"Bash\", \"prompt\": \"go test ./...\"}, or leave it out.", i)
 		}
 	}
 	return ""
@@ -54,7 +54,10 @@ func (w *Switch) exit(ctx context.Context, asker face.Asker, a exitArgs) tool.Re
 	if m := w.s.Mode(); m != permission.ModePlan {
 		return tool.Fail(fmt.Sprintf("The session is not in plan mode (it is in %s mode), so there is nothing to approve; go on with the work.", m))
 	}
-	ans, err := asker.ApprovePlan(ctx, a.Plan)
+	g := resolve(w.s, a.AllowedPrompts)
+	req := g.req
+	req.Plan = a.Plan
+	ans, err := asker.ApprovePlan(ctx, req)
 	switch {
 	case errors.Is(err, face.ErrNoHuman):
 		return tool.Fail("Nobody can approve a plan in this session (no human is attached), so it stays in plan mode; give the plan as your final answer, and the user can run again with --permission-mode default to carry it out.")
@@ -71,25 +74,34 @@ func (w *Switch) exit(ctx context.Context, asker face.Asker, a exitArgs) tool.Re
 	if f := strings.TrimSpace(ans.Feedback); f != "" {
 		fmt.Fprintf(&b, "\nThe user added: %s", f)
 	}
-	b.WriteString(w.allow(a.AllowedPrompts))
+	b.WriteString(w.allow(req.Grants))
+	for _, s := range g.refused {
+		b.WriteString("\n" + s)
+	}
+	if len(req.Described) > 0 {
+		fmt.Fprintf(&b, "\nThese allowedPrompts are descriptions, not commands: the user saw them, and they grant nothing, so each call asks as usual: %s. To be allowed a command without asking, give the command itself ({\"tool\": \"Bash\", \"prompt\": \"go test ./...\"}) or a rule (bash:go test .*).", strings.Join(req.Described, "; "))
+	}
 	return tool.Result{Text: b.String()}
 }
 
 // allow adds each rule on its own, so that a refused rule is named with its reason and
-// the others still hold.
-func (w *Switch) allow(rules []string) string {
+// the others still hold; a broad rule is named as such.
+func (w *Switch) allow(grants []face.PlanGrant) string {
 	var added, refused []string
-	for _, r := range rules {
-		r = strings.TrimSpace(r)
-		if err := w.s.AllowForSession([]string{r}); err != nil {
-			refused = append(refused, fmt.Sprintf("\nThe rule %q was refused and not added (%v); calls it would have covered will ask as usual.", r, err))
+	for _, g := range grants {
+		if err := w.s.AllowForSession([]string{g.Rule}); err != nil {
+			refused = append(refused, fmt.Sprintf("\nThe rule %q was refused and not added (%v); calls it would have covered will ask as usual.", g.Rule, err))
 			continue
 		}
-		added = append(added, "`"+r+"`")
+		s := "`" + g.Rule + "`"
+		if g.Warning != "" {
+			s += " (" + g.Warning + ")"
+		}
+		added = append(added, s)
 	}
 	var b strings.Builder
 	if len(added) > 0 {
-		fmt.Fprintf(&b, "\nAllowed without asking for the rest of the session: %s.", strings.Join(added, ", "))
+		fmt.Fprintf(&b, "\nAllowed without asking for the rest of this session (never saved): %s.", strings.Join(added, ", "))
 	}
 	for _, s := range refused {
 		b.WriteString(s)

@@ -14,7 +14,7 @@ import (
 )
 
 // fakeSession is a Session whose AllowForSession refuses any rule that starts with
-// "bad" and records the others.
+// "bad" and records the others; Suggest is a real engine's.
 type fakeSession struct {
 	mu    sync.Mutex
 	mode  permission.Mode
@@ -31,6 +31,14 @@ func (s *fakeSession) SetMode(m permission.Mode) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.mode = m
+}
+
+func (s *fakeSession) Suggest(c permission.Call) permission.Grant {
+	e, err := permission.NewEngine(permission.ModeDefault, nil, nil)
+	if err != nil {
+		panic(err)
+	}
+	return e.Suggest(c)
 }
 
 func (s *fakeSession) AllowForSession(rules []string) error {
@@ -50,6 +58,7 @@ func (s *fakeSession) AllowForSession(rules []string) error {
 type fakeAsker struct {
 	verdict func(ctx context.Context) (face.PlanAnswer, error)
 	plan    string
+	req     face.PlanRequest
 	before  func()
 }
 
@@ -61,8 +70,8 @@ func (f *fakeAsker) AskUser(context.Context, []face.Question) (face.UserAnswer, 
 	panic("plan tools must not ask questions")
 }
 
-func (f *fakeAsker) ApprovePlan(ctx context.Context, plan string) (face.PlanAnswer, error) {
-	f.plan = plan
+func (f *fakeAsker) ApprovePlan(ctx context.Context, req face.PlanRequest) (face.PlanAnswer, error) {
+	f.plan, f.req = req.Plan, req
 	if f.before != nil {
 		f.before()
 	}

@@ -16,6 +16,9 @@ type Session interface {
 	// AllowForSession adds allow rules ("tool" or "tool:regex") for the rest of the
 	// session; an error says why a rule was refused.
 	AllowForSession(rules []string) error
+	// Suggest is what an "always" answer to c would keep (the rule a plan's command
+	// becomes).
+	Suggest(c permission.Call) permission.Grant
 }
 
 // Switch holds, for one session, the mode that was active before enter_plan_mode, so

@@ -40,6 +40,9 @@ func TestExitRefusesBadArguments(t *testing.T) {
 		`{"plan":" \n "}`:                        "`plan` is empty",
 		`{"plan":"p","allowedPrompts":["x",""]}`: "`allowedPrompts[1]` is empty",
 		`{"plan":"p","allowedPrompts":"bash"}`:   `"allowedPrompts" must be an array`,
+		`{"plan":"p","allowedPrompts":[{"tool":"Bash"}]}`:             `needs the argument "allowedPrompts[0].prompt"`,
+		`{"plan":"p","allowedPrompts":[{"tool":"Bash","prompt":""}]}`: "`allowedPrompts[0]` is empty",
+		`{"plan":"p","allowedPrompts":[1]}`:                           `"allowedPrompts[0]" must be a string or an object, not 1`,
 	} {
 		if _, msg := exit.Decode(tool.Env{}, json.RawMessage(args)); !strings.Contains(msg, want) || strings.Contains(msg, "\n") {
 			t.Errorf("Decode(%s) = %q, want one line with %q", args, msg, want)
@@ -210,5 +213,86 @@ func TestModeChosenDuringApprovalStands(t *testing.T) {
 	r := run(t, context.Background(), exit, planArgs)
 	if s.Mode() != permission.ModeAcceptEdits || !strings.Contains(r.Text, "accept-edits mode") {
 		t.Fatalf("mode %s, result %+v", s.Mode(), r)
+	}
+}
+
+func TestBroadRuleIsShownWithItsWarning(t *testing.T) {
+	a := verdict(true, "")
+	s, _, exit := tools(permission.ModePlan, a)
+	r := run(t, context.Background(), exit, `{"plan":"1. do it","allowedPrompts":["bash","*","bash:.*","bash:go test .*","write_file:src/.*"]}`)
+	want := map[string]string{
+		"bash":              "allows every command without asking",
+		"*":                 "allows every call of every tool",
+		"bash:.*":           "allows every command without asking",
+		"bash:go test .*":   "",
+		"write_file:src/.*": "",
+	}
+	if len(a.req.Grants) != len(want) {
+		t.Fatalf("the request grants %+v", a.req.Grants)
+	}
+	for _, g := range a.req.Grants {
+		if w := want[g.Rule]; !strings.Contains(g.Warning, w) || (w == "") != (g.Warning == "") {
+			t.Errorf("grant %q has the warning %q, want %q", g.Rule, g.Warning, w)
+		}
+	}
+	lines := strings.Join(a.req.GrantLines(), "\n")
+	for _, w := range []string{"for this session only", "  • bash\n    ⚠ allows every command without asking", "  • bash:go test .*"} {
+		if !strings.Contains(lines, w) {
+			t.Errorf("the lines shown lack %q:\n%s", w, lines)
+		}
+	}
+	if len(s.rules) != 5 || !strings.Contains(r.Text, "`bash` (allows every command without asking)") {
+		t.Errorf("rules %q, result %q", s.rules, r.Text)
+	}
+}
+
+func TestClaudeObjectForm(t *testing.T) {
+	a := verdict(true, "")
+	s, _, exit := tools(permission.ModePlan, a)
+	r := run(t, context.Background(), exit, `{"plan":"1. do it","allowedPrompts":[
+		{"tool":"Bash","prompt":"go test ./..."},
+		{"tool":"Bash","prompt":"run tests"},
+		{"tool":"Bash","prompt":"install dependencies"},
+		{"tool":"Edit","prompt":"edit the config files"},
+		"write_file"]}`)
+	var rules []string
+	for _, g := range a.req.Grants {
+		rules = append(rules, g.Rule+" from "+g.From)
+	}
+	if got := strings.Join(rules, " | "); got != "bash:go test( .*)? from go test ./... | write_file from " {
+		t.Errorf("grants = %s", got)
+	}
+	if got := strings.Join(a.req.Described, " | "); got != "bash: run tests | bash: install dependencies | write_file: edit the config files" {
+		t.Errorf("described = %s", got)
+	}
+	if strings.Join(s.rules, " | ") != "bash:go test( .*)? | write_file" {
+		t.Errorf("session rules = %q: a description must grant nothing", s.rules)
+	}
+	lines := strings.Join(a.req.GrantLines(), "\n")
+	for _, w := range []string{`bash:go test( .*)? (the plan asked for "go test ./...")`, "they grant nothing", "  • bash: run tests"} {
+		if !strings.Contains(lines, w) {
+			t.Errorf("the lines shown lack %q:\n%s", w, lines)
+		}
+	}
+	if !strings.Contains(r.Text, "descriptions, not commands") || !strings.Contains(r.Text, "bash: run tests") {
+		t.Errorf("the model is not told the descriptions grant nothing: %s", r.Text)
+	}
+}
+
+func TestRuleThatDoesNotParseIsNotShown(t *testing.T) {
+	a := verdict(true, "")
+	s, _, exit := tools(permission.ModePlan, a)
+	r := run(t, context.Background(), exit, `{"plan":"p","allowedPrompts":["bash:(","edit file"]}`)
+	if len(a.req.Grants) != 0 || len(s.rules) != 0 || strings.Count(r.Text, "refused and not shown") != 2 {
+		t.Errorf("grants %+v, rules %q, result %s", a.req.Grants, s.rules, r.Text)
+	}
+}
+
+func TestRejectedPlanGrantsNothing(t *testing.T) {
+	a := verdict(false, "no")
+	s, _, exit := tools(permission.ModePlan, a)
+	run(t, context.Background(), exit, `{"plan":"p","allowedPrompts":["bash"]}`)
+	if len(a.req.Grants) != 1 || len(s.rules) != 0 {
+		t.Errorf("shown %+v, granted %q", a.req.Grants, s.rules)
 	}
 }

@@ -134,10 +134,16 @@ func (s *session) AskUser(ctx context.Context, questions []face.Question) (face.
 }
 
 // ApprovePlan implements face.Asker with a switch_mode permission request.
-func (s *session) ApprovePlan(ctx context.Context, plan string) (face.PlanAnswer, error) {
+// What approving grants follows the plan as a block of its own, so that an editor
+// shows the exact rules with it.
+func (s *session) ApprovePlan(ctx context.Context, req face.PlanRequest) (face.PlanAnswer, error) {
+	content := []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(req.Plan))}
+	if lines := req.GrantLines(); len(lines) > 0 {
+		content = append(content, sdk.ToolContent(sdk.TextBlock(strings.Join(lines, "\n"))))
+	}
 	id, err := s.ask(ctx, sdk.ToolCallUpdate{
 		ToolCallId: s.knownID(tool.CallID(ctx)), Title: sdk.Ptr("Ready to code?"), Kind: sdk.Ptr(sdk.ToolKindSwitchMode),
-		Content: []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(plan))},
+		Content: content,
 	}, []sdk.PermissionOption{
 		{OptionId: "approve-accept-edits", Name: "Yes, and accept edits", Kind: sdk.PermissionOptionKindAllowAlways},
 		{OptionId: "approve", Name: "Yes, and ask before edits", Kind: sdk.PermissionOptionKindAllowOnce},

@@ -220,3 +220,36 @@ func TestPermissionShowsDiff(t *testing.T) {
 		t.Errorf("the preview changed the file: %q", got)
 	}
 }
+
+// The plan's request carries, after the plan, the exact rules approving grants: a
+// broad one with its warning.
+func TestPlanApprovalShowsItsRules(t *testing.T) {
+	m := scripted.New(
+		scripted.Step{Calls: []scripted.Call{{ID: "p1", Name: "enter_plan_mode", Input: `{}`}}},
+		scripted.Step{Calls: []scripted.Call{{ID: "p2", Name: "exit_plan_mode", Input: `{"plan":"1. do it","allowedPrompts":["bash"]}`}}},
+		scripted.Step{Text: "planned"},
+	)
+	h := start(t, m, sdk.ClientCapabilities{})
+	h.client.answer = func(p sdk.RequestPermissionRequest) (sdk.RequestPermissionResponse, error) {
+		if p.ToolCall.Kind != nil && *p.ToolCall.Kind == sdk.ToolKindSwitchMode {
+			return sdk.RequestPermissionResponse{Outcome: sdk.NewRequestPermissionOutcomeSelected("keep-planning")}, nil
+		}
+		return sdk.RequestPermissionResponse{Outcome: sdk.NewRequestPermissionOutcomeSelected(optAllow)}, nil
+	}
+	id := h.newSession()
+	h.prompt(id, "plan first")
+	var texts []string
+	for _, p := range h.client.perms {
+		if p.ToolCall.Kind == nil || *p.ToolCall.Kind != sdk.ToolKindSwitchMode {
+			continue
+		}
+		for _, c := range p.ToolCall.Content {
+			if c.Content != nil && c.Content.Content.Text != nil {
+				texts = append(texts, c.Content.Content.Text.Text)
+			}
+		}
+	}
+	if len(texts) != 2 || texts[0] != "1. do it" || !strings.Contains(texts[1], "  • bash\n    ⚠ allows every command without asking") {
+		t.Errorf("the plan's request shows %q", texts)
+	}
+}

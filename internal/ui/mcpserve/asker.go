@@ -173,8 +173,9 @@ func (a *asker) AskUser(ctx context.Context, qs []face.Question) (face.UserAnswe
 	return ans, nil
 }
 
-// ApprovePlan: plan mode is a conversation's, and gantry mcp serves no plan tools.
-func (a *asker) ApprovePlan(context.Context, string) (face.PlanAnswer, error) {
+// ApprovePlan: plan mode is a conversation's, and gantry mcp serves no plan tools, so
+// no plan (and none of its rules) is ever granted through it.
+func (a *asker) ApprovePlan(context.Context, face.PlanRequest) (face.PlanAnswer, error) {
 	return face.PlanAnswer{}, errors.Join(face.ErrNoHuman, errors.New("gantry mcp has no plan mode"))
 }
 

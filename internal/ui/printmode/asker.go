@@ -221,11 +221,14 @@ func pick(q face.Question, s string) ([]string, bool) {
 }
 
 // ApprovePlan implements face.Asker.
-func (a *TerminalAsker) ApprovePlan(ctx context.Context, plan string) (face.PlanAnswer, error) {
+func (a *TerminalAsker) ApprovePlan(ctx context.Context, req face.PlanRequest) (face.PlanAnswer, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.start()
-	fmt.Fprintf(a.out, "\n── plan ──\n%s\n──────────\n", strings.TrimSpace(plan))
+	fmt.Fprintf(a.out, "\n── plan ──\n%s\n──────────\n", strings.TrimSpace(req.Plan))
+	for _, l := range req.GrantLines() {
+		fmt.Fprintln(a.out, l)
+	}
 	for {
 		fmt.Fprint(a.out, "  [y] approve  [e] approve and accept edits  [n] reject > ")
 		s, err := a.readLine(ctx)

@@ -61,14 +61,14 @@ func TestTerminalAskUser(t *testing.T) {
 
 func TestTerminalPlanApproval(t *testing.T) {
 	a, out := asker(t, "y\n")
-	if got, err := a.ApprovePlan(context.Background(), "1. do it"); err != nil || !got.Approved {
+	if got, err := a.ApprovePlan(context.Background(), face.PlanRequest{Plan: "1. do it", Grants: []face.PlanGrant{{Rule: "bash", Warning: "allows every command without asking"}}}); err != nil || !got.Approved {
 		t.Fatalf("%+v %v", got, err)
 	}
-	if !strings.Contains(out.String(), "1. do it") {
+	if !strings.Contains(out.String(), "1. do it") || !strings.Contains(out.String(), "  • bash\n    ⚠ allows every command without asking\n") {
 		t.Fatal(out.String())
 	}
 	a, _ = asker(t, "n\nadd tests first\n")
-	if got, err := a.ApprovePlan(context.Background(), "plan"); err != nil || got.Approved || got.Feedback != "add tests first" {
+	if got, err := a.ApprovePlan(context.Background(), face.PlanRequest{Plan: "plan"}); err != nil || got.Approved || got.Feedback != "add tests first" {
 		t.Fatalf("%+v %v", got, err)
 	}
 }
@@ -80,7 +80,7 @@ func TestTerminalTimeoutAndClosedInput(t *testing.T) {
 	defer a.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
 	defer cancel()
-	if _, err := a.ApprovePlan(ctx, "p"); err == nil {
+	if _, err := a.ApprovePlan(ctx, face.PlanRequest{Plan: "p"}); err == nil {
 		t.Fatal("no error when the time ran out")
 	}
 	a2, _ := asker(t, "")

@@ -77,8 +77,8 @@ type planAnswer struct {
 }
 
 // ApprovePlan implements face.Asker.
-func (a *asker) ApprovePlan(ctx context.Context, plan string) (face.PlanAnswer, error) {
-	d := newPlanDialog(plan)
+func (a *asker) ApprovePlan(ctx context.Context, req face.PlanRequest) (face.PlanAnswer, error) {
+	d := newPlanDialog(req)
 	r, err := wait(ctx, a.send, d, d.answer)
 	if err != nil {
 		return face.PlanAnswer{}, err

@@ -398,14 +398,15 @@ func (d *questionDialog) view(m *Model) string {
 // planDialog asks to approve a plan.
 type planDialog struct {
 	plan     string
+	grants   []string // what approving grants, one a line (face.PlanRequest.GrantLines)
 	c        choice
 	feedback textinput.Model
 	typing   bool
 	answer   *once[planAnswer]
 }
 
-func newPlanDialog(plan string) *planDialog {
-	d := &planDialog{plan: plan, answer: newOnce[planAnswer](), feedback: textinput.New()}
+func newPlanDialog(req face.PlanRequest) *planDialog {
+	d := &planDialog{plan: req.Plan, grants: req.GrantLines(), answer: newOnce[planAnswer](), feedback: textinput.New()}
 	d.c.labels = []string{"Yes, and accept edits", "Yes, and ask before edits", "No, keep planning (say what to change)"}
 	d.feedback.Placeholder = "what should change in the plan?"
 	return d
@@ -448,10 +449,24 @@ func (d *planDialog) cancel() { d.answer.give(planAnswer{err: context.Canceled})
 func (d *planDialog) view(m *Model) string {
 	plan := m.md.render(d.plan, min(m.width, 100)-6)
 	lines := strings.Split(plan, "\n")
-	if room := max(m.height-14, 5); len(lines) > room {
+	// What approving grants is never cut: the plan gives it the room.
+	if room := max(m.height-14-len(d.grants), 3); len(lines) > room {
 		lines = append(lines[:room], m.st.r(m.st.dim, fmt.Sprintf("… %d more line(s) of the plan", len(lines)-room)))
 	}
 	body := append(lines, "")
+	for _, g := range d.grants {
+		switch {
+		case strings.HasPrefix(strings.TrimSpace(g), "⚠"):
+			body = append(body, m.st.r(m.st.warn, g))
+		case strings.HasPrefix(g, "  "):
+			body = append(body, g)
+		default:
+			body = append(body, m.st.r(m.st.bold, g))
+		}
+	}
+	if len(d.grants) > 0 {
+		body = append(body, "")
+	}
 	body = append(body, d.c.lines(m, nil)...)
 	if d.typing {
 		d.feedback.SetWidth(max(min(m.width, 100)-10, 20))

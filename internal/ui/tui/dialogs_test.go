@@ -46,6 +46,38 @@ func TestPlanApproval(t *testing.T) {
 	}
 }
 
+// The plan card shows the rules approving grants, a broad one with its warning.
+func TestPlanApprovalShowsItsRules(t *testing.T) {
+	m := scripted.New(
+		scripted.Step{Calls: []scripted.Call{{ID: "p1", Name: "enter_plan_mode", Input: `{}`}}},
+		scripted.Step{Calls: []scripted.Call{{ID: "p2", Name: "exit_plan_mode", Input: `{"plan":"1. Run it.","allowedPrompts":["bash",{"tool":"Bash","prompt":"run tests"}]}`}}},
+		scripted.Step{Text: "Starting."},
+	)
+	d := newDriver(t, m, 100, 30, false, nil)
+	d.m.app.SetMode("yolo")
+	d.typeText("plan it")
+	d.press("enter")
+	d.dialog()
+	for _, want := range []string{"for this session only", "• bash", "⚠ allows every command without asking", "• bash: run tests", "they grant nothing"} {
+		if !strings.Contains(d.screen(), want) {
+			t.Errorf("the plan card lacks %q:\n%s", want, d.screen())
+		}
+	}
+	d.press("2") // "Yes, and ask before edits"
+	d.press("enter")
+	d.idle()
+	allow, _ := d.m.app.Rules()
+	var session []string
+	for _, r := range allow {
+		if r.Source == "session" {
+			session = append(session, r.String())
+		}
+	}
+	if strings.Join(session, " ") != "bash" {
+		t.Errorf("session rules after approval: %q", session)
+	}
+}
+
 // A rejected plan carries the person's words back to the model.
 func TestPlanRejectedWithFeedback(t *testing.T) {
 	m := scripted.New(
