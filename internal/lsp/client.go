@@ -107,10 +107,13 @@ func start(ctx context.Context, pol *contain.Policy, spec Spec, bin, root string
 }
 
 func (c *Client) initParams() *protocol.InitializeParams {
-	pid := int32(os.Getpid())
 	u := uri.File(c.root)
 	yes := true
-	p := &protocol.InitializeParams{ProcessID: &pid}
+	// No process id: the server runs in a PID namespace of its own, where gantry's pid
+	// names another process or none, and a server that watches its client's pid
+	// (vscode-languageserver's do) would exit at once. gantry's end ends the
+	// namespace, and the server with it.
+	p := &protocol.InitializeParams{}
 	p.ClientInfo = protocol.ClientInfo{Name: "gantry"}
 	//lint:ignore SA1019 older servers (pylsp, some clangd) still read rootUri only
 	p.RootURI = &u
