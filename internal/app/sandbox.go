@@ -52,6 +52,34 @@ func (s *sandboxer) current() *contain.Sandbox {
 	if s == nil || !s.onIn(s.gate.Mode()) {
 		return nil
 	}
+	sb := s.build()
+	return &sb
+}
+
+// wanted says whether commands should run in the sandbox now, whether or not one can
+// be made here.
+func (s *sandboxer) wanted() bool {
+	switch {
+	case s.flag != nil:
+		return *s.flag
+	case s.cfg != nil:
+		return *s.cfg
+	}
+	return s.gate.Mode() == permission.ModeYolo
+}
+
+// lost says which of the sandbox's guarantees do not hold here, when commands should
+// run in one: a notice at the session's start.
+func (s *sandboxer) lost() []string {
+	if s == nil || !s.wanted() {
+		return nil
+	}
+	sb := s.build()
+	return contain.Lost(&sb)
+}
+
+// build is the sandbox of the session's commands, worked out once.
+func (s *sandboxer) build() contain.Sandbox {
 	s.once.Do(func() {
 		s.spec = contain.Sandbox{
 			Writable: writableRoots(s.config), ReadOnly: readOnlyPaths(s.config, s.gate), Network: s.config.Sandbox.Network,
@@ -60,8 +88,7 @@ func (s *sandboxer) current() *contain.Sandbox {
 			Unreadable: s.gate.DeniedReadPaths(), Hidden: hideable(s.gate.DeniedPrograms()),
 		}
 	})
-	sb := s.spec
-	return &sb
+	return s.spec
 }
 
 // hideable drops bash from the programs to hide: every command runs as `bash -c`, so

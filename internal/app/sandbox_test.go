@@ -39,7 +39,8 @@ func TestSandboxSpecFromRules(t *testing.T) {
 	gate.SetProject(cfg.Root())
 	gate.SetFileTools(map[string]tool.Files{"read_file": tool.FilesRead})
 	on := true
-	sb := newSandboxer(cfg, &on, gate).current()
+	s := newSandboxer(cfg, &on, gate)
+	sb := s.current()
 	if want := []string{filepath.Join(cfg.Root(), ".env")}; !slices.Equal(sb.Unreadable, want) {
 		t.Errorf("Unreadable = %q, want %q", sb.Unreadable, want)
 	}
@@ -52,7 +53,13 @@ func TestSandboxSpecFromRules(t *testing.T) {
 		}
 	}
 	if b, why := contain.SandboxStatus(); b != contain.BackendBubblewrap {
+		if len(s.lost()) == 0 {
+			t.Errorf("no notice of what the %s sandbox cannot do", b)
+		}
 		t.Skipf("no bubblewrap here to run a command in: %s", why)
+	}
+	if lost := s.lost(); len(lost) != 0 {
+		t.Errorf("bubblewrap loses nothing, but: %q", lost)
 	}
 	p := contain.New(`cat .env; mv a b; echo end`, contain.Options{Dir: project, Sandbox: sb})
 	var out bytes.Buffer
