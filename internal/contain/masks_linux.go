@@ -1,28 +1,86 @@
 package contain
 
 import (
+	"bytes"
+	"encoding/binary"
+	"errors"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // programDirs are the folders a hidden program is looked for in: PATH's, and the
-// usual ones whether on PATH or not.
+// usual ones whether on PATH or not; each once, by its real path (/bin is /usr/bin on
+// most systems now).
 func programDirs() []string {
 	dirs := filepath.SplitList(os.Getenv("PATH"))
 	dirs = append(dirs, "/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/bin", "/usr/local/sbin", "/usr/lib/git-core")
 	var out []string
 	seen := map[string]bool{}
 	for _, d := range dirs {
-		if !filepath.IsAbs(d) || seen[d] {
+		if !filepath.IsAbs(d) {
 			continue
 		}
-		seen[d] = true
-		out = append(out, d)
+		real, err := filepath.EvalSymlinks(d)
+		if err != nil || seen[real] {
+			continue
+		}
+		seen[real] = true
+		out = append(out, real)
 	}
 	return out
+}
+
+// dirEntry is a folder's entry as the kernel lists it: its name, inode number and
+// type, with no stat of its own.
+type dirEntry struct {
+	name string
+	ino  uint64
+	typ  uint8
+}
+
+// readDirents lists the folder dir with getdents64 alone: a program folder holds
+// thousands of entries, and a stat of each would cost tens of milliseconds at every
+// command's start.
+func readDirents(dir string) ([]dirEntry, error) {
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer unix.Close(fd)
+	var out []dirEntry
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := unix.Getdents(fd, buf)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			return out, err
+		}
+		if n <= 0 {
+			return out, nil
+		}
+		// struct linux_dirent64: d_ino u64, d_off s64, d_reclen u16, d_type u8, d_name.
+		for b := buf[:n]; len(b) >= 19; {
+			reclen := int(binary.NativeEndian.Uint16(b[16:18]))
+			if reclen < 19 || reclen > len(b) {
+				return out, errors.New("a malformed folder entry")
+			}
+			name := b[19:reclen]
+			if i := bytes.IndexByte(name, 0); i >= 0 {
+				name = name[:i]
+			}
+			if s := string(name); s != "." && s != ".." {
+				out = append(out, dirEntry{name: s, ino: binary.NativeEndian.Uint64(b[0:8]), typ: b[18]})
+			}
+			b = b[reclen:]
+		}
+	}
 }
 
 // inode is a file's identity on this machine.
@@ -38,7 +96,10 @@ func inodeOf(fi os.FileInfo) (inode, bool) {
 
 // hiddenFiles are the files of the programs names name (each a name or a path): the
 // file each resolves to in programDirs, and every file of those folders that is the
-// same file (a hard link) — by their real paths, links resolved, sorted.
+// same file (a hard link) — by their real paths, links resolved, sorted. A symbolic
+// link to one of them needs no mask of its own; one to another hard link of it
+// outside these folders is not followed (a stat of each link would cost several
+// milliseconds at every command's start).
 func hiddenFiles(names []string) []string {
 	dirs := programDirs()
 	ids := map[inode]bool{}
@@ -72,14 +133,21 @@ func hiddenFiles(names []string) []string {
 	if len(ids) == 0 {
 		return nil
 	}
+	inos := map[uint64]bool{}
+	for id := range ids {
+		inos[id.ino] = true
+	}
 	for _, d := range dirs {
-		entries, err := os.ReadDir(d)
-		if err != nil {
-			continue
-		}
+		entries, _ := readDirents(d)
 		for _, e := range entries {
-			p := filepath.Join(d, e.Name())
-			fi, err := os.Stat(p) // a link is judged by what it points at
+			// A hard link has the inode number of the file (a stat confirms the
+			// device). A symbolic link to the file needs no mask of its own: it
+			// leads to the masked file.
+			if e.typ != unix.DT_UNKNOWN && (e.typ == unix.DT_LNK || !inos[e.ino]) {
+				continue
+			}
+			p := filepath.Join(d, e.name)
+			fi, err := os.Stat(p)
 			if err != nil || !fi.Mode().IsRegular() {
 				continue
 			}
@@ -171,11 +239,17 @@ func landlockDenied(sb *Sandbox) (denied, kept []string) {
 	return denied, kept
 }
 
+// grant is a path Landlock grants reading and running on.
+type grant struct {
+	path string
+	dir  bool
+}
+
 // readGrants are the paths Landlock grants reading and running on, beneath, so that
 // nothing of denied is granted: every entry of every parent folder of a denied path
 // but the denied paths and their parents themselves. Symbolic links get no grant:
 // what they point at has its own.
-func readGrants(denied []string) []string {
+func readGrants(denied []string) []grant {
 	if len(denied) == 0 {
 		return nil
 	}
@@ -190,7 +264,7 @@ func readGrants(denied []string) []string {
 			}
 		}
 	}
-	var out []string
+	var out []grant
 	for p := range parents {
 		entries, err := os.ReadDir(p)
 		if err != nil {
@@ -201,8 +275,8 @@ func readGrants(denied []string) []string {
 			if skip[c] || e.Type()&os.ModeSymlink != 0 {
 				continue
 			}
-			out = append(out, c)
+			out = append(out, grant{path: c, dir: e.IsDir()})
 		}
 	}
-	return sortedUnique(out)
+	return out
 }

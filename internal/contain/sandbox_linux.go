@@ -247,12 +247,12 @@ func landlockSelf(spec string) error {
 		}
 		for _, g := range readGrants(ls.Denied) {
 			rights := uint64(llRead)
-			if fi, err := os.Lstat(g); err == nil && !fi.IsDir() {
+			if !g.dir {
 				rights = unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_EXECUTE
 			}
 			// An entry that takes no rule (a file system Landlock cannot name) stays
 			// unreadable rather than failing the sandbox.
-			_ = add(g, rights)
+			_ = add(g.path, rights)
 		}
 	}
 	for _, f := range []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/random", "/dev/urandom"} {
