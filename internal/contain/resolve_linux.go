@@ -114,10 +114,18 @@ func (c *caller) selfIn(dirfd int, thread bool) (string, error) {
 // fdPath names descriptor fd of gantry itself.
 func fdPath(fd int) string { return "/proc/self/fd/" + strconv.Itoa(fd) }
 
-// isProcfs tells whether the folder fd is on a procfs.
-func isProcfs(fd int) bool {
+// procRootIno is the inode number of a procfs's top folder (PROC_ROOT_INO).
+const procRootIno = 1
+
+// isProcfs tells whether the folder fd is on a procfs, and whether it is its top
+// folder (where "self" and "thread-self" are).
+func isProcfs(fd int) (procfs, top bool) {
 	var s unix.Statfs_t
-	return unix.Fstatfs(fd, &s) == nil && s.Type == procSuperMagic
+	if unix.Fstatfs(fd, &s) != nil || s.Type != procSuperMagic {
+		return false, false
+	}
+	var st unix.Stat_t
+	return true, unix.Fstat(fd, &st) == nil && st.Ino == procRootIno
 }
 
 // sameFile tells whether descriptors a and b are the same file.
@@ -182,8 +190,8 @@ func resolveIn(tid int, start int, name string) (int, error) {
 			set(fd)
 			continue
 		}
-		procfs := isProcfs(cur)
-		if procfs && (part == "self" || part == "thread-self") {
+		procfs, top := isProcfs(cur)
+		if top && (part == "self" || part == "thread-self") {
 			if who == nil {
 				if who, err = newCaller(tid); err != nil {
 					return fail(err)
