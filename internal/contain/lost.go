@@ -23,7 +23,7 @@ func Lost(sb *Sandbox) []string {
 			out = append(out, "With Landlock only, the paths kept read-only inside writable folders (gantry's settings, .git, write deny rules' folders) stay writable to commands.")
 		}
 		if _, kept := landlockDenied(sb); len(kept) > 0 {
-			out = append(out, fmt.Sprintf("With Landlock only, %s inside writable folders stay%s readable and runnable to commands: Landlock cannot take them out of a writable folder's grants.", list(kept), plural(kept)))
+			out = append(out, fmt.Sprintf("With Landlock only, the read-denied or hidden paths inside writable folders (%s) stay readable to commands: Landlock cannot take a path out of a writable folder's grants.", strings.Join(kept, ", ")))
 		}
 		return out
 	}
@@ -38,20 +38,4 @@ func Lost(sb *Sandbox) []string {
 		out = append(out, "Commands can reach the network, whatever sandbox.network says.")
 	}
 	return out
-}
-
-// list names paths in a sentence.
-func list(paths []string) string {
-	if len(paths) == 1 {
-		return paths[0]
-	}
-	return strings.Join(paths[:len(paths)-1], ", ") + " and " + paths[len(paths)-1]
-}
-
-// plural is the verb ending for paths ("s" for one path: "it stays").
-func plural(paths []string) string {
-	if len(paths) == 1 {
-		return "s"
-	}
-	return ""
 }
