@@ -20,6 +20,8 @@ func TestDeniedReadPaths(t *testing.T) {
 		{`read_file:secret(/.*)?`, []string{"secret"}},
 		{`read_file:.*\.env`, []string{".env", "src/.env", "src/deep/x.env"}},
 		{`read_file:(.*/)?\.env`, []string{".env", "src/.env"}},
+		{`read_file:\.env(/.*)?`, []string{".env"}},                   // Claude's Read(./.env)
+		{`read_file:(.*/)?\.env(/.*)?`, []string{".env", "src/.env"}}, // Claude's Read(.env)
 		{`read_file:secret/.*\.key`, []string{"secret/a.key"}},
 		{`read_file:/etc/ssl/private/.*`, []string{"/etc/ssl/private"}},
 		{`read_file`, nil},         // every file: nothing to mask
@@ -73,6 +75,7 @@ func TestDeniedPrograms(t *testing.T) {
 		{`bash:mv( .*)?`, "mv"},
 		{`bash:mv .*`, "mv"},
 		{`bash:mv(?: .*)?`, "mv"},
+		{`bash:mv(\s.*)?`, "mv"}, // Claude's Bash(mv:*)
 		{`bash:(mv|rm)( .*)?`, "mv rm"},
 		{`bash:(?:curl|wget) .*`, "curl wget"},
 		{`bash:/usr/bin/mv .*`, "/usr/bin/mv"},
