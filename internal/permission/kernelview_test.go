@@ -18,6 +18,7 @@ func TestDeniedReadPaths(t *testing.T) {
 		{`grep:config/prod\.yaml`, []string{"config/prod.yaml"}},
 		{`read_file:secret/.*`, []string{"secret"}},
 		{`read_file:secret(/.*)?`, []string{"secret"}},
+		{`read_file:secret/.*(/.*)?`, []string{"secret"}}, // Claude's Read(./secret/**)
 		{`read_file:.*\.env`, []string{".env", "src/.env", "src/deep/x.env"}},
 		{`read_file:(.*/)?\.env`, []string{".env", "src/.env"}},
 		{`read_file:\.env(/.*)?`, []string{".env"}},                   // Claude's Read(./.env)
