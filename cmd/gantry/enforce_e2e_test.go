@@ -166,4 +166,8 @@ func TestDoctor(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "bubblewrap (bwrap) is not installed") {
 		t.Errorf("without bwrap: %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
+	// And which guarantees are gone with it.
+	if !strings.Contains(r.stdout, "With Landlock only") && !strings.Contains(r.stdout, "No sandbox can be made here") {
+		t.Errorf("without bwrap, nothing said of what is lost:\n%s", r.stdout)
+	}
 }

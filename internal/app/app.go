@@ -309,6 +309,7 @@ func (a *App) Start(ctx context.Context, sink face.Sink, asker face.Asker) error
 	notices := a.connectMCP(ctx)
 	notices = append(notices, mcpRuleNotices(a.gate, a.reg)...)
 	notices = append(notices, a.skillNotes...)
+	notices = append(notices, a.sandbox.lost()...)
 	context, warnings := a.sessionStart(ctx)
 	a.agent.Config.System += context
 	notices = append(notices, warnings...)

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -62,6 +63,16 @@ func Doctor(cwd string) ([]DoctorRow, error) {
 	gate, err := newGate(cfg, Options{PermissionMode: string(permission.ModeYolo)})
 	if err != nil {
 		return nil, err
+	}
+	// What the sandbox cannot guarantee here, for the deny rules in force (the tools'
+	// families say which rules are read rules).
+	reg, _, _, _ := buildTools(deps{cfg: cfg, getenv: os.Getenv})
+	gate.SetFileTools(fileTools(reg))
+	if err := reg.Close(context.Background()); err != nil {
+		return nil, err
+	}
+	for _, s := range newSandboxer(cfg, nil, gate).lost() {
+		add("", s, true)
 	}
 	ok, swhy := contain.Supervisor()
 	_, deny := gate.Rules()

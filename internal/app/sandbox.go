@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -51,11 +52,50 @@ func (s *sandboxer) current() *contain.Sandbox {
 	if s == nil || !s.onIn(s.gate.Mode()) {
 		return nil
 	}
-	s.once.Do(func() {
-		s.spec = contain.Sandbox{Writable: writableRoots(s.config), ReadOnly: readOnlyPaths(s.config, s.gate), Network: s.config.Sandbox.Network}
-	})
-	sb := s.spec
+	sb := s.build()
 	return &sb
+}
+
+// wanted says whether commands should run in the sandbox now, whether or not one can
+// be made here.
+func (s *sandboxer) wanted() bool {
+	switch {
+	case s.flag != nil:
+		return *s.flag
+	case s.cfg != nil:
+		return *s.cfg
+	}
+	return s.gate.Mode() == permission.ModeYolo
+}
+
+// lost says which of the sandbox's guarantees do not hold here, when commands should
+// run in one: a notice at the session's start.
+func (s *sandboxer) lost() []string {
+	if s == nil || !s.wanted() {
+		return nil
+	}
+	sb := s.build()
+	return contain.Lost(&sb)
+}
+
+// build is the sandbox of the session's commands, worked out once.
+func (s *sandboxer) build() contain.Sandbox {
+	s.once.Do(func() {
+		s.spec = contain.Sandbox{
+			Writable: writableRoots(s.config), ReadOnly: readOnlyPaths(s.config, s.gate), Network: s.config.Sandbox.Network,
+			// The deny rules compiled into the kernel's view: the paths of read
+			// rules masked, the programs of whole-program bash rules hidden.
+			Unreadable: s.gate.DeniedReadPaths(), Hidden: hideable(s.gate.DeniedPrograms()),
+		}
+	})
+	return s.spec
+}
+
+// hideable drops bash from the programs to hide: every command runs as `bash -c`, so
+// hiding it would stop them all; a rule denying bash whole stays with the parser and
+// the exec supervisor, which see the commands bash starts.
+func hideable(progs []string) []string {
+	return slices.DeleteFunc(progs, func(p string) bool { return filepath.Base(p) == "bash" })
 }
 
 // writableRoots are the folders commands may write: the project, /tmp, $TMPDIR, the
@@ -89,14 +129,26 @@ func goEnv(name string) string {
 	return strings.TrimSpace(string(out))
 }
 
-// readOnlyPaths are the paths inside the writable folders that stay read-only:
-// gantry's own settings, Claude Code's, the MCP file, .git, and the folders the deny
-// rules of the file-writing tools name plainly.
+// readOnlyPaths are the paths inside the writable folders that stay read-only: the
+// files that make code run later (gantry's own settings and user config, Claude Code's
+// project and user settings, the MCP file, .git with its hooks and config, the shell's
+// start-up files) and the folders the deny rules of the file-writing tools name
+// plainly. Only those that exist are bound (ro-bind-try); one made later is covered by
+// the folder-trust check, which asks before a new project file runs anything.
 func readOnlyPaths(cfg *config.Config, gate *permission.Engine) []string {
 	root := cfg.Root()
 	out := []string{filepath.Join(root, ".gantry"), filepath.Join(root, ".git"), filepath.Join(root, ".mcp.json"), config.UserDir()}
 	if m, _ := filepath.Glob(filepath.Join(root, ".claude", "settings*.json")); len(m) > 0 {
 		out = append(out, m...)
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		for _, f := range []string{
+			".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile",
+			".zshrc", ".zshenv", ".zprofile", ".zlogin", ".config/fish/config.fish",
+			".claude/settings.json", ".claude/settings.local.json", ".claude.json",
+		} {
+			out = append(out, filepath.Join(home, f))
+		}
 	}
 	return append(out, gate.DeniedWritePaths()...)
 }

@@ -1,3 +1,5 @@
+//go:build linux
+
 package contain
 
 import (
@@ -38,6 +40,17 @@ func itoa(n int) string {
 		s = string(rune('0'+n%10)) + s
 		if n /= 10; n == 0 {
 			return s
+		}
+	}
+}
+
+// BenchmarkMasks is the cost, at each sandboxed command's start, of finding what a
+// program denied whole is (its files and their other names) and a read-denied path.
+func BenchmarkMasks(b *testing.B) {
+	sb := &Sandbox{Unreadable: []string{"/etc/hostname"}, Hidden: []string{"mv"}}
+	for b.Loop() {
+		if len(masks(sb)) < 2 {
+			b.Fatal("no masks")
 		}
 	}
 }

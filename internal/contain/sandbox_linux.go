@@ -105,6 +105,8 @@ func bwrapArgs(sb *Sandbox, dir string, argv []string) []string {
 	for _, r := range sortedUnique(sb.ReadOnly) {
 		args = append(args, "--ro-bind-try", r, r)
 	}
+	// The masks come last: they win over the binds above.
+	args = append(args, bwrapMasks(sb)...)
 	if !sb.Network {
 		args = append(args, "--unshare-net")
 	}
@@ -138,9 +140,18 @@ func sortedUnique(ss []string) []string {
 	return out[:n]
 }
 
+// landlockSpec is what the helper needs to make a Landlock sandbox: the sandbox, and
+// the masked paths Landlock can leave out of its read grants (see landlockDenied).
+type landlockSpec struct {
+	Sandbox
+	Denied []string `json:"denied,omitempty"`
+}
+
 // landlockFlag passes the sandbox to the helper, for Landlock.
 func landlockFlag(sb *Sandbox) string {
-	b, _ := json.Marshal(sb)
+	spec := landlockSpec{Sandbox: *sb}
+	spec.Denied, _ = landlockDenied(sb)
+	b, _ := json.Marshal(spec)
 	return "-l=" + string(b)
 }
 
@@ -157,24 +168,29 @@ type landlockPath struct {
 }
 
 // The write rights of each ABI: Landlock restricts only what a ruleset handles, so
-// reading and running stay free everywhere.
+// reading and running stay free everywhere unless paths are denied (llRead).
 const (
 	llWriteV1 = unix.LANDLOCK_ACCESS_FS_WRITE_FILE | unix.LANDLOCK_ACCESS_FS_REMOVE_DIR | unix.LANDLOCK_ACCESS_FS_REMOVE_FILE |
 		unix.LANDLOCK_ACCESS_FS_MAKE_CHAR | unix.LANDLOCK_ACCESS_FS_MAKE_DIR | unix.LANDLOCK_ACCESS_FS_MAKE_REG |
 		unix.LANDLOCK_ACCESS_FS_MAKE_SOCK | unix.LANDLOCK_ACCESS_FS_MAKE_FIFO | unix.LANDLOCK_ACCESS_FS_MAKE_BLOCK |
 		unix.LANDLOCK_ACCESS_FS_MAKE_SYM
 	llFileRights = unix.LANDLOCK_ACCESS_FS_WRITE_FILE | unix.LANDLOCK_ACCESS_FS_TRUNCATE
+	// llRead are the rights of reading and running, handled only when paths are
+	// denied: then granted on everything else (see readGrants).
+	llRead = unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_READ_DIR | unix.LANDLOCK_ACCESS_FS_EXECUTE
 )
 
 // landlockSelf restricts the calling thread (the helper's locked one, which starts
-// the command) to sb: writes only in the writable folders and the usual devices, and
-// no TCP at all with the network off (Landlock has no notion of loopback). It calls
-// the kernel directly, on this thread alone, so that it works in any binary.
+// the command) to sb: writes only in the writable folders and the usual devices, no
+// TCP at all with the network off (Landlock has no notion of loopback), and with
+// denied paths, reading and running everywhere but there. It calls the kernel
+// directly, on this thread alone, so that it works in any binary.
 func landlockSelf(spec string) error {
-	var sb Sandbox
-	if err := json.Unmarshal([]byte(spec), &sb); err != nil {
+	var ls landlockSpec
+	if err := json.Unmarshal([]byte(spec), &ls); err != nil {
 		return err
 	}
+	sb := ls.Sandbox
 	v, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, 1 /* LANDLOCK_CREATE_RULESET_VERSION */)
 	if errno != 0 {
 		return fmt.Errorf("no Landlock in this kernel: %w", errno)
@@ -189,6 +205,10 @@ func landlockSelf(spec string) error {
 		attr.handledFS |= unix.LANDLOCK_ACCESS_FS_TRUNCATE
 		fileRights = llFileRights
 	}
+	if len(ls.Denied) > 0 {
+		attr.handledFS |= llRead
+	}
+	writeRights := attr.handledFS &^ llRead
 	if abi >= 4 && !sb.Network {
 		attr.handledNet = unix.LANDLOCK_ACCESS_NET_BIND_TCP | unix.LANDLOCK_ACCESS_NET_CONNECT_TCP
 	}
@@ -215,8 +235,24 @@ func landlockSelf(spec string) error {
 		return nil
 	}
 	for _, d := range append(existing(sb.Writable), "/dev/shm", "/dev/pts") {
-		if err := add(d, attr.handledFS); err != nil {
+		if err := add(d, writeRights); err != nil {
 			return err
+		}
+	}
+	if len(ls.Denied) > 0 {
+		// Every folder may be listed (a denied folder's names too, not its files);
+		// files may be read and run beneath every entry but the denied ones.
+		if err := add("/", unix.LANDLOCK_ACCESS_FS_READ_DIR); err != nil {
+			return err
+		}
+		for _, g := range readGrants(ls.Denied) {
+			rights := uint64(llRead)
+			if !g.dir {
+				rights = unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_EXECUTE
+			}
+			// An entry that takes no rule (a file system Landlock cannot name) stays
+			// unreadable rather than failing the sandbox.
+			_ = add(g.path, rights)
 		}
 	}
 	for _, f := range []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/random", "/dev/urandom"} {

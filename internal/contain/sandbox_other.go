@@ -11,3 +11,6 @@ var (
 )
 
 func probeSandbox() (Backend, string) { return BackendNone, "sandboxes need Linux" }
+
+// landlockDenied: no Landlock here, nothing is denied.
+func landlockDenied(sb *Sandbox) (denied, kept []string) { return nil, sb.Unreadable }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 
 	"golang.org/x/sys/unix"
@@ -174,36 +173,45 @@ func readExec(fd int, n seccompNotif, at bool, ptr int) (x Exec, done func(), er
 	if !valid(fd, n.ID) {
 		return x, done, errGone
 	}
-	proc := "/proc/" + strconv.Itoa(pid)
-	x.open = func(name string) (*os.File, error) { return openIn(proc, unix.AT_FDCWD, name, 0) }
-	x.File, _ = openIn(proc, dirfd, x.Path, flags)
+	x.open = func(name string) (*os.File, error) { return openIn(pid, unix.AT_FDCWD, name, 0) }
+	x.File, _ = openIn(pid, dirfd, x.Path, flags)
 	return x, done, nil
 }
 
-// openIn opens name as the process proc would resolve it for an exec: relative to
-// dirfd (its working directory for AT_FDCWD), an absolute name in its root, the file
-// of dirfd itself for AT_EMPTY_PATH. It opens for reading, else O_PATH.
-func openIn(proc string, dirfd int32, name string, flags uint64) (*os.File, error) {
-	var path string
+// openIn opens name as process pid (a thread, as a notification names it) would
+// resolve it for an exec: relative to dirfd (its working directory for AT_FDCWD), an
+// absolute name in its root, the file of dirfd itself for AT_EMPTY_PATH; "self" in its
+// /proc is the process, not gantry (see resolveIn). It opens for reading, else O_PATH.
+func openIn(pid int, dirfd int32, name string, flags uint64) (*os.File, error) {
+	proc := "/proc/" + strconv.Itoa(pid)
+	var fd int
+	var err error
 	switch {
 	case name == "" && flags&unix.AT_EMPTY_PATH != 0:
-		path = proc + "/fd/" + strconv.Itoa(int(dirfd))
-	case filepath.IsAbs(name):
-		path = proc + "/root" + name
-	case dirfd == unix.AT_FDCWD:
-		path = proc + "/cwd/" + name
+		fd, err = unix.Open(proc+"/fd/"+strconv.Itoa(int(dirfd)), unix.O_PATH|unix.O_CLOEXEC, 0)
 	default:
-		path = proc + "/fd/" + strconv.Itoa(int(dirfd)) + "/" + name
-	}
-	var lastErr error
-	for _, mode := range []int{unix.O_RDONLY, unix.O_PATH} {
-		fd, err := unix.Open(path, mode|unix.O_CLOEXEC, 0)
-		if err == nil {
-			return os.NewFile(uintptr(fd), path), nil
+		start := proc + "/cwd"
+		if dirfd != unix.AT_FDCWD {
+			start = proc + "/fd/" + strconv.Itoa(int(dirfd))
 		}
-		lastErr = err
+		var sfd int
+		if sfd, err = unix.Open(start, unix.O_PATH|unix.O_CLOEXEC, 0); err != nil {
+			return nil, err
+		}
+		fd, err = resolveIn(pid, sfd, name)
+		unix.Close(sfd)
 	}
-	return nil, lastErr
+	if err != nil {
+		return nil, err
+	}
+	label := proc + "/root" + name
+	// Reopened through gantry's own link to it, the file can be read; a file that
+	// cannot (no read permission) is kept as the O_PATH descriptor.
+	if rfd, err := unix.Open(fdPath(fd), unix.O_RDONLY|unix.O_CLOEXEC, 0); err == nil {
+		unix.Close(fd)
+		return os.NewFile(uintptr(rfd), label), nil
+	}
+	return os.NewFile(uintptr(fd), label), nil
 }
 
 // remote reads another process's memory (process_vm_readv), a page at a time at
