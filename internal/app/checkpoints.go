@@ -92,7 +92,7 @@ func (a *App) checkpointRepo() (*checkpoint.Repo, error) {
 	c := &a.cps
 	c.once.Do(func() {
 		root := filepath.Join(filepath.Dir(StorePath(a.opts)), "checkpoints")
-		c.repo, c.err = checkpoint.Open(a.opts.Cwd, checkpoint.Options{Root: root, MaxFile: int64(a.cfg.Checkpoints.MaxFileMB) << 20, Never: []string{filepath.Dir(StorePath(a.opts))}, Policy: a.policy})
+		c.repo, c.err = checkpoint.Open(a.opts.Cwd, checkpoint.Options{Root: root, MaxFile: int64(a.cfg.Checkpoints.MaxFileMB) << 20, Never: []string{filepath.Dir(StorePath(a.opts))}, Secret: a.gate.DeniedReadPaths(), Policy: a.policy})
 	})
 	return c.repo, c.err
 }

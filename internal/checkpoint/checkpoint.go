@@ -44,6 +44,7 @@ type Repo struct {
 	work    string // the project's folder
 	maxFile int64
 	never   []string // folders inside work never kept, relative (gantry's own data)
+	secret  []string // files and folders inside work the session may not read, relative
 	policy  *contain.Policy
 
 	mu sync.Mutex // one git operation at a time on the index (lock: across processes too)
@@ -81,6 +82,10 @@ type Options struct {
 	// (gantry's data folder, whose sessions a rewind must not take back). Root is one
 	// always.
 	Never []string
+	// Secret are files and folders the session may not read (the paths of its read
+	// deny rules): never kept nor restored — a rewind does not touch them, and git,
+	// which runs in the session's sandbox, finds them masked there.
+	Secret []string
 	// Policy is the session's, which git runs under like every process gantry starts
 	// (nil: gantry's own); its sandbox is widened by the shadow repository.
 	Policy *contain.Policy
@@ -117,6 +122,11 @@ func Open(work string, o Options) (*Repo, error) {
 		}
 		if rel, err := filepath.Rel(work, n); err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			r.never = append(r.never, filepath.ToSlash(rel))
+		}
+	}
+	for _, n := range o.Secret {
+		if rel, err := filepath.Rel(work, n); err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			r.secret = append(r.secret, filepath.ToSlash(rel))
 		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, "HEAD")); err != nil {
@@ -265,6 +275,9 @@ func (r *Repo) exclude(ctx context.Context) ([]string, error) {
 	for _, n := range r.never {
 		b.WriteString("/" + escapeGlob(n) + "/\n")
 	}
+	for _, n := range r.secret {
+		b.WriteString("/" + escapeGlob(n) + "\n")
+	}
 	// Candidates: what is new or changed since the last snapshot.
 	out, err := r.git(ctx, nil, "ls-files", "-z", "--others", "--modified", "--exclude-standard")
 	if err != nil && !strings.Contains(err.Error(), "does not have any commits") {
@@ -308,8 +321,8 @@ func (r *Repo) exclude(ctx context.Context) ([]string, error) {
 	if err := os.WriteFile(filepath.Join(r.dir, "gantry-skipped"), []byte(strings.Join(skipped, "\n")), 0o600); err != nil {
 		return nil, err
 	}
-	if len(skipped) > 0 {
-		if _, err := r.git(ctx, []byte(strings.Join(skipped, "\x00")), "rm", "--cached", "--quiet", "--ignore-unmatch", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
+	if out := append(slices.Clone(skipped), r.secret...); len(out) > 0 {
+		if _, err := r.git(ctx, []byte(strings.Join(out, "\x00")), "rm", "--cached", "-r", "--quiet", "--ignore-unmatch", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
 			return nil, err
 		}
 	}
@@ -385,7 +398,7 @@ func (r *Repo) Restore(ctx context.Context, to Checkpoint, before string) ([]Cha
 	}
 	defer r.lock()()
 	spec := []string{"restore", "--source=" + to.Commit, "--staged", "--worktree", "--", ":/"}
-	for _, n := range r.never {
+	for _, n := range append(slices.Clone(r.never), r.secret...) {
 		spec = append(spec, ":(top,exclude)"+n)
 	}
 	if _, err := r.git(ctx, nil, spec...); err != nil {

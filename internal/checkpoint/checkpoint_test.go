@@ -245,3 +245,44 @@ func TestOwnDataFolderInsideTheProject(t *testing.T) {
 		t.Errorf("the session store was restored: %q", b)
 	}
 }
+
+// A file and a folder the session may not read are never kept nor restored: a
+// snapshot leaves them out (and takes them out when they were kept before), a rewind
+// leaves them as they are.
+func TestSecretsAreNeverKept(t *testing.T) {
+	work, root := t.TempDir(), t.TempDir()
+	files := map[string]string{".env": "TOKEN=1\n", "secret/k": "k1\n", "a.go": "package a\n"}
+	for name, text := range files {
+		write(t, work, name, text, 0o644)
+	}
+	r, err := Open(work, Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := r.Snapshot(ctx, "refs/gantry/t/0", "before the rule"); err != nil {
+		t.Fatal(err)
+	}
+	r, err = Open(work, Options{Root: root, Secret: []string{filepath.Join(work, ".env"), filepath.Join(work, "secret")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, err := r.Snapshot(ctx, "refs/gantry/t/1", "one")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := r.Files(ctx, one); n != 1 {
+		t.Errorf("the checkpoint keeps %d files, want a.go alone", n)
+	}
+	for name, text := range map[string]string{".env": "TOKEN=2\n", "secret/k": "k2\n", "a.go": "package b\n"} {
+		write(t, work, name, text, 0o644)
+	}
+	if _, err := r.Restore(ctx, one, "refs/gantry/t/2"); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{".env": "TOKEN=2\n", "secret/k": "k2\n", "a.go": "package a\n"} {
+		if b, _ := os.ReadFile(filepath.Join(work, name)); string(b) != want {
+			t.Errorf("%s is %q after the rewind, want %q", name, b, want)
+		}
+	}
+}
