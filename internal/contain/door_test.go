@@ -14,10 +14,12 @@ import (
 	"testing"
 )
 
-// The ways Go starts a process, by the import path of their package.
+// The ways Go starts a process, or changes what every process of gantry's inherits
+// (the environment, the working folder: a session's, set process-wide, would reach
+// another session's commands), by the import path of their package.
 var starters = map[string][]string{
 	"os/exec":               {"Command", "CommandContext"},
-	"os":                    {"StartProcess"},
+	"os":                    {"StartProcess", "Setenv", "Unsetenv", "Clearenv", "Chdir"},
 	"syscall":               {"ForkExec", "StartProcess", "Exec"},
 	"golang.org/x/sys/unix": {"Exec"},
 }
@@ -57,7 +59,7 @@ func TestOneDoor(t *testing.T) {
 		}
 		checked++
 		for _, v := range startsProcesses(t, p.Dir) {
-			t.Errorf("%s starts a process outside the door: %s (use a contain.Policy)", p.ImportPath, v)
+			t.Errorf("%s starts a process outside the door, or sets what every process inherits: %s (use a contain.Policy and its Env)", p.ImportPath, v)
 		}
 	}
 	if checked < 20 {
