@@ -160,6 +160,9 @@ func (r *Repo) env() []string {
 	}
 }
 
+// gitWidening is what the checkpoints' git needs beyond the policy: see run.
+var gitWidening = &contain.Widening{Why: "checkpoints: gantry's own git on its shadow repository", OutsideSandbox: true}
+
 // gitVar tells the variables of gantry's environment that git must not see.
 func gitVar(k string) bool { return strings.HasPrefix(k, "GIT_") || k == "LC_ALL" }
 
@@ -171,11 +174,15 @@ func (r *Repo) git(ctx context.Context, stdin []byte, args ...string) ([]byte, e
 	return r.run(ctx, stdin, r.env(), append(base, args...)...)
 }
 
-// run runs git with args and env under the session's policy, in the work tree, its
-// sandbox widened by the shadow repository.
+// run runs git with args and env under the session's policy, in the work tree: its PID
+// namespace and its judge (a deny rule on git stops checkpoints too, and says so), but
+// outside its sandbox — git here runs nothing of the project's (no hooks, filters,
+// fsmonitor or configuration of the person's) and never reads a read-denied path
+// (excluded: see Options.Secret), and a sandbox for each of a snapshot's git
+// processes cost a yolo turn 300 ms.
 func (r *Repo) run(ctx context.Context, stdin []byte, env []string, args ...string) ([]byte, error) {
 	p := r.policy.Process(contain.Spec{Argv: append([]string{"git"}, args...), Dir: r.work, Env: env, DropEnv: gitVar,
-		Widen: &contain.Widening{Why: "checkpoints: the shadow repository", Writable: []string{r.dir}}})
+		Widen: gitWidening})
 	if stdin != nil {
 		p.Cmd.Stdin = bytes.NewReader(stdin)
 	}
