@@ -607,6 +607,9 @@ func (e *sessionEnv) add(vars []string) {
 
 // refusalHint names the flag that would have allowed a call print mode could not ask for.
 func refusalHint(c permission.Call, v permission.Verdict) string {
+	if v.AllowRule != "" && v.EveryMode {
+		return fmt.Sprintf("The user can allow it with --allow '%s'.", v.AllowRule)
+	}
 	if v.AllowRule != "" {
 		return fmt.Sprintf("The user can allow it with --allow '%s' or --permission-mode yolo.", v.AllowRule)
 	}

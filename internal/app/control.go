@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -93,7 +95,24 @@ func newGate(cfg *config.Config, opts Options) (*permission.Engine, error) {
 	}
 	e.SetProject(cfg.Root())
 	e.SetProtected(config.UserDir())
+	e.SetRunsCode(codeFiles()...)
 	return e, nil
+}
+
+// codeFiles are the files outside the project that make a later shell or session run
+// code: the shells' start-up files and Claude Code's user settings. The file tools ask
+// before writing them in every mode.
+func codeFiles() []string {
+	var out []string
+	if home, err := os.UserHomeDir(); err == nil && home != "" {
+		for _, f := range []string{".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zshenv", ".zprofile", ".config/fish/config.fish"} {
+			out = append(out, filepath.Join(home, f))
+		}
+	}
+	if d := config.ClaudeDir(); d != "" {
+		out = append(out, filepath.Join(d, "settings.json"), filepath.Join(d, "settings.local.json"))
+	}
+	return append(out, config.ClaudeJSON())
 }
 
 // checkRuleTools refuses rules that name no tool of the registry (MCP tools and

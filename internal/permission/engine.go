@@ -25,6 +25,7 @@ type Engine struct {
 	// protectedDirs the folders outside the project protected like .gantry.
 	families      map[string]tool.Files
 	protectedDirs []string
+	codeFiles     []string        // files outside the project that run code later (SetRunsCode)
 	sandboxed     func(Mode) bool // commands run in the sandbox in a mode (SetSandboxed)
 }
 
