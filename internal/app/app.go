@@ -62,6 +62,9 @@ type Options struct {
 	// MCPServers are servers whose tools the session offers, besides the configured
 	// ones (ACP clients give them with each session).
 	MCPServers []MCPServer
+	// Trust is --trust: the folder's project files (.mcp.json, Claude Code's project
+	// settings, .gantry) run without the question, for this session.
+	Trust bool
 	// LLM, when set, is the model to use instead of the configured provider (tests,
 	// and faces that bring their own).
 	LLM llm.Provider
@@ -139,6 +142,10 @@ type App struct {
 	shellN      int         // the person's !commands (a.mu)
 	shellNotes  []string    // their inputs and outputs, for the next prompt (a.mu)
 
+	// trust is the folder's trust: while not trusted, its project files' servers,
+	// hooks, env and allow rules are held back, and Start asks.
+	trust FolderTrust
+
 	mu       sync.Mutex
 	sink     face.Sink
 	started  bool
@@ -170,6 +177,7 @@ func New(opts Options) (_ *App, err error) {
 		return nil, usageErrorf("the working folder %s is not an existing folder", opts.Cwd)
 	}
 	a.opts.Cwd = opts.Cwd
+	trustFile := trustPath(opts)
 	if opts.ToolServer {
 		if a.scratch, err = os.MkdirTemp("", "gantry-serve-"); err != nil {
 			return nil, fmt.Errorf("making the session's folder: %w", err)
@@ -177,7 +185,10 @@ func New(opts Options) (_ *App, err error) {
 		opts.Store = filepath.Join(a.scratch, "sessions.db")
 		a.opts.Store = opts.Store
 	}
-	if a.cfg, err = config.Load(opts.Cwd); err != nil {
+	if a.cfg, err = config.LoadHeld(opts.Cwd); err != nil {
+		return nil, err
+	}
+	if err := a.folderTrust(trustFile); err != nil {
 		return nil, err
 	}
 	// The env of Claude Code's settings files is the session's environment, as in
@@ -200,7 +211,7 @@ func New(opts Options) (_ *App, err error) {
 			return nil, err
 		}
 	}
-	if a.gate, err = newGate(cfg, opts); err != nil {
+	if a.gate, err = newGate(cfg, opts, a.trust.Trusted()); err != nil {
 		return nil, err
 	}
 	a.pool = opts.Resources
@@ -308,7 +319,8 @@ func (a *App) Start(ctx context.Context, sink face.Sink, asker face.Asker) error
 	a.mu.Unlock()
 	a.asker.set(asker)
 
-	notices := a.connectMCP(ctx)
+	notices := a.settleTrust(ctx, asker)
+	notices = append(notices, a.connectMCP(ctx)...)
 	notices = append(notices, mcpRuleNotices(a.gate, a.reg)...)
 	notices = append(notices, a.skillNotes...)
 	context, warnings := a.sessionStart(ctx)

@@ -42,7 +42,7 @@ func (h hooks) Run(ctx context.Context, event, toolName string, fields map[strin
 // newGate builds the permission engine: the mode, and the rules of the rules files
 // (project and user), of config.yaml and of the flags, each kept with where it comes
 // from. A bad flag (mode or rule) is a UsageError.
-func newGate(cfg *config.Config, opts Options) (*permission.Engine, error) {
+func newGate(cfg *config.Config, opts Options, trusted bool) (*permission.Engine, error) {
 	modeName := first(opts.PermissionMode, cfg.PermissionMode, string(permission.ModeDefault))
 	mode, err := permission.ParseMode(modeName)
 	if err != nil {
@@ -52,6 +52,14 @@ func newGate(cfg *config.Config, opts Options) (*permission.Engine, error) {
 		return nil, err
 	}
 	rules, err := permission.LoadRules(cfg.Root(), config.UserDir())
+	if !trusted && err == nil {
+		// A folder not trusted: the project's rules file gives its deny rules only.
+		var project permission.RuleSet
+		if project, err = heldRules(cfg.Root(), &config.Held{}); err == nil {
+			rules, err = permission.LoadRules("", config.UserDir())
+			rules.Deny = append(project.Deny, rules.Deny...)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -207,6 +215,11 @@ func (r *askerRef) get() face.Asker {
 // NoHuman reports whether nobody is there to answer (see agent.Agent's use of it).
 func (r *askerRef) NoHuman() bool {
 	return face.Nobody(r.get())
+}
+
+// TrustFolder implements face.Asker.
+func (r *askerRef) TrustFolder(ctx context.Context, req face.TrustRequest) (bool, error) {
+	return r.get().TrustFolder(ctx, req)
 }
 
 // AskPermission implements face.Asker.

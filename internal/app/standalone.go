@@ -36,7 +36,7 @@ func Standalone(ctx context.Context, cwd string, rules bool) (reg *tool.Registry
 	pool := resource.NewPool(nil)
 	d := deps{cfg: cfg, getenv: os.Getenv, pool: pool, cwd: cwd}
 	if rules {
-		if gate, err = newGate(cfg, Options{PermissionMode: string(permission.ModeYolo)}); err != nil {
+		if gate, err = newGate(cfg, Options{PermissionMode: string(permission.ModeYolo)}, true); err != nil {
 			return nil, tool.Env{}, nil, nil, nil, err
 		}
 		d.judge = execJudge(gate)

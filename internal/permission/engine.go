@@ -114,6 +114,15 @@ func (e *Engine) AllowForSession(rules []string) error {
 	return nil
 }
 
+// AllowRules adds allow rules from files (a folder's, once it is trusted), and
+// allow_all when allowAll.
+func (e *Engine) AllowRules(rules []Rule, allowAll bool) {
+	e.mu.Lock()
+	e.allow = append(e.allow, rules...)
+	e.allowAll = e.allowAll || allowAll
+	e.mu.Unlock()
+}
+
 // AddAskRules adds rules whose calls are asked in every mode (deny rules aside),
 // source naming where they come from. Nothing is added unless every rule parses.
 func (e *Engine) AddAskRules(rules []string, source string) error {
