@@ -113,7 +113,7 @@ func TestStartFailuresAreNotices(t *testing.T) {
 	for _, format := range []string{"text", "stream-json"} {
 		t.Run(format, func(t *testing.T) {
 			srv, e := fakeModel(t, call("m1", "mcp__echo__echo", `{"text":"through MCP"}`), say("The echo worked."))
-			r := gantry(t, dir, e, "-p", "use the echo tool", "--permission-mode", "yolo", "--output-format", format)
+			r := gantry(t, dir, e, "-p", "use the echo tool", "--permission-mode", "yolo", "--output-format", format, "--trust")
 			if r.code != 0 {
 				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 			}
@@ -326,7 +326,7 @@ func TestRulesInConfigNameTheirLine(t *testing.T) {
 		{"permissions:\n  deny:\n    - 'bash:rm ['\n", cfg + `:3: rule "bash:rm [" has a bad regular expression: missing closing ] in "["`},
 	} {
 		writeFiles(t, dir, map[string]string{".gantry/config.yaml": c.body})
-		r := gantry(t, dir, env(t, "ANTHROPIC_API_KEY=k"), "-p", "hi")
+		r := gantry(t, dir, env(t, "ANTHROPIC_API_KEY=k"), "-p", "hi", "--trust")
 		if r.code != 1 || !strings.Contains(r.stderr, c.want) || strings.Contains(r.stderr, "(?:") {
 			t.Errorf("exit %d, stderr %q; want %q", r.code, r.stderr, c.want)
 		}
@@ -465,7 +465,7 @@ func TestHookRewriteIsShown(t *testing.T) {
 	})
 	for _, format := range []string{"text", "stream-json"} {
 		srv, e := fakeModel(t, call("b1", "bash", `{"command":"echo original"}`), say("ok"))
-		r := gantry(t, dir, e, "-p", "echo", "--permission-mode", "yolo", "--output-format", format)
+		r := gantry(t, dir, e, "-p", "echo", "--permission-mode", "yolo", "--output-format", format, "--trust")
 		if r.code != 0 {
 			t.Fatalf("exit %d: %s", r.code, r.stderr)
 		}
@@ -574,7 +574,7 @@ func TestMCPRuleOfNoToolIsSaid(t *testing.T) {
 	writeFiles(t, dir, map[string]string{".gantry/config.yaml": "mcpServers:\n  echo:\n    command: " + echoServer(t) + "\n" +
 		"permissions:\n  allow:\n    - mcp__echo__ecko\n    - mcp__elsewhere__anything\n"})
 	_, e := fakeModel(t, say("ok"))
-	r := gantry(t, dir, e, "-p", "hi")
+	r := gantry(t, dir, e, "-p", "hi", "--trust")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
