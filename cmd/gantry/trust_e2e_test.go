@@ -188,3 +188,47 @@ func TestTUIAsksToTrustTheFolder(t *testing.T) {
 	tt.waitFor("connected")
 	tt.stop()
 }
+
+// An editor is asked to trust the folder at the first prompt (its permission requests
+// belong to a turn): a tool call of its own shows the server's command, a
+// session/request_permission asks, and after "trust" the server starts and its tool
+// answers in the same turn. The next session of the folder is not asked.
+func TestACPAsksToTrustTheFolder(t *testing.T) {
+	echo := echoServer(t)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{".git/HEAD": "ref: refs/heads/main\n",
+		".mcp.json": `{"mcpServers": {"echo": {"command": "` + echo + `"}}}`})
+	srv, environ := acpFakeModel(t, call("m1", "mcp__echo__pid", `{}`), say("first"), call("m2", "mcp__echo__pid", `{}`), say("second"))
+	run := acpDrive(t, environ, acpScenario{
+		Agent:       acpAgent{Cwd: dir},
+		Permissions: []string{"allow_always", "allow_once", "allow_once"},
+		Steps:       []acpStep{{"op": "new"}, {"op": "prompt", "text": "pid"}, {"op": "new"}, {"op": "prompt", "text": "pid again"}},
+	})
+	for _, st := range run.Steps[1:] {
+		if st.Error != nil {
+			t.Fatalf("%s: %+v", st.Op, *st.Error)
+		}
+	}
+	if len(run.PermissionRequests) != 3 {
+		t.Fatalf("%d permission requests, want the trust question and one per call: %+v", len(run.PermissionRequests), run.PermissionRequests)
+	}
+	q := run.PermissionRequests[0]
+	if acpDig(q.Params, "toolCall", "toolCallId") != "gantry-trust-folder" || acpDig(q.Outcome, "optionId") != "trust" {
+		t.Errorf("the first request is not the trust question answered trust: %+v", q)
+	}
+	shown := ""
+	for _, u := range run.Updates {
+		b, _ := json.Marshal(u)
+		if strings.Contains(string(b), "gantry-trust-folder") {
+			shown += string(b)
+		}
+	}
+	if !strings.Contains(shown, "Trust the folder "+dir) || !strings.Contains(shown, "echo: "+echo) {
+		t.Errorf("the trust tool call does not show the server's command: %s", shown)
+	}
+	for i, id := range map[int]string{1: "m1", 3: "m2"} {
+		if pid := toolResult(srv.Requests()[i], id); pid == "" || strings.Contains(pid, "no tool named") {
+			t.Errorf("request %d: the server's tool did not answer: %q", i, pid)
+		}
+	}
+}

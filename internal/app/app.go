@@ -144,7 +144,8 @@ type App struct {
 
 	// trust is the folder's trust: while not trusted, its project files' servers,
 	// hooks, env and allow rules are held back, and Start asks.
-	trust FolderTrust
+	trust      FolderTrust
+	trustLater atomic.Bool // the trust is asked at the first prompt (face.TrustInTurn)
 
 	mu       sync.Mutex
 	sink     face.Sink
@@ -319,7 +320,12 @@ func (a *App) Start(ctx context.Context, sink face.Sink, asker face.Asker) error
 	a.mu.Unlock()
 	a.asker.set(asker)
 
-	notices := a.settleTrust(ctx, asker)
+	var notices []string
+	if later, ok := asker.(face.TrustInTurn); ok && later.TrustInTurn() && !a.trust.Trusted() && !a.opts.ToolServer {
+		a.trustLater.Store(true) // asked at the first prompt (trust.go)
+	} else {
+		notices = a.settleTrust(ctx, asker)
+	}
 	notices = append(notices, a.connectMCP(ctx)...)
 	notices = append(notices, mcpRuleNotices(a.gate, a.reg)...)
 	notices = append(notices, a.skillNotes...)
@@ -375,6 +381,9 @@ func (a *App) Run(ctx context.Context, prompt string, attached []llm.Block) face
 	if !started {
 		end := face.TurnEnded{StopReason: "error", Err: errors.New("the session is not started (a face must call Start) or is closed")}
 		return end
+	}
+	if a.trustLater.Swap(false) {
+		a.agent.Config.System += a.trustInTurn(ctx)
 	}
 	if note {
 		m := a.gate.Mode()

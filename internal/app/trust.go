@@ -9,12 +9,14 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/config"
 	"github.com/gantry-dev/gantry/internal/face"
+	"github.com/gantry-dev/gantry/internal/hook"
 	"github.com/gantry-dev/gantry/internal/permission"
 )
 
@@ -212,6 +214,56 @@ func (a *App) settleTrust(ctx context.Context, asker face.Asker) []string {
 	}
 	a.trust.State, a.trust.By = TrustTrusted, t.path
 	return nil
+}
+
+// trustInTurn asks the folder's trust at the first prompt of a face that asks only
+// within a turn; a yes connects the servers it adds and runs the project's
+// SessionStart hooks, whose context it returns for the system prompt.
+func (a *App) trustInTurn(ctx context.Context) string {
+	oldServers, oldHooks := maps.Clone(a.cfg.MCPServers), a.cfg.Hooks
+	notices := a.settleTrust(ctx, &a.asker)
+	var context string
+	if a.trust.State == TrustTrusted {
+		added := *a.cfg
+		added.MCPServers = map[string]config.MCPServer{}
+		for name, s := range a.cfg.MCPServers {
+			if _, ok := oldServers[name]; !ok {
+				added.MCPServers[name] = s
+			}
+		}
+		notices = append(notices, connectMCP(ctx, a.pool, a.reg, mcpEntries(&added, nil, os.LookupEnv), a.opts.Cwd, []string{a.cfg.Root()}, &a.mcp)...)
+		if start := newHooks(a.cfg.Hooks, oldHooks)[hook.SessionStart]; len(start) > 0 {
+			o := a.hooks.With(map[string][]config.HookMatcher{hook.SessionStart: start}).Run(ctx, hook.SessionStart, "startup",
+				map[string]any{"source": "startup", "model": a.agent.Config.Model})
+			a.env.add(o.Env)
+			for _, w := range o.Warnings {
+				notices = append(notices, "SessionStart hook: "+w)
+			}
+			if o.AdditionalContext != "" {
+				context = "\n<session-start-hooks>\n" + o.AdditionalContext + "\n</session-start-hooks>\n"
+			}
+		}
+	}
+	for _, n := range notices {
+		a.emit(face.Notice{Text: n})
+	}
+	return context
+}
+
+// newHooks are the matchers of now that were not in before, by event.
+func newHooks(now, before map[string][]config.HookMatcher) map[string][]config.HookMatcher {
+	out := map[string][]config.HookMatcher{}
+	for event, ms := range now {
+		old := slices.Clone(before[event])
+		for _, m := range ms {
+			if i := slices.IndexFunc(old, func(o config.HookMatcher) bool { return reflect.DeepEqual(o, m) }); i >= 0 {
+				old = slices.Delete(old, i, i+1)
+				continue
+			}
+			out[event] = append(out[event], m)
+		}
+	}
+	return out
 }
 
 // applyTrusted gives the session what a trusted folder's files add: the MCP servers,

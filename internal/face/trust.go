@@ -52,3 +52,10 @@ type Trusting interface {
 func (NoHuman) TrustFolder(context.Context, TrustRequest) (bool, error) {
 	return false, ErrNoHuman
 }
+
+// TrustInTurn is an Asker that can ask only within a turn (an editor: ACP's requests
+// belong to a prompt). The folder's trust is asked at the session's first prompt, and
+// what a yes adds (servers, the project's SessionStart hooks) starts then.
+type TrustInTurn interface {
+	TrustInTurn() bool
+}

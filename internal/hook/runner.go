@@ -41,6 +41,12 @@ func (r *Runner) SetConfig(cfg map[string][]config.HookMatcher) {
 	r.mu.Unlock()
 }
 
+// With is a Runner of the same session with the hooks of cfg only (a folder's
+// SessionStart hooks, run once it is trusted).
+func (r *Runner) With(cfg map[string][]config.HookMatcher) *Runner {
+	return NewRunner(cfg, r.base)
+}
+
 // configSpecs are the hooks of the settings files, by event.
 func configSpecs(cfg map[string][]config.HookMatcher) map[string][]*spec {
 	out := map[string][]*spec{}
