@@ -265,7 +265,11 @@ func New(opts Options) (_ *App, err error) {
 			CompactThreshold: cfg.Compact.Threshold,
 			Memory:           memory.Text,
 			SaveRule: func(c permission.Call, g permission.Grant) (string, error) {
-				return a.gate.SaveGrant(cfg.Root(), c, g)
+				file, err := a.gate.SaveGrant(cfg.Root(), c, g)
+				if err == nil {
+					err = a.rekeepTrust() // the rules file is one of the folder's trusted files
+				}
+				return file, err
 			},
 			TodoText:  a.todos.Text,
 			TasksText: a.board.Text,

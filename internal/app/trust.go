@@ -190,7 +190,7 @@ func (t FolderTrust) request() face.TrustRequest {
 // run; a "yes" is kept and the held parts are applied to the session before its MCP
 // servers connect and its SessionStart hooks run. It returns the notices to say.
 func (a *App) settleTrust(ctx context.Context, asker face.Asker) []string {
-	t := a.trust
+	t := a.FolderTrust()
 	if t.Trusted() {
 		return nil
 	}
@@ -212,7 +212,9 @@ func (a *App) settleTrust(ctx context.Context, asker face.Asker) []string {
 	if err := a.applyTrusted(); err != nil {
 		return []string{"The folder's project files could not be applied: " + err.Error()}
 	}
+	a.mu.Lock()
 	a.trust.State, a.trust.By = TrustTrusted, t.path
+	a.mu.Unlock()
 	return nil
 }
 
@@ -223,7 +225,7 @@ func (a *App) trustInTurn(ctx context.Context) string {
 	oldServers, oldHooks := maps.Clone(a.cfg.MCPServers), a.cfg.Hooks
 	notices := a.settleTrust(ctx, &a.asker)
 	var context string
-	if a.trust.State == TrustTrusted {
+	if a.FolderTrust().State == TrustTrusted {
 		added := *a.cfg
 		added.MCPServers = map[string]config.MCPServer{}
 		for name, s := range a.cfg.MCPServers {
@@ -299,7 +301,11 @@ func (a *App) applyTrusted() error {
 }
 
 // FolderTrust returns the trust of the session's folder.
-func (a *App) FolderTrust() FolderTrust { return a.trust }
+func (a *App) FolderTrust() FolderTrust {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.trust
+}
 
 // folderTrust computes the trust of the session's folder from a.cfg, loaded with the
 // project's parts held back, and loads the config whole when the folder is trusted.
@@ -356,4 +362,19 @@ func (t FolderTrust) describe() string {
 		return fmt.Sprintf("changed since it was trusted (%s): %s held back until asked again (or --trust)", strings.Join(t.Changed, ", "), what)
 	}
 	return fmt.Sprintf("not trusted: %s held back until a session asks (or --trust, or trustedFolders)", what)
+}
+
+// rekeepTrust keeps the hashes of the folder's files again after gantry itself
+// changed one (a grant saved in the project's rules file), when the folder is trusted
+// by a kept yes: the person's own answer does not make the folder "changed".
+func (a *App) rekeepTrust() error {
+	t := a.FolderTrust()
+	if t.State != TrustTrusted || t.By != t.path {
+		return nil
+	}
+	hashes, err := config.HashTrustFiles(t.Folder)
+	if err != nil {
+		return err
+	}
+	return keepTrust(t.path, t.Folder, hashes)
 }

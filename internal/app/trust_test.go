@@ -136,6 +136,10 @@ func TestTrustAskedOnceAndAgainAfterAChange(t *testing.T) {
 	if v := a.gate.Check(permission.Call{Tool: "bash", Level: tool.LevelExec, Principal: "ls"}); v.Decision != permission.Allow {
 		t.Errorf("the allow rules after yes: %v (%s)", v.Decision, v.Reason)
 	}
+	// A grant saved in the project's rules file is the person's: the folder stays trusted.
+	if _, err := a.agent.Config.SaveRule(permission.Call{Tool: "read_file", Level: tool.LevelRead, Principal: "x"}, permission.Grant{Rules: []string{"read_file"}}); err != nil {
+		t.Fatal(err)
+	}
 	a.Close()
 
 	os.Remove(filepath.Join(dir, "hook-ran"))
