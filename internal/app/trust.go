@@ -103,11 +103,11 @@ func keepTrust(path, folder string, hashes map[string]string) error {
 	return nil
 }
 
-// Trust computes the trust of the project folder of cfg, whose project parts were
+// trustOf computes the trust of the project folder of cfg, whose project parts were
 // held back (config.LoadHeld) into held: trusted by the flag, by the user's
 // trustedFolders, by a kept "yes" whose files have not changed, or because nothing
 // is held back.
-func Trust(cfg *config.Config, held config.Held, flag bool, path string) (FolderTrust, error) {
+func trustOf(cfg *config.Config, held config.Held, flag bool, path string) (FolderTrust, error) {
 	t := FolderTrust{Folder: cfg.Root(), Held: held, path: path}
 	hashes, err := config.HashTrustFiles(t.Folder)
 	if err != nil {
@@ -206,16 +206,23 @@ func (a *App) settleTrust(ctx context.Context, asker face.Asker) []string {
 	case !yes:
 		return []string{untrustedNotice(t)}
 	}
+	// What was shown is what runs: a file changed while the question was open is
+	// asked again next time.
+	if now, err := config.HashTrustFiles(t.Folder); err != nil || !maps.Equal(now, t.hashes) {
+		return []string{fmt.Sprintf("The folder %s changed while its trust was asked, so its project files were not run; they are asked again next time.", t.Folder)}
+	}
+	var notices []string
+	by := t.path
 	if err := keepTrust(t.path, t.Folder, t.hashes); err != nil {
-		return []string{err.Error() + "; the folder is trusted for this session only."}
+		notices, by = append(notices, err.Error()+"; the folder is trusted for this session only."), "this session's answer"
 	}
 	if err := a.applyTrusted(); err != nil {
-		return []string{"The folder's project files could not be applied: " + err.Error()}
+		return append(notices, "The folder's project files could not be applied: "+err.Error())
 	}
 	a.mu.Lock()
-	a.trust.State, a.trust.By = TrustTrusted, t.path
+	a.trust.State, a.trust.By = TrustTrusted, by
 	a.mu.Unlock()
-	return nil
+	return notices
 }
 
 // trustInTurn asks the folder's trust at the first prompt of a face that asks only
@@ -295,7 +302,9 @@ func (a *App) applyTrusted() error {
 	a.hooks.SetConfig(full.Hooks)
 	a.cfg.Claude.Env = full.Claude.Env
 	for _, k := range slices.Sorted(maps.Keys(full.Claude.Env)) {
-		_ = os.Setenv(k, full.Claude.Env[k])
+		if err := os.Setenv(k, full.Claude.Env[k]); err != nil {
+			return fmt.Errorf("setting %s from the project's Claude settings: %w", k, err)
+		}
 	}
 	return nil
 }
@@ -314,7 +323,7 @@ func (a *App) folderTrust(path string) error {
 	if _, err := heldRules(a.cfg.Root(), &held); err != nil {
 		return err
 	}
-	t, err := Trust(a.cfg, held, a.opts.Trust, path)
+	t, err := trustOf(a.cfg, held, a.opts.Trust, path)
 	if err != nil {
 		return err
 	}
@@ -335,7 +344,7 @@ func doctorTrust(cwd string) (FolderTrust, error) {
 	if _, err := heldRules(cfg.Root(), &held); err != nil {
 		return FolderTrust{}, err
 	}
-	return Trust(cfg, held, false, trustPath(Options{}))
+	return trustOf(cfg, held, false, trustPath(Options{}))
 }
 
 // describe is gantry doctor's line of the folder's trust.

@@ -17,7 +17,8 @@ import (
 // trustAsker answers the trust question with yes (or not) and keeps what it was asked.
 type trustAsker struct {
 	face.NoHuman
-	yes  bool
+	yes    bool
+	before func() // runs while the question is open
 	mu   sync.Mutex
 	reqs []face.TrustRequest
 }
@@ -26,6 +27,9 @@ func (a *trustAsker) TrustFolder(_ context.Context, req face.TrustRequest) (bool
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.reqs = append(a.reqs, req)
+	if a.before != nil {
+		a.before()
+	}
 	return a.yes, nil
 }
 
@@ -193,5 +197,21 @@ func TestTrustByFlagAndUserConfig(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(filepath.Dir(StorePath(Options{})), TrustFile)); err == nil {
 		t.Errorf("the flag or the config wrote the trust file")
+	}
+}
+
+// A file changed while the question was open is not run on the answer given to what
+// was shown, and nothing is kept.
+func TestTrustChangedWhileAsked(t *testing.T) {
+	dir := untrustedProject(t)
+	asker := &trustAsker{yes: true, before: func() {
+		os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte(`{"mcpServers": {"m": {"command": "sh", "args": ["-c", "touch swapped-ran"]}}}`), 0o644)
+	}}
+	a, notices := sessionIn(t, Options{Cwd: dir}, asker)
+	if ran(dir, "swapped-ran") || ran(dir, "hook-ran") || a.FolderTrust().Trusted() || !strings.Contains(strings.Join(notices, "\n"), "changed while its trust was asked") {
+		t.Errorf("ran %v %v, %+v, notices %q", ran(dir, "swapped-ran"), ran(dir, "hook-ran"), a.FolderTrust(), notices)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(StorePath(Options{})), TrustFile)); err == nil {
+		t.Errorf("the trust was kept")
 	}
 }
