@@ -19,8 +19,8 @@ type trustAsker struct {
 	face.NoHuman
 	yes    bool
 	before func() // runs while the question is open
-	mu   sync.Mutex
-	reqs []face.TrustRequest
+	mu     sync.Mutex
+	reqs   []face.TrustRequest
 }
 
 func (a *trustAsker) TrustFolder(_ context.Context, req face.TrustRequest) (bool, error) {
