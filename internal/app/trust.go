@@ -183,7 +183,7 @@ func (t FolderTrust) request() face.TrustRequest {
 	if t.Held.AllowAll != "" {
 		allow = append(allow, "allow_all ("+t.Held.AllowAll+")")
 	}
-	return face.TrustRequest{Folder: t.Folder, Changed: t.Changed, Servers: t.Held.Servers, Hooks: t.Held.Hooks, Env: t.Held.Env, Allow: allow}
+	return face.TrustRequest{Folder: t.Folder, Changed: t.Changed, Servers: t.Held.Servers, Hooks: t.Held.Hooks, Env: t.Held.Env, Allow: allow, Programs: t.Held.Programs}
 }
 
 // settleTrust asks a folder not yet trusted, at Start, whether its project files may
@@ -218,6 +218,9 @@ func (a *App) settleTrust(ctx context.Context, asker face.Asker) []string {
 	}
 	if err := a.applyTrusted(); err != nil {
 		return append(notices, "The folder's project files could not be applied: "+err.Error())
+	}
+	if len(t.Held.Programs) > 0 {
+		notices = append(notices, "The language servers, debug adapters and interpreters of the project's .gantry/config.yaml are used from the next session; this one keeps gantry's own.")
 	}
 	a.mu.Lock()
 	a.trust.State, a.trust.By = TrustTrusted, by
@@ -353,7 +356,7 @@ func (t FolderTrust) describe() string {
 	for _, g := range []struct {
 		n    int
 		what string
-	}{{len(t.Held.Servers), "MCP server(s)"}, {len(t.Held.Hooks), "hook(s)"}, {len(t.Held.Env), "env variable(s)"}, {len(t.Held.Allow), "allow rule(s)"}} {
+	}{{len(t.Held.Servers), "MCP server(s)"}, {len(t.Held.Hooks), "hook(s)"}, {len(t.Held.Env), "env variable(s)"}, {len(t.Held.Allow), "allow rule(s)"}, {len(t.Held.Programs), "program(s)"}} {
 		if g.n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", g.n, g.what))
 		}

@@ -34,11 +34,14 @@ type Held struct {
 	// sets allow_all, or is "".
 	Allow    []string
 	AllowAll string
+	// Programs are the language servers, debug adapters and interpreters the
+	// project's config.yaml names: "lsp.servers.go: command args…".
+	Programs []string
 }
 
 // Empty reports whether nothing is held back.
 func (h Held) Empty() bool {
-	return len(h.Servers) == 0 && len(h.Hooks) == 0 && len(h.Env) == 0 && len(h.Allow) == 0 && h.AllowAll == ""
+	return len(h.Servers) == 0 && len(h.Hooks) == 0 && len(h.Env) == 0 && len(h.Allow) == 0 && h.AllowAll == "" && len(h.Programs) == 0
 }
 
 // LoadHeld is Load for a folder that is not trusted: the project's MCP servers, hooks,
@@ -108,6 +111,7 @@ func (c *Config) holdLayer(path string, l *layer) {
 	}
 	c.holdHooks(path, l.Hooks)
 	l.MCPServers, l.Hooks = nil, nil
+	c.holdPrograms(l)
 	if p := l.Permissions; p != nil {
 		for i, r := range p.Allow {
 			c.held.Allow = append(c.held.Allow, fmt.Sprintf("%s (%s)", r, at(p.allowFrom, i)))
@@ -116,6 +120,50 @@ func (c *Config) holdLayer(path string, l *layer) {
 			c.held.AllowAll = path
 		}
 		p.Allow, p.allowFrom, p.AllowAll = nil, nil, nil
+	}
+}
+
+// holdPrograms takes out of a project's config.yaml layer the programs it would have
+// gantry start later (language servers, debug adapters, the kernels' and debugpy's
+// interpreters), and says they are held back.
+func (c *Config) holdPrograms(l *layer) {
+	hold := func(key string, argv ...string) {
+		c.held.Programs = append(c.held.Programs, key+": "+strings.Join(argv, " "))
+	}
+	if l.LSP != nil {
+		names := make([]string, 0, len(l.LSP.Servers))
+		for n := range l.LSP.Servers {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			s := l.LSP.Servers[n]
+			hold("lsp.servers."+n, append([]string{s.Command}, s.Args...)...)
+		}
+		l.LSP.Servers = nil
+	}
+	if d := l.Debug; d != nil {
+		ids := make([]string, 0, len(d.Adapters))
+		for id := range d.Adapters {
+			ids = append(ids, id)
+		}
+		sort.Strings(ids)
+		for _, id := range ids {
+			hold("debug.adapters."+id, d.Adapters[id].Command...)
+		}
+		if d.Python != nil {
+			hold("debug.python", *d.Python)
+		}
+		d.Adapters, d.Python = nil, nil
+	}
+	if e := l.Eval; e != nil {
+		if e.Python != nil {
+			hold("eval.python", *e.Python)
+		}
+		if e.Node != nil {
+			hold("eval.node", *e.Node)
+		}
+		e.Python, e.Node = nil, nil
 	}
 }
 

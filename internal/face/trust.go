@@ -18,6 +18,9 @@ type TrustRequest struct {
 	// names of the variables), Allow ("rule (file:line)", "allow_all (file)"): what
 	// would run or apply.
 	Servers, Hooks, Env, Allow []string
+	// Programs are the language servers, debug adapters and interpreters the
+	// project's config names ("lsp.servers.go: command args").
+	Programs []string
 }
 
 // Lines is the request as the lines a face shows: a heading, then each group.
@@ -30,7 +33,7 @@ func (r TrustRequest) Lines() []string {
 	for _, g := range []struct {
 		name  string
 		items []string
-	}{{"MCP servers", r.Servers}, {"hooks", r.Hooks}, {"environment variables", r.Env}, {"allow rules", r.Allow}} {
+	}{{"MCP servers", r.Servers}, {"hooks", r.Hooks}, {"environment variables", r.Env}, {"allow rules", r.Allow}, {"programs", r.Programs}} {
 		if len(g.items) == 0 {
 			continue
 		}
