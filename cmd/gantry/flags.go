@@ -59,10 +59,11 @@ Usage:
   gantry rewind [--list] [N] [--files-only|--conversation-only] [--force]
                                   the checkpoints of this folder's last session; its files and
                                   conversation brought back to before prompt N
-  gantry tool [--no-rules] NAME ['JSON']
+  gantry tool [--no-rules] [--trust] NAME ['JSON']
                                   run one tool without a model (gantry tool list;
                                   gantry tool NAME --help shows its arguments); deny rules
-                                  hold unless --no-rules
+                                  hold unless --no-rules; a folder's project MCP servers
+                                  start only in a trusted folder or with --trust
   gantry doctor                   what is in force here: sandbox, supervisor, namespaces, …
   gantry version                  print the version
 

@@ -553,11 +553,16 @@ func TestToolCommandHelpListAndBinary(t *testing.T) {
 		t.Errorf("tool --help: %d %q", r.code, r.stdout)
 	}
 	writeFiles(t, dir, map[string]string{".gantry/config.yaml": "mcpServers:\n  echo:\n    command: " + echoServer(t) + "\n"})
+	// A folder not trusted starts none of its servers, and says so; --trust starts them.
 	r = gantry(t, dir, env(t), "tool", "list")
+	if r.code != 0 || strings.Contains(r.stdout, "mcp__echo__echo") || strings.Count(r.stderr, "--trust") != 1 {
+		t.Errorf("tool list in a folder not trusted: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	r = gantry(t, dir, env(t), "tool", "--trust", "list")
 	if r.code != 0 || !strings.Contains(r.stdout, "mcp__echo__echo") || !strings.Contains(r.stdout, "bash") {
 		t.Errorf("tool list: %d %q %q", r.code, r.stdout, r.stderr)
 	}
-	if r = gantry(t, dir, env(t), "tool", "mcp__echo__echo", `{"text":"hi there"}`); r.code != 0 || !strings.Contains(r.stdout, "hi there") {
+	if r = gantry(t, dir, env(t), "tool", "--trust", "mcp__echo__echo", `{"text":"hi there"}`); r.code != 0 || !strings.Contains(r.stdout, "hi there") {
 		t.Errorf("an MCP tool by name: %d %q %q", r.code, r.stdout, r.stderr)
 	}
 	os.WriteFile(filepath.Join(dir, "blob.bin"), append([]byte("needle here\x00\x01\x02"), bytes.Repeat([]byte{7}, 100)...), 0o644)
