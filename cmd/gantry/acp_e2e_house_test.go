@@ -116,7 +116,7 @@ func TestACPSessionsShareResources(t *testing.T) {
 		call("m2", "mcp__echo__pid", `{}`), say("second"),
 	)
 	run := acpDrive(t, environ, acpScenario{
-		Agent:       acpAgent{Cwd: dir},
+		Agent:       acpAgent{Cwd: dir, Args: []string{"acp", "--trust"}},
 		Permissions: []string{"allow_once", "allow_once"},
 		Steps: []acpStep{
 			{"op": "new"}, {"op": "prompt", "text": "pid one"},

@@ -40,7 +40,7 @@ func runACP(args []string) int {
 		App: app.Options{
 			Cwd: f.cwd, Provider: f.provider, Model: f.model, PermissionMode: f.permissionMode, Sandbox: f.sandbox.ptr(),
 			Allow: f.allow, Deny: f.deny, MaxTurns: f.maxTurns, SystemPrompt: f.systemPrompt,
-			AppendSystemPrompt: f.appendSystemPrompt, Vibe: f.vibe,
+			AppendSystemPrompt: f.appendSystemPrompt, Vibe: f.vibe, Trust: f.trust,
 		},
 		Version: versionName(),
 		Log:     os.Stderr,

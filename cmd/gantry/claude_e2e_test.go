@@ -74,7 +74,7 @@ if os.path.basename(path) == ".env":
 		call("w2", "write_file", `{"path":"notes.txt","content":"written\n"}`),
 		say("Done."),
 	)
-	r := gantry(t, dir, environ, "-p", "go", "--permission-mode", "yolo", "--sandbox=false", "--output-format", "stream-json")
+	r := gantry(t, dir, environ, "-p", "go", "--permission-mode", "yolo", "--sandbox=false", "--output-format", "stream-json", "--trust")
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
@@ -151,7 +151,7 @@ func TestClaudeHookOutputs(t *testing.T) {
 		call("n1", "bash", `{"command":"echo never > never"}`),
 		say("not reached"),
 	)
-	r := gantry(t, dir, environ, "-p", "go", "--permission-mode", "yolo", "--sandbox=false")
+	r := gantry(t, dir, environ, "-p", "go", "--permission-mode", "yolo", "--sandbox=false", "--trust")
 	if r.code != 1 || !strings.Contains(r.stderr, "the hook says enough") {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}

@@ -554,7 +554,7 @@ func TestRulesFileAndHooks(t *testing.T) {
 		fakellm.Turn{Parts: []fakellm.Part{fakellm.Text("done")}},
 	)
 	defer srv.Close()
-	r := gantry(t, dir, env(t, "ANTHROPIC_BASE_URL="+srv.URL(), "ANTHROPIC_API_KEY=k"), "-p", "go", "--output-format", "json")
+	r := gantry(t, dir, env(t, "ANTHROPIC_BASE_URL="+srv.URL(), "ANTHROPIC_API_KEY=k"), "-p", "go", "--output-format", "json", "--trust")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -570,7 +570,7 @@ func TestRulesFileAndHooks(t *testing.T) {
 	}
 
 	os.WriteFile(filepath.Join(dir, ".gantry", "permissions.yaml"), []byte("permissions:\n  allow:\n    - \"bash:(\"\n"), 0o644)
-	r = gantry(t, dir, env(t, "ANTHROPIC_BASE_URL="+srv.URL(), "ANTHROPIC_API_KEY=k"), "-p", "go")
+	r = gantry(t, dir, env(t, "ANTHROPIC_BASE_URL="+srv.URL(), "ANTHROPIC_API_KEY=k"), "-p", "go", "--trust")
 	if r.code == 0 || !strings.Contains(r.stderr, "permissions.yaml:3") || !strings.Contains(r.stderr, `bash:(`) {
 		t.Fatalf("a bad rule must name the file, line and rule: exit %d, %q", r.code, r.stderr)
 	}

@@ -30,6 +30,7 @@ type flags struct {
 	cwd                string
 	interactive        bool
 	vibe               bool
+	trust              bool
 	prompt             string
 }
 
@@ -58,10 +59,11 @@ Usage:
   gantry rewind [--list] [N] [--files-only|--conversation-only] [--force]
                                   the checkpoints of this folder's last session; its files and
                                   conversation brought back to before prompt N
-  gantry tool [--no-rules] NAME ['JSON']
+  gantry tool [--no-rules] [--trust] NAME ['JSON']
                                   run one tool without a model (gantry tool list;
                                   gantry tool NAME --help shows its arguments); deny rules
-                                  hold unless --no-rules
+                                  hold unless --no-rules; a folder's project MCP servers
+                                  start only in a trusted folder or with --trust
   gantry doctor                   what is in force here: sandbox, supervisor, namespaces, …
   gantry version                  print the version
 
@@ -84,6 +86,8 @@ Flags:
                                   that one (which may be running elsewhere)
   -C, --cwd DIR                   work in DIR instead of the current folder
   -i, --interactive               ask permission, ask_user questions and plan approval at the terminal
+      --trust                     run this folder's .mcp.json servers, project hooks, Claude env and
+                                  .gantry config without asking whether to trust it (this session)
       --vibe                      vibe mode: the model may start background workers by tier
                                   (models.fast, models.good); /vibe in the terminal UI
   -h, --help                      this help
@@ -123,6 +127,7 @@ func parseFlags(args []string) (*flags, error) {
 	fs.BoolVar(&f.interactive, "interactive", false, "")
 	fs.BoolVar(&f.interactive, "i", false, "")
 	fs.BoolVar(&f.vibe, "vibe", false, "")
+	fs.BoolVar(&f.trust, "trust", false, "")
 
 	var words []string
 	args = bareResume(args)

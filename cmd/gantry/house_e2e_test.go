@@ -113,7 +113,7 @@ func TestStartFailuresAreNotices(t *testing.T) {
 	for _, format := range []string{"text", "stream-json"} {
 		t.Run(format, func(t *testing.T) {
 			srv, e := fakeModel(t, call("m1", "mcp__echo__echo", `{"text":"through MCP"}`), say("The echo worked."))
-			r := gantry(t, dir, e, "-p", "use the echo tool", "--permission-mode", "yolo", "--output-format", format)
+			r := gantry(t, dir, e, "-p", "use the echo tool", "--permission-mode", "yolo", "--output-format", format, "--trust")
 			if r.code != 0 {
 				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 			}
@@ -326,7 +326,7 @@ func TestRulesInConfigNameTheirLine(t *testing.T) {
 		{"permissions:\n  deny:\n    - 'bash:rm ['\n", cfg + `:3: rule "bash:rm [" has a bad regular expression: missing closing ] in "["`},
 	} {
 		writeFiles(t, dir, map[string]string{".gantry/config.yaml": c.body})
-		r := gantry(t, dir, env(t, "ANTHROPIC_API_KEY=k"), "-p", "hi")
+		r := gantry(t, dir, env(t, "ANTHROPIC_API_KEY=k"), "-p", "hi", "--trust")
 		if r.code != 1 || !strings.Contains(r.stderr, c.want) || strings.Contains(r.stderr, "(?:") {
 			t.Errorf("exit %d, stderr %q; want %q", r.code, r.stderr, c.want)
 		}
@@ -465,7 +465,7 @@ func TestHookRewriteIsShown(t *testing.T) {
 	})
 	for _, format := range []string{"text", "stream-json"} {
 		srv, e := fakeModel(t, call("b1", "bash", `{"command":"echo original"}`), say("ok"))
-		r := gantry(t, dir, e, "-p", "echo", "--permission-mode", "yolo", "--output-format", format)
+		r := gantry(t, dir, e, "-p", "echo", "--permission-mode", "yolo", "--output-format", format, "--trust")
 		if r.code != 0 {
 			t.Fatalf("exit %d: %s", r.code, r.stderr)
 		}
@@ -553,11 +553,16 @@ func TestToolCommandHelpListAndBinary(t *testing.T) {
 		t.Errorf("tool --help: %d %q", r.code, r.stdout)
 	}
 	writeFiles(t, dir, map[string]string{".gantry/config.yaml": "mcpServers:\n  echo:\n    command: " + echoServer(t) + "\n"})
+	// A folder not trusted starts none of its servers, and says so; --trust starts them.
 	r = gantry(t, dir, env(t), "tool", "list")
+	if r.code != 0 || strings.Contains(r.stdout, "mcp__echo__echo") || strings.Count(r.stderr, "--trust") != 1 {
+		t.Errorf("tool list in a folder not trusted: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	r = gantry(t, dir, env(t), "tool", "--trust", "list")
 	if r.code != 0 || !strings.Contains(r.stdout, "mcp__echo__echo") || !strings.Contains(r.stdout, "bash") {
 		t.Errorf("tool list: %d %q %q", r.code, r.stdout, r.stderr)
 	}
-	if r = gantry(t, dir, env(t), "tool", "mcp__echo__echo", `{"text":"hi there"}`); r.code != 0 || !strings.Contains(r.stdout, "hi there") {
+	if r = gantry(t, dir, env(t), "tool", "--trust", "mcp__echo__echo", `{"text":"hi there"}`); r.code != 0 || !strings.Contains(r.stdout, "hi there") {
 		t.Errorf("an MCP tool by name: %d %q %q", r.code, r.stdout, r.stderr)
 	}
 	os.WriteFile(filepath.Join(dir, "blob.bin"), append([]byte("needle here\x00\x01\x02"), bytes.Repeat([]byte{7}, 100)...), 0o644)
@@ -574,7 +579,7 @@ func TestMCPRuleOfNoToolIsSaid(t *testing.T) {
 	writeFiles(t, dir, map[string]string{".gantry/config.yaml": "mcpServers:\n  echo:\n    command: " + echoServer(t) + "\n" +
 		"permissions:\n  allow:\n    - mcp__echo__ecko\n    - mcp__elsewhere__anything\n"})
 	_, e := fakeModel(t, say("ok"))
-	r := gantry(t, dir, e, "-p", "hi")
+	r := gantry(t, dir, e, "-p", "hi", "--trust")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}

@@ -62,7 +62,7 @@ func runMCP(args []string) int {
 	defer stop()
 	s, err := mcpserve.New(mcpserve.Options{
 		App: app.Options{Cwd: f.cwd, Provider: f.provider, Model: f.model, PermissionMode: f.permissionMode,
-			Sandbox: f.sandbox.ptr(), Allow: f.allow, Deny: f.deny},
+			Sandbox: f.sandbox.ptr(), Allow: f.allow, Deny: f.deny, Trust: f.trust},
 		Version: versionName(),
 		Log:     os.Stderr,
 	})

@@ -174,7 +174,7 @@ func appOptions(f *flags) app.Options {
 		Cwd: f.cwd, Provider: f.provider, Model: f.model, PermissionMode: f.permissionMode, Sandbox: f.sandbox.ptr(),
 		Allow: f.allow, Deny: f.deny, MaxTurns: f.maxTurns, SystemPrompt: f.systemPrompt,
 		AppendSystemPrompt: f.appendSystemPrompt, Continue: f.cont, Resume: f.resume, Fork: f.fork,
-		Vibe: f.vibe,
+		Vibe: f.vibe, Trust: f.trust,
 	}
 }
 

@@ -15,7 +15,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/tool"
 )
 
-const toolUsage = "usage: gantry tool [--no-rules] NAME ['{\"arg\": …}']   (arguments may also come on stdin; `gantry tool list` lists the tools, `gantry tool NAME --help` shows one; the deny rules hold unless --no-rules)"
+const toolUsage = "usage: gantry tool [--no-rules] [--trust] NAME ['{\"arg\": …}']   (arguments may also come on stdin; `gantry tool list` lists the tools, `gantry tool NAME --help` shows one; the deny rules hold unless --no-rules)"
 
 // runTool runs one tool without a model: `gantry tool NAME [JSON]` (the arguments may
 // come on stdin). It prints what the model would read; the exit status is 1 when the
@@ -23,9 +23,10 @@ const toolUsage = "usage: gantry tool [--no-rules] NAME ['{\"arg\": …}']   (ar
 // permission is asked, but the deny rules of the rules files and config hold (bash
 // under the exec supervisor too), unless --no-rules says plainly to bypass them.
 func runTool(args []string) int {
-	rules := true
-	if len(args) > 0 && args[0] == "--no-rules" {
-		rules, args = false, args[1:]
+	rules, trust := true, false
+	for len(args) > 0 && (args[0] == "--no-rules" || args[0] == "--trust") {
+		rules, trust = rules && args[0] != "--no-rules", trust || args[0] == "--trust"
+		args = args[1:]
 	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
 		fmt.Fprintln(os.Stderr, toolUsage)
@@ -33,7 +34,7 @@ func runTool(args []string) int {
 	}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
-	reg, env, gate, failures, stop, err := app.Standalone(ctx, "", rules)
+	reg, env, gate, failures, stop, err := app.Standalone(ctx, "", rules, trust)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gantry:", sentence(err))
 		return 1

@@ -62,6 +62,9 @@ type Options struct {
 	// MCPServers are servers whose tools the session offers, besides the configured
 	// ones (ACP clients give them with each session).
 	MCPServers []MCPServer
+	// Trust is --trust: the folder's project files (.mcp.json, Claude Code's project
+	// settings, .gantry) run without the question, for this session.
+	Trust bool
 	// LLM, when set, is the model to use instead of the configured provider (tests,
 	// and faces that bring their own).
 	LLM llm.Provider
@@ -141,6 +144,11 @@ type App struct {
 	shellN      int         // the person's !commands (a.mu)
 	shellNotes  []string    // their inputs and outputs, for the next prompt (a.mu)
 
+	// trust is the folder's trust: while not trusted, its project files' servers,
+	// hooks, env and allow rules are held back, and Start asks.
+	trust      FolderTrust
+	trustLater atomic.Bool // the trust is asked at the first prompt (face.TrustInTurn)
+
 	mu       sync.Mutex
 	sink     face.Sink
 	started  bool
@@ -172,6 +180,7 @@ func New(opts Options) (_ *App, err error) {
 		return nil, usageErrorf("the working folder %s is not an existing folder", opts.Cwd)
 	}
 	a.opts.Cwd = opts.Cwd
+	trustFile := trustPath(opts)
 	if opts.ToolServer {
 		if a.scratch, err = os.MkdirTemp("", "gantry-serve-"); err != nil {
 			return nil, fmt.Errorf("making the session's folder: %w", err)
@@ -179,7 +188,10 @@ func New(opts Options) (_ *App, err error) {
 		opts.Store = filepath.Join(a.scratch, "sessions.db")
 		a.opts.Store = opts.Store
 	}
-	if a.cfg, err = config.Load(opts.Cwd); err != nil {
+	if a.cfg, err = config.LoadHeld(opts.Cwd); err != nil {
+		return nil, err
+	}
+	if err := a.folderTrust(trustFile); err != nil {
 		return nil, err
 	}
 	cfg := a.cfg
@@ -197,7 +209,7 @@ func New(opts Options) (_ *App, err error) {
 			return nil, err
 		}
 	}
-	if a.gate, err = newGate(cfg, opts); err != nil {
+	if a.gate, err = newGate(cfg, opts, a.trust.Trusted()); err != nil {
 		return nil, err
 	}
 	a.pool = opts.Resources
@@ -251,7 +263,11 @@ func New(opts Options) (_ *App, err error) {
 			CompactThreshold: cfg.Compact.Threshold,
 			Memory:           memory.Text,
 			SaveRule: func(c permission.Call, g permission.Grant) (string, error) {
-				return a.gate.SaveGrant(cfg.Root(), c, g)
+				file, err := a.gate.SaveGrant(cfg.Root(), c, g)
+				if err == nil {
+					err = a.rekeepTrust() // the rules file is one of the folder's trusted files
+				}
+				return file, err
 			},
 			TodoText:  a.todos.Text,
 			TasksText: a.board.Text,
@@ -306,7 +322,13 @@ func (a *App) Start(ctx context.Context, sink face.Sink, asker face.Asker) error
 	a.mu.Unlock()
 	a.asker.set(asker)
 
-	notices := a.connectMCP(ctx)
+	var notices []string
+	if later, ok := asker.(face.TrustInTurn); ok && later.TrustInTurn() && !a.trust.Trusted() && !a.opts.ToolServer {
+		a.trustLater.Store(true) // asked at the first prompt (trust.go)
+	} else {
+		notices = a.settleTrust(ctx, asker)
+	}
+	notices = append(notices, a.connectMCP(ctx)...)
 	notices = append(notices, mcpRuleNotices(a.gate, a.reg)...)
 	notices = append(notices, a.skillNotes...)
 	notices = append(notices, a.sandbox.lost()...)
@@ -362,6 +384,9 @@ func (a *App) Run(ctx context.Context, prompt string, attached []llm.Block) face
 	if !started {
 		end := face.TurnEnded{StopReason: "error", Err: errors.New("the session is not started (a face must call Start) or is closed")}
 		return end
+	}
+	if a.trustLater.Swap(false) {
+		a.agent.Config.System += a.trustInTurn(ctx)
 	}
 	if note {
 		m := a.gate.Mode()
@@ -606,6 +631,9 @@ func (e *sessionEnv) add(vars []string) {
 
 // refusalHint names the flag that would have allowed a call print mode could not ask for.
 func refusalHint(c permission.Call, v permission.Verdict) string {
+	if v.AllowRule != "" && v.EveryMode {
+		return fmt.Sprintf("The user can allow it with --allow '%s'.", v.AllowRule)
+	}
 	if v.AllowRule != "" {
 		return fmt.Sprintf("The user can allow it with --allow '%s' or --permission-mode yolo.", v.AllowRule)
 	}

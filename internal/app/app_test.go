@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -29,12 +30,27 @@ func project(t *testing.T, config string, files map[string]string) string {
 	}
 	home := t.TempDir()
 	t.Setenv("GANTRY_CONFIG_DIR", filepath.Join(home, "config"))
+	// The person trusts the folder (trust.go): its project files run. The tests of
+	// a folder not trusted write their own user config.
+	trustFolder(t, dir)
 	t.Setenv("GANTRY_DATA_DIR", filepath.Join(home, "data"))
 	t.Setenv("GANTRY_PROVIDER", "")
 	t.Setenv("GANTRY_MODEL", "")
 	t.Setenv("ANTHROPIC_API_KEY", "test")
 	t.Setenv("OPENAI_API_KEY", "")
 	return dir
+}
+
+// trustFolder writes the user's config (GANTRY_CONFIG_DIR) with trustedFolders: dir.
+func trustFolder(t *testing.T, dir string) {
+	t.Helper()
+	user := os.Getenv("GANTRY_CONFIG_DIR")
+	if err := os.MkdirAll(user, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(user, "config.yaml"), []byte("trustedFolders: ["+strconv.Quote(dir)+"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func open(t *testing.T, opts Options) *App {

@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -40,7 +42,7 @@ func (h hooks) Run(ctx context.Context, event, toolName string, fields map[strin
 // newGate builds the permission engine: the mode, and the rules of the rules files
 // (project and user), of config.yaml and of the flags, each kept with where it comes
 // from. A bad flag (mode or rule) is a UsageError.
-func newGate(cfg *config.Config, opts Options) (*permission.Engine, error) {
+func newGate(cfg *config.Config, opts Options, trusted bool) (*permission.Engine, error) {
 	modeName := first(opts.PermissionMode, cfg.PermissionMode, string(permission.ModeDefault))
 	mode, err := permission.ParseMode(modeName)
 	if err != nil {
@@ -50,6 +52,14 @@ func newGate(cfg *config.Config, opts Options) (*permission.Engine, error) {
 		return nil, err
 	}
 	rules, err := permission.LoadRules(cfg.Root(), config.UserDir())
+	if !trusted && err == nil {
+		// A folder not trusted: the project's rules file gives its deny rules only.
+		var project permission.RuleSet
+		if project, err = heldRules(cfg.Root(), &config.Held{}); err == nil {
+			rules, err = permission.LoadRules("", config.UserDir())
+			rules.Deny = append(project.Deny, rules.Deny...)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +103,24 @@ func newGate(cfg *config.Config, opts Options) (*permission.Engine, error) {
 	}
 	e.SetProject(cfg.Root())
 	e.SetProtected(config.UserDir())
+	e.SetRunsCode(codeFiles()...)
 	return e, nil
+}
+
+// codeFiles are the files outside the project that make a later shell or session run
+// code: the shells' start-up files and Claude Code's user settings. The file tools ask
+// before writing them in every mode.
+func codeFiles() []string {
+	var out []string
+	if home, err := os.UserHomeDir(); err == nil && home != "" {
+		for _, f := range []string{".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zshenv", ".zprofile", ".config/fish/config.fish"} {
+			out = append(out, filepath.Join(home, f))
+		}
+	}
+	if d := config.ClaudeDir(); d != "" {
+		out = append(out, filepath.Join(d, "settings.json"), filepath.Join(d, "settings.local.json"))
+	}
+	return append(out, config.ClaudeJSON())
 }
 
 // checkRuleTools refuses rules that name no tool of the registry (MCP tools and
@@ -190,6 +217,11 @@ func (r *askerRef) get() face.Asker {
 // NoHuman reports whether nobody is there to answer (see agent.Agent's use of it).
 func (r *askerRef) NoHuman() bool {
 	return face.Nobody(r.get())
+}
+
+// TrustFolder implements face.Asker.
+func (r *askerRef) TrustFolder(ctx context.Context, req face.TrustRequest) (bool, error) {
+	return r.get().TrustFolder(ctx, req)
 }
 
 // AskPermission implements face.Asker.

@@ -60,7 +60,7 @@ func Doctor(cwd string) ([]DoctorRow, error) {
 		add("", "ignored: "+s, true)
 	}
 
-	gate, err := newGate(cfg, Options{PermissionMode: string(permission.ModeYolo)})
+	gate, err := newGate(cfg, Options{PermissionMode: string(permission.ModeYolo)}, true)
 	if err != nil {
 		return nil, err
 	}
@@ -102,6 +102,11 @@ func Doctor(cwd string) ([]DoctorRow, error) {
 
 	add("user config", describeDir(config.UserDir(), "config.yaml", "permissions.yaml", "credentials.yaml"), false)
 	add("project", cfg.Root()+"  "+describeDir(filepath.Join(cfg.Root(), ".gantry"), "config.yaml", "permissions.yaml"), false)
+	if trust, err := doctorTrust(cwd); err != nil {
+		add("folder trust", "unknown: "+err.Error(), true)
+	} else {
+		add("folder trust", trust.describe(), trust.State == TrustChanged)
+	}
 	add("session store", session.DefaultPath(), false)
 
 	creds, _ := config.LoadCredentials()

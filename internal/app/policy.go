@@ -19,6 +19,8 @@ import (
 // Claude Code gives it to its session's commands, hooks and servers, then what
 // SessionStart hooks exported. Nothing of it is set in gantry's own process: two
 // sessions of one process (ACP, gantry mcp, /resume) keep their own.
+// The env of Claude settings is read at each process's start: a folder trusted during
+// the session adds its project's.
 func newPolicy(cfg *config.Config, opts Options, judge contain.Judge, sb *sandboxer, gate *permission.Engine, exported func() []string) *contain.Policy {
 	settings := claudeEnv(cfg)
 	_, deny := gate.Rules()
@@ -38,7 +40,7 @@ func newPolicy(cfg *config.Config, opts Options, judge contain.Judge, sb *sandbo
 	return &contain.Policy{
 		Judge:   judge,
 		Sandbox: sb.current,
-		Env:     func() []string { return append(slices.Clone(settings), exported()...) },
+		Env:     func() []string { return append(claudeEnv(cfg), exported()...) },
 		Dir:     opts.Cwd,
 		ID:      hex.EncodeToString(sum[:8]),
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"slices"
 
 	"github.com/gantry-dev/gantry/internal/config"
 	"github.com/gantry-dev/gantry/internal/contain"
@@ -21,7 +20,10 @@ import (
 // With rules, the project's and the user's deny rules hold (the gate is in yolo mode:
 // nothing is asked, the person at the command line is the authority, but what a rule
 // denies is refused — and bash runs under the exec supervisor); without, gate is nil.
-func Standalone(ctx context.Context, cwd string, rules bool) (reg *tool.Registry, env tool.Env, gate *permission.Engine, failures []string, stop func() error, err error) {
+//
+// A folder not trusted (trust.go) keeps its project's servers, programs and allow rules
+// to itself unless trust (--trust): failures then says so in one line.
+func Standalone(ctx context.Context, cwd string, rules, trust bool) (reg *tool.Registry, env tool.Env, gate *permission.Engine, failures []string, stop func() error, err error) {
 	if cwd == "" {
 		if cwd, err = os.Getwd(); err != nil {
 			return nil, tool.Env{}, nil, nil, nil, err
@@ -30,14 +32,21 @@ func Standalone(ctx context.Context, cwd string, rules bool) (reg *tool.Registry
 	if cwd, err = filepath.Abs(tool.ExpandHome(cwd)); err != nil {
 		return nil, tool.Env{}, nil, nil, nil, err
 	}
-	cfg, err := config.Load(cwd)
+	a := &App{opts: Options{Cwd: cwd, Trust: trust}}
+	if a.cfg, err = config.LoadHeld(cwd); err == nil {
+		err = a.folderTrust(trustPath(Options{}))
+	}
 	if err != nil {
 		return nil, tool.Env{}, nil, nil, nil, err
+	}
+	cfg := a.cfg
+	if !a.trust.Trusted() {
+		failures = append(failures, untrustedNotice(a.trust))
 	}
 	pool := resource.NewPool(nil)
 	d := deps{cfg: cfg, getenv: cfg.Getenv, pool: pool, cwd: cwd}
 	if rules {
-		if gate, err = newGate(cfg, Options{PermissionMode: string(permission.ModeYolo)}); err != nil {
+		if gate, err = newGate(cfg, Options{PermissionMode: string(permission.ModeYolo)}, a.trust.Trusted()); err != nil {
 			return nil, tool.Env{}, nil, nil, nil, err
 		}
 		d.policy = &contain.Policy{Judge: execJudge(gate), Dir: cwd, ID: "standalone"}
@@ -46,7 +55,7 @@ func Standalone(ctx context.Context, cwd string, rules bool) (reg *tool.Registry
 	if gate != nil {
 		gate.SetFileTools(fileTools(reg))
 	}
-	failures = append(slices.Clone(cfg.MCPProblems), connectMCP(ctx, pool, reg, mcpEntries(cfg, nil, cfg.Lookup), cwd, []string{cfg.Root()}, nil, d.policy)...)
+	failures = append(append(failures, cfg.MCPProblems...), connectMCP(ctx, pool, reg, mcpEntries(cfg, nil, cfg.Lookup), cwd, []string{cfg.Root()}, nil, d.policy)...)
 	stop = func() error {
 		return errors.Join(reg.Close(context.Background()), pool.Close(context.Background()))
 	}

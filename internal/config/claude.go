@@ -67,6 +67,10 @@ type claudeSettingsFile struct {
 		Ask   []string `json:"ask"`
 	} `json:"permissions"`
 	Env map[string]string `json:"env"`
+	// Claude Code's approvals of a project's .mcp.json servers, honoured in the
+	// user's settings only.
+	EnableAllProjectMcpServers bool     `json:"enableAllProjectMcpServers"`
+	EnabledMcpjsonServers      []string `json:"enabledMcpjsonServers"`
 }
 
 type claudeMatcher struct {
@@ -103,8 +107,22 @@ func loadClaude(c *Config, root string) error {
 			return &FileError{Path: path, Line: jsonLine(data, err), Msg: "is not a Claude Code settings file gantry can read: " + err.Error()}
 		}
 		rec := ClaudeFile{Path: path}
-		if err := takeClaudeHooks(c, path, f.Hooks, &rec); err != nil {
+		// The project's files (all but the user's, the first) are held back while
+		// the folder is not trusted: their hooks, allow rules and env.
+		held := c.hold && (ClaudeDir() == "" || path != filepath.Join(ClaudeDir(), "settings.json"))
+		if !held {
+			c.mcpApproved.all = c.mcpApproved.all || f.EnableAllProjectMcpServers
+			c.mcpApproved.names = append(c.mcpApproved.names, f.EnabledMcpjsonServers...)
+		}
+		into := c
+		if held {
+			into = &Config{}
+		}
+		if err := takeClaudeHooks(into, path, f.Hooks, &rec); err != nil {
 			return err
+		}
+		if held {
+			c.holdHooks(path, into.Hooks)
 		}
 		for _, list := range []struct {
 			rules []string
@@ -119,23 +137,31 @@ func loadClaude(c *Config, root string) error {
 					rec.Skipped = append(rec.Skipped, fmt.Sprintf("the %s rule %q was skipped: %v", list.kind, r, err))
 					continue
 				}
-				switch list.kind {
-				case "allow":
+				switch {
+				case list.kind == "allow" && held:
+					c.held.Allow = append(c.held.Allow, fmt.Sprintf("%s (%s)", g, path))
+				case list.kind == "allow":
 					c.Permissions.Allow = append(c.Permissions.Allow, g)
 					c.Permissions.allowFrom = append(c.Permissions.allowFrom, path)
 					rec.Allow++
-				case "deny":
+				case list.kind == "deny":
 					c.Permissions.Deny = append(c.Permissions.Deny, g)
 					c.Permissions.denyFrom = append(c.Permissions.denyFrom, path)
 					rec.Deny++
-				case "ask":
+				case list.kind == "ask":
 					c.Permissions.Ask = append(c.Permissions.Ask, g)
 					c.Permissions.askFrom = append(c.Permissions.askFrom, path)
 					rec.Ask++
 				}
 			}
 		}
-		if len(f.Env) > 0 {
+		if len(f.Env) > 0 && held {
+			for k := range f.Env {
+				c.held.Env = append(c.held.Env, k)
+			}
+			sort.Strings(c.held.Env)
+			c.held.Env = slices.Compact(c.held.Env)
+		} else if len(f.Env) > 0 {
 			if c.Claude.Env == nil {
 				c.Claude.Env = map[string]string{}
 			}

@@ -68,6 +68,16 @@ type Config struct {
 
 	root  string
 	files []string
+	// hold: the project's parts that run or allow are held back (LoadHeld); held
+	// says what they are; trusted is the user's trustedFolders; mcpApproved the
+	// .mcp.json servers the user's Claude settings approve (all: every one).
+	hold        bool
+	held        Held
+	trusted     []string
+	mcpApproved struct {
+		all   bool
+		names []string
+	}
 }
 
 // Models names the model tiers.

@@ -31,6 +31,8 @@ type layer struct {
 	MaxTurns           *int                     `yaml:"maxTurns"`
 	SystemPrompt       *string                  `yaml:"systemPrompt"`
 	AppendSystemPrompt *string                  `yaml:"appendSystemPrompt"`
+	// TrustedFolders is honoured in the user's file only (see Config.Trusts).
+	TrustedFolders []string `yaml:"trustedFolders"`
 }
 
 // modelLayer is the model key: the model's name, or a mapping of the name and the

@@ -19,8 +19,14 @@ const maxFileSize = 1 << 20
 // a file that cannot be read or decoded is, and names the file (and the line and the
 // key where there is one).
 func Load(cwd string) (*Config, error) {
+	return load(cwd, false)
+}
+
+// load is Load, with the project's parts that run or allow held back when hold.
+func load(cwd string, hold bool) (*Config, error) {
 	c := Default()
 	c.root = ProjectRoot(cwd)
+	c.hold = hold
 	if err := loadClaude(c, c.root); err != nil {
 		return nil, err
 	}
@@ -38,6 +44,14 @@ func Load(cwd string) (*Config, error) {
 		}
 		if err != nil {
 			return nil, err
+		}
+		if i == 0 {
+			c.trusted = trustedOf(path, l)
+		} else if l.TrustedFolders != nil {
+			c.Sandbox.Ignored = append(c.Sandbox.Ignored, path+": trustedFolders is honoured only in the user's config")
+		}
+		if i == 1 && hold {
+			c.holdLayer(path, l)
 		}
 		l.apply(c)
 		if l.Sandbox != nil {

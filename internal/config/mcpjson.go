@@ -83,8 +83,12 @@ func (c *Config) loadClaudeMCP(cwd string) {
 			c.MCPProblems = append(c.MCPProblems, problem)
 		}
 	}
-	for _, list := range [][]jsonServer{user, project, local} {
+	for i, list := range [][]jsonServer{user, project, local} {
 		for _, s := range list {
+			if i == 1 && c.hold && !c.mcpApproved.all && !slices.Contains(c.mcpApproved.names, s.name) {
+				c.holdServer(s.name, s.server)
+				continue
+			}
 			c.addMCPServer(s.name, s.server)
 		}
 	}

@@ -338,6 +338,7 @@ type Asker interface {
 	AskPermission(ctx context.Context, req PermissionRequest) (Answer, error)
 	AskUser(ctx context.Context, questions []Question) (UserAnswer, error)
 	ApprovePlan(ctx context.Context, req PlanRequest) (PlanAnswer, error)
+	Trusting
 }
 
 // NoHuman is the Asker of a face with nobody to ask: it answers ErrNoHuman at once.

@@ -28,7 +28,28 @@ type Runner struct {
 // NewRunner makes a Runner of the hooks of the settings files (validated by config),
 // for the session that base describes.
 func NewRunner(cfg map[string][]config.HookMatcher, base Base) *Runner {
-	r := &Runner{base: base, config: map[string][]*spec{}, session: map[string][]*spec{}, next: map[string]int{}}
+	r := &Runner{base: base, config: configSpecs(cfg), session: map[string][]*spec{}, next: map[string]int{}}
+	return r
+}
+
+// SetConfig replaces the hooks of the settings files (a folder's, once it is
+// trusted, are added to the user's); the session's hooks stay.
+func (r *Runner) SetConfig(cfg map[string][]config.HookMatcher) {
+	specs := configSpecs(cfg)
+	r.mu.Lock()
+	r.config = specs
+	r.mu.Unlock()
+}
+
+// With is a Runner of the same session with the hooks of cfg only (a folder's
+// SessionStart hooks, run once it is trusted).
+func (r *Runner) With(cfg map[string][]config.HookMatcher) *Runner {
+	return NewRunner(cfg, r.base)
+}
+
+// configSpecs are the hooks of the settings files, by event.
+func configSpecs(cfg map[string][]config.HookMatcher) map[string][]*spec {
+	out := map[string][]*spec{}
 	for event, matchers := range cfg {
 		for _, m := range matchers {
 			re, reErr := newMatcher(m.Matcher)
@@ -37,7 +58,7 @@ func NewRunner(cfg map[string][]config.HookMatcher, base Base) *Runner {
 				if h.Type == TypePrompt {
 					kind, def = TypePrompt, DefaultPromptTimeout
 				}
-				r.config[event] = append(r.config[event], &spec{
+				out[event] = append(out[event], &spec{
 					source:     SourceConfig,
 					event:      event,
 					matcher:    m.Matcher,
@@ -54,7 +75,7 @@ func NewRunner(cfg map[string][]config.HookMatcher, base Base) *Runner {
 			}
 		}
 	}
-	return r
+	return out
 }
 
 // seconds turns a configured timeout into a duration; 0 or less is def.

@@ -25,6 +25,7 @@ type Engine struct {
 	// protectedDirs the folders outside the project protected like .gantry.
 	families      map[string]tool.Files
 	protectedDirs []string
+	codeFiles     []string        // files outside the project that run code later (SetRunsCode)
 	sandboxed     func(Mode) bool // commands run in the sandbox in a mode (SetSandboxed)
 }
 
@@ -114,6 +115,15 @@ func (e *Engine) AllowForSession(rules []string) error {
 	e.allow = append(e.allow, rs...)
 	e.mu.Unlock()
 	return nil
+}
+
+// AllowRules adds allow rules from files (a folder's, once it is trusted), and
+// allow_all when allowAll.
+func (e *Engine) AllowRules(rules []Rule, allowAll bool) {
+	e.mu.Lock()
+	e.allow = append(e.allow, rules...)
+	e.allowAll = e.allowAll || allowAll
+	e.mu.Unlock()
 }
 
 // AddAskRules adds rules whose calls are asked in every mode (deny rules aside),

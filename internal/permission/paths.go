@@ -44,8 +44,22 @@ func (e *Engine) SetProtected(dirs ...string) {
 	e.mu.Unlock()
 }
 
-// SetSandboxed tells the engine how to know whether commands run in the sandbox: then
-// yolo keeps gantry's own settings read-only for the file tools too.
+// SetRunsCode adds files outside the project that make a later session or shell run
+// code (shell start-up files, Claude Code's user settings): writing one is asked in
+// every mode, yolo included, like the project's .mcp.json.
+func (e *Engine) SetRunsCode(files ...string) {
+	e.mu.Lock()
+	for _, f := range files {
+		if f != "" {
+			e.codeFiles = append(e.codeFiles, resolvePath(f))
+		}
+	}
+	e.mu.Unlock()
+}
+
+// SetSandboxed tells the engine how to know whether commands run in the sandbox. The
+// file tools ask for the files that run code later in every mode, sandbox or not
+// (runsCode), so no verdict depends on it now; the sandbox still says it.
 func (e *Engine) SetSandboxed(on func(Mode) bool) {
 	e.mu.Lock()
 	e.sandboxed = on
@@ -191,13 +205,14 @@ func (e *Engine) checkFiles(c Call) Verdict {
 			if why == "" || e.allowsProtected(c, cp) {
 				continue
 			}
+			rule := c.Tool + ":" + regexp.QuoteMeta(cp.rel)
+			if runs := e.runsCode(cp); runs != "" {
+				return Verdict{Decision: Ask, EveryMode: true, AllowRule: rule,
+					Reason: fmt.Sprintf("%s is protected (%s, which runs code later), so writing it is asked in every mode, yolo included", cp.rel, runs)}
+			}
 			if e.mode == ModeYolo {
-				if e.sandboxed != nil && e.sandboxed(e.mode) && strings.HasPrefix(why, "gantry") {
-					return Verdict{Decision: Deny, Reason: fmt.Sprintf("%s is %s, which the sandbox keeps read-only", cp.rel, why)}
-				}
 				break // yolo writes them (deny rules aside)
 			}
-			rule := c.Tool + ":" + regexp.QuoteMeta(cp.rel)
 			return Verdict{Decision: Ask, Reason: fmt.Sprintf("%s is protected (%s), so writing it is asked in every mode but yolo", cp.rel, why), AllowRule: rule}
 		}
 	}
@@ -218,8 +233,59 @@ func (e *Engine) checkFiles(c Call) Verdict {
 	return e.byMode(c)
 }
 
+// runsCode says what cp is when it is a file that makes a later session run code —
+// the project's .mcp.json, Claude Code's project settings, .gantry/, git's hooks and
+// config, gantry's user folder, the files of SetRunsCode — or "".
+func (e *Engine) runsCode(cp canonical) string {
+	if root := e.codeRoot(cp); root != "" {
+		return e.protected(cp)
+	}
+	return ""
+}
+
+// codeRoot is the file or folder that an allow rule must name for cp, a file that runs
+// code later, to be written without a question; "" when cp is no such file.
+func (e *Engine) codeRoot(cp canonical) string {
+	for _, d := range e.protectedDirs {
+		if cp.abs == d || strings.HasPrefix(cp.abs, d+"/") {
+			return d
+		}
+	}
+	for _, f := range e.codeFiles {
+		if cp.abs == f {
+			return f
+		}
+	}
+	if !cp.inside {
+		return ""
+	}
+	segs := strings.Split(cp.rel, "/")
+	for i, s := range segs {
+		switch {
+		case s == ".gantry":
+			return strings.Join(segs[:i+1], "/")
+		case s == ".git" && i == len(segs)-1: // a .git file may point git at other hooks
+			return cp.rel
+		case s == ".git" && (segs[i+1] == "hooks" || segs[i+1] == "config" && i+2 == len(segs)):
+			return strings.Join(segs[:i+2], "/")
+		}
+	}
+	switch {
+	case cp.rel == ".mcp.json":
+		return cp.rel
+	case len(segs) == 2 && segs[0] == ".claude" && strings.HasPrefix(segs[1], "settings") && strings.HasSuffix(segs[1], ".json"):
+		return cp.rel
+	}
+	return ""
+}
+
 // protected says why writing cp is protected, or "".
 func (e *Engine) protected(cp canonical) string {
+	for _, f := range e.codeFiles {
+		if cp.abs == f {
+			return "a shell's or Claude Code's start-up file"
+		}
+	}
 	for _, d := range e.protectedDirs {
 		if cp.abs == d || strings.HasPrefix(cp.abs, d+"/") {
 			return "gantry's user settings"
@@ -252,11 +318,20 @@ func (e *Engine) protected(cp canonical) string {
 // literal beginning reaches into the protected folder or file — not just a pattern
 // that happens to match it (write_file:.*, the project's grant).
 func (e *Engine) allowsProtected(c Call, cp canonical) bool {
+	code := e.codeRoot(cp)
 	for _, r := range e.allow {
 		if r.Pattern == nil || !e.covers(r, c) || !r.matchesCanon(cp) {
 			continue
 		}
 		prefix := r.prefix
+		if code != "" {
+			// A file that runs code later: the rule's literal beginning names it, or
+			// its protected folder, whole.
+			if !r.absolute() && cp.inside && strings.HasPrefix(prefix, code) || r.absolute() && strings.HasPrefix(prefix, codeAbs(code, cp)) {
+				return true
+			}
+			continue
+		}
 		target := cp.rel
 		if r.absolute() {
 			target = cp.abs
@@ -270,6 +345,14 @@ func (e *Engine) allowsProtected(c Call, cp canonical) bool {
 		}
 	}
 	return false
+}
+
+// codeAbs is root (from codeRoot) as an absolute path.
+func codeAbs(root string, cp canonical) string {
+	if filepath.IsAbs(root) {
+		return root
+	}
+	return strings.TrimSuffix(cp.abs, strings.TrimPrefix(cp.rel, root))
 }
 
 // protectedRoot is the part of p up to its protected folder or file: .gantry, .git,

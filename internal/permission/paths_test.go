@@ -129,9 +129,9 @@ func TestProtectedPaths(t *testing.T) {
 	if g := e.Suggest(fileCall("write_file", root, ".gantry/permissions.yaml")); len(g.Rules) != 1 || g.Rules[0] != `write_file:\.gantry/permissions\.yaml` {
 		t.Errorf("grant %+v", g)
 	}
-	// yolo writes them.
+	// yolo writes what does not run code later.
 	e, root = project(t, ModeYolo, nil, nil)
-	if v := e.Check(fileCall("write_file", root, ".gantry/permissions.yaml")); v.Decision != Allow {
+	if v := e.Check(fileCall("write_file", root, "../outside")); v.Decision != Allow {
 		t.Errorf("yolo: %v", v.Decision)
 	}
 }
@@ -158,20 +158,59 @@ func TestResolvePath(t *testing.T) {
 	}
 }
 
-// In yolo with the sandbox on, the file tools keep gantry's own settings read-only
-// too; the rest of what is protected is written, as in yolo without it.
-func TestYoloSandboxKeepsGantrySettings(t *testing.T) {
+// The files that make a later session or shell run code are asked in every mode,
+// yolo included, with the rule that would allow them; only a rule naming the file (or
+// its protected folder) plainly allows it, and the rest of what is protected is
+// written in yolo.
+func TestCodeFilesAskedInEveryMode(t *testing.T) {
+	home := t.TempDir()
+	code := []string{".mcp.json", ".claude/settings.json", ".claude/settings.local.json", ".gantry/permissions.yaml",
+		".gantry/config.yaml", ".git/hooks/pre-commit", ".git/config", "sub/.git", filepath.Join(home, ".bashrc"), filepath.Join(home, ".zshenv")}
+	for _, mode := range []Mode{ModeYolo, ModeAcceptEdits, ModeDefault} {
+		for _, sandboxed := range []bool{false, true} {
+			e, root := project(t, mode, []string{`write_file:.*`, `write_file:/.*`}, nil)
+			e.SetRunsCode(filepath.Join(home, ".bashrc"), filepath.Join(home, ".zshenv"))
+			e.SetSandboxed(func(Mode) bool { return sandboxed })
+			for _, p := range code {
+				v := e.Check(fileCall("write_file", root, p))
+				if v.Decision != Ask || !v.EveryMode || v.AllowRule == "" || !strings.Contains(v.Reason, "yolo included") {
+					t.Errorf("%s %s: %v (%s) rule %q", mode, p, v.Decision, v.Reason, v.AllowRule)
+				}
+			}
+			// gantry's user folder, set by SetProtected.
+			e.mu.Lock()
+			user := e.protectedDirs[0]
+			e.mu.Unlock()
+			if v := e.Check(fileCall("edit_file", root, filepath.Join(user, "config.yaml"))); v.Decision != Ask || !v.EveryMode {
+				t.Errorf("%s user config: %v (%s)", mode, v.Decision, v.Reason)
+			}
+		}
+	}
 	e, root := project(t, ModeYolo, nil, nil)
-	e.SetSandboxed(func(Mode) bool { return true })
-	if v := e.Check(fileCall("write_file", root, ".gantry/permissions.yaml")); v.Decision != Deny || !strings.Contains(v.Reason, "sandbox") {
-		t.Errorf(".gantry: %v (%s)", v.Decision, v.Reason)
+	for _, p := range []string{".git/objects/x", ".git/HEAD", "../outside", "src/x"} {
+		if v := e.Check(fileCall("write_file", root, p)); v.Decision != Allow {
+			t.Errorf("yolo %s: %v (%s)", p, v.Decision, v.Reason)
+		}
 	}
-	if v := e.Check(fileCall("write_file", root, ".git/config")); v.Decision != Allow {
-		t.Errorf(".git: %v (%s)", v.Decision, v.Reason)
+	// The rule a refusal names allows the file, and nothing else.
+	v := e.Check(fileCall("write_file", root, ".mcp.json"))
+	e, root = project(t, ModeYolo, []string{v.AllowRule, `write_file:\.gantry/.*`, `write_file:` + home + `/\.bashrc`}, nil)
+	e.SetRunsCode(filepath.Join(home, ".bashrc"), filepath.Join(home, ".zshenv"))
+	for _, p := range []string{".mcp.json", ".gantry/permissions.yaml", filepath.Join(home, ".bashrc")} {
+		if v := e.Check(fileCall("write_file", root, p)); v.Decision != Allow {
+			t.Errorf("a rule naming %s: %v (%s)", p, v.Decision, v.Reason)
+		}
 	}
-	e.SetSandboxed(func(Mode) bool { return false })
-	if v := e.Check(fileCall("write_file", root, ".gantry/permissions.yaml")); v.Decision != Allow {
-		t.Errorf("no sandbox: %v (%s)", v.Decision, v.Reason)
+	for _, p := range []string{".claude/settings.json", filepath.Join(home, ".zshenv")} {
+		if v := e.Check(fileCall("write_file", root, p)); v.Decision != Ask {
+			t.Errorf("%s: %v (%s)", p, v.Decision, v.Reason)
+		}
+	}
+	// A rule naming the home folder does not name its start-up files.
+	e, root = project(t, ModeYolo, []string{`write_file:` + home + `/.*`}, nil)
+	e.SetRunsCode(filepath.Join(home, ".bashrc"))
+	if v := e.Check(fileCall("write_file", root, filepath.Join(home, ".bashrc"))); v.Decision != Ask {
+		t.Errorf("a rule naming the home folder: %v (%s)", v.Decision, v.Reason)
 	}
 }
 

@@ -94,6 +94,9 @@ type Verdict struct {
 	// AllowRule, for a question about a protected path, is the rule that would allow
 	// it (for the sentence of a face that cannot ask).
 	AllowRule string
+	// EveryMode: the question is asked in every mode, yolo included (a file that
+	// runs code later), so no mode would allow it.
+	EveryMode bool
 }
 
 // Call is what the gate knows of a tool call.

@@ -61,3 +61,7 @@ func call(t *testing.T, ctx context.Context, asker face.Asker, timeout time.Dura
 	}
 	return inv.Run(ctx)
 }
+
+func (f *fakeAsker) TrustFolder(context.Context, face.TrustRequest) (bool, error) {
+	panic("ask_user must not ask to trust a folder")
+}

@@ -103,3 +103,7 @@ func tools(m permission.Mode, asker face.Asker) (*fakeSession, tool.Tool, tool.T
 }
 
 const planArgs = `{"plan":"\n# Add a cache\n1. write cache.go\n2. go test ./...","allowedPrompts":["bash:go test .*","write_file"]}`
+
+func (f *fakeAsker) TrustFolder(context.Context, face.TrustRequest) (bool, error) {
+	panic("plan tools must not ask to trust a folder")
+}

@@ -272,7 +272,7 @@ func (h *harness) serve(caps sdk.ClientCapabilities) {
 	served := make(chan struct{})
 	go func() {
 		defer close(served)
-		_ = Serve(ctx, c2aR, a2cW, Options{App: app.Options{Store: h.store, LLM: h.model}, Version: "test", Log: io.Discard})
+		_ = Serve(ctx, c2aR, a2cW, Options{App: app.Options{Store: h.store, LLM: h.model, Trust: true}, Version: "test", Log: io.Discard})
 		_ = a2cW.Close()
 	}()
 	h.conn = sdk.NewClientSideConnection(h.client, c2aW, a2cR)

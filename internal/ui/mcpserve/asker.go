@@ -185,3 +185,9 @@ func bounded(s string, n int) string {
 	}
 	return s[:n] + "\n… (cut)"
 }
+
+// TrustFolder: gantry mcp connects no MCP servers of a folder and runs no question
+// of its own before a client's call, so a folder's project files are not run.
+func (a *asker) TrustFolder(context.Context, face.TrustRequest) (bool, error) {
+	return false, errors.Join(face.ErrNoHuman, errors.New("gantry mcp does not trust folders"))
+}

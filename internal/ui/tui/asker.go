@@ -39,6 +39,9 @@ func (o *once[T]) give(v T) { o.o.Do(func() { o.ch <- v }) }
 // asker is face.Asker for the terminal: each question is a dialog.
 type asker struct {
 	send func(tea.Msg)
+	// early asks a folder's trust on the terminal while the program does not run
+	// yet (the first session); nil once it runs.
+	early *lineQuestion
 }
 
 type permAnswer struct {

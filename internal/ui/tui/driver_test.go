@@ -47,7 +47,8 @@ func newDriver(t *testing.T, model *scripted.Provider, width, height int, color 
 		case <-gone:
 		}
 	}
-	m, err := New(Options{App: app.Options{Cwd: dir, LLM: model, Store: filepath.Join(home, "data", "sessions.db")},
+	// Trust: the tests' folders run their project files, as a trusted folder's.
+	m, err := New(Options{App: app.Options{Cwd: dir, LLM: model, Store: filepath.Join(home, "data", "sessions.db"), Trust: true},
 		Color: color, Width: width, Height: height, Version: "test"}, send)
 	if err != nil {
 		t.Fatal(err)

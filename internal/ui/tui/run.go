@@ -133,10 +133,21 @@ func New(opts Options, send func(tea.Msg)) (*Model, error) {
 	}
 	m.sendFn = m.pump.push
 	m.ask = &asker{send: m.sendFn}
+	if send == nil { // the first session opens before the program runs (Run)
+		m.ask.early = &lineQuestion{in: opts.In, out: opts.Out}
+		if opts.In == nil {
+			m.ask.early.in = os.Stdin
+		}
+		if opts.Out == nil {
+			m.ask.early.out = os.Stdout
+		}
+	}
 	m.pool = resource.NewPool(func(k resource.Key, err error) {
 		m.sendFn(eventMsg{face.Notice{Text: fmt.Sprintf("%s stopped: %v", k, err)}})
 	})
-	if err := m.openApp(opts.App, ""); err != nil {
+	err := m.openApp(opts.App, "")
+	m.ask.early = nil
+	if err != nil {
 		m.pump.stop()
 		_ = m.pool.Close(context.Background())
 		return nil, err
@@ -163,7 +174,6 @@ func New(opts Options, send func(tea.Msg)) (*Model, error) {
 	if m.sized {
 		m.banner()
 	}
-	var err error
 	if m.hist, err = history.Open(filepath.Join(filepath.Dir(app.StorePath(opts.App)), "history.jsonl")); err != nil {
 		m.print(m.st.r(m.st.warn, "⚠ "+err.Error()+"; this session's prompts are kept in memory only"))
 		m.hist, _ = history.Open("")
