@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -128,8 +129,8 @@ func doorFamilies() []doorFamily {
 				{name: "write_file", calls: []doorCall{{"write_file", map[string]any{"path": "secret/k", "content": "x"}}}},
 				{name: "write_file through ..", calls: []doorCall{{"write_file", map[string]any{"path": "x/../secret/k", "content": "x"}}}},
 				{name: "edit_file", calls: []doorCall{{"edit_file", map[string]any{"path": "secret/k", "old_string": "orig", "new_string": "x"}}}},
-				{name: "apply_patch add", calls: []doorCall{{"apply_patch", map[string]any{"input": "*** Begin Patch\n*** Add File: secret/new\n+x\n*** End Patch\n"}}}},
-				{name: "apply_patch move to", calls: []doorCall{{"apply_patch", map[string]any{"input": "*** Begin Patch\n*** Update File: x.txt\n*** Move to: secret/k\n@@\n-new\n+moved\n*** End Patch\n"}}}},
+				{name: "apply_patch add", calls: []doorCall{{"apply_patch", map[string]any{"patch": "*** Begin Patch\n*** Add File: secret/new\n+x\n*** End Patch\n"}}}},
+				{name: "apply_patch move to", calls: []doorCall{{"apply_patch", map[string]any{"patch": "*** Begin Patch\n*** Update File: x.txt\n*** Move to: secret/k\n@@\n-new\n+moved\n*** End Patch\n"}}}},
 				{name: "symlinked folder", calls: []doorCall{bashCall("ln -s secret s2"), {"write_file", map[string]any{"path": "s2/k", "content": "x"}}}},
 				{name: "bash redirect", shell: "echo x > secret/k"},
 				{name: "bash cp", shell: "cp x.txt secret/k"},
@@ -178,7 +179,7 @@ func doorFamilies() []doorFamily {
 		{
 			name: `read rule read_file:\.env`, rule: `read_file:\.env`,
 			setup: func(t *testing.T, root, dir string) {
-				writeFiles(t, dir, map[string]string{".env": "TOKEN=" + doorSecret + "\n", "notes.txt": "nothing\n", "sub/x.txt": "x\n"})
+				writeFiles(t, dir, map[string]string{".env": "TOKEN=" + doorSecret + "\nX=1\n", "notes.txt": "nothing\n", "sub/x.txt": "x\n"})
 			},
 			effect: func(t *testing.T, root, dir, requests string) bool { return strings.Contains(requests, doorSecret) },
 			attacks: []doorAttack{
@@ -189,7 +190,7 @@ func doorFamilies() []doorFamily {
 				{name: "grep the file", calls: []doorCall{{"grep", map[string]any{"pattern": "S3CR", "path": ".env", "output_mode": "content"}}}},
 				{name: "edit_file near miss", calls: []doorCall{{"edit_file", map[string]any{"path": ".env", "old_string": "TOKEN=x", "new_string": "y"}}}},
 				{name: "edit_file diff", calls: []doorCall{{"edit_file", map[string]any{"path": ".env", "old_string": "TOKEN=", "new_string": "TOKEN2="}}}},
-				{name: "apply_patch move then read", calls: []doorCall{{"apply_patch", map[string]any{"input": "*** Begin Patch\n*** Update File: .env\n*** Move to: moved.txt\n@@\n-TOKEN=" + doorSecret + "\n+TOKEN=" + doorSecret + "\n*** End Patch\n"}}, {"read_file", map[string]any{"path": "moved.txt"}}}},
+				{name: "apply_patch move then read", calls: []doorCall{{"apply_patch", map[string]any{"patch": "*** Begin Patch\n*** Update File: .env\n*** Move to: moved.txt\n@@\n-X=1\n+X=2\n*** End Patch\n"}}, {"read_file", map[string]any{"path": "moved.txt"}}}},
 				{name: "bash cat", shell: "cat .env"},
 				{name: "bash cp then read", calls: []doorCall{bashCall("cp .env copy.txt"), {"read_file", map[string]any{"path": "copy.txt"}}}},
 				{name: "bash base64", shell: "base64 .env | base64 -d"},
@@ -241,7 +242,7 @@ func persistenceAttacks() []doorAttack {
 		{name: "write_file .git/hooks/pre-commit", calls: w(".git/hooks/pre-commit", "#!/bin/sh\ntouch ran\n")},
 		{name: "write_file .git/config", calls: w(".git/config", "[core]\n\tfsmonitor = touch ../ran\n")},
 		{name: "write_file ~/.bashrc", calls: w("~/.bashrc", "touch ran\n")},
-		{name: "apply_patch .mcp.json", calls: []doorCall{{"apply_patch", map[string]any{"input": "*** Begin Patch\n*** Add File: .mcp.json\n+" + mcp + "\n*** End Patch\n"}}}},
+		{name: "apply_patch .mcp.json", calls: []doorCall{{"apply_patch", map[string]any{"patch": "*** Begin Patch\n*** Add File: .mcp.json\n+" + mcp + "\n*** End Patch\n"}}}},
 		{name: "bash .mcp.json", shell: "echo " + q(mcp) + " > .mcp.json", baseTool: true},
 		{name: "bash .claude/settings.json", shell: "mkdir -p .claude && echo " + q(hook) + " > .claude/settings.json", baseTool: true},
 		{name: "bash git hook", shell: "printf '#!/bin/sh\\ntouch ran\\n' > .git/hooks/pre-commit"},
@@ -341,7 +342,7 @@ func doorRun(t *testing.T, fam doorFamily, at doorAttack, guarded bool) bool {
 	}
 	turns = append(turns, say("done"))
 	srv, environ := fakeModel(t, turns...)
-	environ = append(environ, "HOME="+home)
+	environ = append(environ, doorHome(home)...)
 	doorUserConfig(t, environ)
 	args := []string{"-p", "go", "--permission-mode", "yolo", "--trust"}
 	if guarded && fam.rule != "" {
@@ -349,7 +350,8 @@ func doorRun(t *testing.T, fam doorFamily, at doorAttack, guarded bool) bool {
 	}
 	if !guarded && persistence {
 		// Without gantry's guard: the protected files are allowed plainly.
-		for _, r := range []string{`write_file:\.mcp\.json`, `write_file:\.claude/.*`, `write_file:\.gantry/.*`, `write_file:\.git/.*`, "write_file:" + home + "/.*"} {
+		for _, r := range []string{`write_file:\.mcp\.json`, `write_file:\.claude/settings\.json`, `write_file:\.claude/settings\.local\.json`,
+			`write_file:\.gantry/config\.yaml`, `write_file:\.git/hooks/pre-commit`, `write_file:\.git/config`, "write_file:" + regexp.QuoteMeta(home) + `/\.bashrc`} {
 			args = append(args, "--allow", r)
 		}
 		args = append(args, "--sandbox=false")
@@ -364,8 +366,8 @@ func doorRun(t *testing.T, fam doorFamily, at doorAttack, guarded bool) bool {
 		doorLaterSession(t, dir, home, !guarded)
 	}
 	took := fam.effect(t, root, dir, requests.String())
-	if guarded && took {
-		t.Logf("gantry's output:\n%s\n%s", acpTail(r.stdout, 3000), acpTail(r.stderr, 2000))
+	if guarded == took {
+		t.Logf("gantry's output (guarded %v):\n%s\n%s", guarded, acpTail(r.stdout, 3000), acpTail(r.stderr, 2000))
 	}
 	return took
 }
@@ -375,12 +377,28 @@ func doorRun(t *testing.T, fam doorFamily, at doorAttack, guarded bool) bool {
 func doorLaterSession(t *testing.T, dir, home string, trusted bool) {
 	t.Helper()
 	_, environ := fakeModel(t, say("hello"))
-	environ = append(environ, "HOME="+home)
+	environ = append(environ, doorHome(home)...)
 	args := []string{"-p", "hi"}
 	if trusted {
 		args = append(args, "--trust")
 	}
 	gantry(t, dir, environ, args...)
+}
+
+// doorHome is the environment of a home folder of the test's: Go's folders stay
+// where they are (gopls, the module and build caches).
+func doorHome(home string) []string {
+	env := []string{"HOME=" + home}
+	for _, v := range []string{"GOPATH", "GOCACHE", "GOMODCACHE"} {
+		out, _ := exec.Command("go", "env", v).Output()
+		env = append(env, v+"="+strings.TrimSpace(string(out)))
+	}
+	return append(env, "PATH="+os.Getenv("PATH")+":"+filepath.Join(strings.TrimSpace(doorGoEnv("GOPATH")), "bin"))
+}
+
+func doorGoEnv(v string) string {
+	out, _ := exec.Command("go", "env", v).Output()
+	return string(out)
 }
 
 // doorUserConfig points eval and debug at Debian's Python (debugpy, no pyenv shims),

@@ -98,8 +98,8 @@ func trustNotice(notices []string) string {
 func TestUntrustedFolderRunsNothing(t *testing.T) {
 	dir := untrustedProject(t)
 	a, notices := sessionIn(t, Options{Cwd: dir}, face.NoHuman{})
-	if ran(dir, "server-ran") || ran(dir, "hook-ran") || os.Getenv("GANTRY_TRUST_TEST") != "" {
-		t.Errorf("ran: server %v, hook %v, env %q", ran(dir, "server-ran"), ran(dir, "hook-ran"), os.Getenv("GANTRY_TRUST_TEST"))
+	if ran(dir, "server-ran") || ran(dir, "hook-ran") || a.policy.Getenv("GANTRY_TRUST_TEST") != "" {
+		t.Errorf("ran: server %v, hook %v, env %q", ran(dir, "server-ran"), ran(dir, "hook-ran"), a.policy.Getenv("GANTRY_TRUST_TEST"))
 	}
 	n := trustNotice(notices)
 	if n == "" || strings.Contains(n, "\n") || !strings.Contains(n, "trustedFolders") || !strings.Contains(n, "not trusted") {
@@ -134,8 +134,11 @@ func TestTrustAskedOnceAndAgainAfterAChange(t *testing.T) {
 			t.Errorf("the question does not show %q:\n%s", want, shown)
 		}
 	}
-	if !ran(dir, "hook-ran") || !ran(dir, "server-ran") || os.Getenv("GANTRY_TRUST_TEST") != "from the project" {
-		t.Errorf("after yes: server %v, hook %v, env %q", ran(dir, "server-ran"), ran(dir, "hook-ran"), os.Getenv("GANTRY_TRUST_TEST"))
+	if !ran(dir, "hook-ran") || !ran(dir, "server-ran") || a.policy.Getenv("GANTRY_TRUST_TEST") != "from the project" {
+		t.Errorf("after yes: server %v, hook %v, env %q", ran(dir, "server-ran"), ran(dir, "hook-ran"), a.policy.Getenv("GANTRY_TRUST_TEST"))
+	}
+	if v := os.Getenv("GANTRY_TRUST_TEST"); v != "" {
+		t.Errorf("the project's env was set in gantry's own process: %q", v)
 	}
 	if v := a.gate.Check(permission.Call{Tool: "bash", Level: tool.LevelExec, Principal: "ls"}); v.Decision != permission.Allow {
 		t.Errorf("the allow rules after yes: %v (%s)", v.Decision, v.Reason)

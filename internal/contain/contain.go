@@ -117,6 +117,10 @@ type Options struct {
 	// DropEnv, when set, names the variables of gantry's environment the command must
 	// not inherit (Env may set them again).
 	DropEnv func(name string) bool
+	// Plain runs the command in a session and process group of its own, with no
+	// helper, killed whole when it ends (Wait): for a program that starts nothing
+	// meant to outlive it and needs no supervisor (see Widening.OutsideSandbox).
+	Plain bool
 }
 
 // Judge decides whether a program may run; the zero Refusal lets it.

@@ -122,7 +122,7 @@ type platform struct {
 // loosened tells whether the command runs without the helper (see command).
 func (p *Process) loosened() bool {
 	m, _ := Status()
-	return p.opts.Loose || m == ModeGroup && p.opts.Judge == nil && p.opts.Sandbox == nil
+	return p.opts.Loose || (p.opts.Plain || m == ModeGroup) && p.opts.Judge == nil && p.opts.Sandbox == nil
 }
 
 // command prepares the helper (or, loose or without namespaces and without a Judge,
@@ -131,7 +131,7 @@ func (p *Process) command(argv []string) *exec.Cmd {
 	m, _ := Status()
 	if p.loosened() {
 		cmd := p.loose(argv)
-		if !p.opts.Loose {
+		if !p.opts.Loose && !p.opts.Plain {
 			p.plat.cg = newCgroup(cmd)
 		}
 		return cmd

@@ -72,12 +72,14 @@ type Widening struct {
 	Writable []string
 	// Network turns the network on for this process.
 	Network bool
-	// OutsideSandbox runs the process with no sandbox at all, still in its PID
-	// namespace and under the judge: only for gantry's own fixed programs that run
-	// nothing of the project's and read no file the session may not (the
-	// checkpoints' git, with hooks, filters and the person's configuration off and the
-	// read-denied paths excluded), where a sandbox per process would cost a turn
-	// hundreds of milliseconds.
+	// OutsideSandbox runs the process with no sandbox at all, still under the judge
+	// (and so in a PID namespace, where the supervisor runs; with no judge, in a
+	// process group of its own, killed when it ends): only for gantry's own fixed
+	// programs that run nothing of the project's, start nothing that outlives them
+	// and read no file the session may not (the checkpoints' git, with hooks,
+	// filters, gc and the person's configuration off and the read-denied paths
+	// excluded), where a sandbox, or a helper, per process would cost a turn hundreds
+	// of milliseconds.
 	OutsideSandbox bool
 }
 
@@ -103,6 +105,7 @@ func (pol *Policy) Process(s Spec) *Process {
 	}
 	if s.Widen != nil && s.Widen.OutsideSandbox {
 		o.Sandbox = nil
+		o.Plain = o.Judge == nil
 	}
 	if o.Sandbox != nil {
 		sb := *o.Sandbox
