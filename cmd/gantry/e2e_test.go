@@ -61,9 +61,15 @@ type outcome struct {
 
 func gantry(t *testing.T, dir string, environ []string, args ...string) outcome {
 	t.Helper()
+	return gantryOf(t, binary, dir, environ, args...)
+}
+
+// gantryOf runs the gantry binary bin as gantry runs the one built here.
+func gantryOf(t *testing.T, bin, dir string, environ []string, args ...string) outcome {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = dir
 	cmd.Env = environ
 	var out, errb bytes.Buffer
