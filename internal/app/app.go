@@ -104,6 +104,8 @@ type App struct {
 	hooks   *hook.Runner
 	// policy is the session's rules for every process it starts (see contain.Policy).
 	policy *contain.Policy
+	// lostDone: the notice of what the sandbox cannot guarantee here has been sent.
+	lostDone sync.WaitGroup
 
 	// env is what SessionStart hooks exported (CLAUDE_ENV_FILE) for bash commands;
 	// envDir holds their files. transcript is the file of transcript_path.
@@ -331,7 +333,16 @@ func (a *App) Start(ctx context.Context, sink face.Sink, asker face.Asker) error
 	notices = append(notices, a.connectMCP(ctx)...)
 	notices = append(notices, mcpRuleNotices(a.gate, a.reg)...)
 	notices = append(notices, a.skillNotes...)
-	notices = append(notices, a.sandbox.lost()...)
+	// What the sandbox cannot guarantee here is said once, when the probe is done:
+	// probing starts a helper and bubblewrap, which a session's start need not wait
+	// for (its first command would).
+	a.lostDone.Add(1)
+	go func() {
+		defer a.lostDone.Done()
+		for _, n := range a.sandbox.lost() {
+			a.emit(face.Notice{Text: n})
+		}
+	}()
 	context, warnings := a.sessionStart(ctx)
 	a.agent.Config.System += context
 	notices = append(notices, warnings...)
@@ -541,6 +552,7 @@ func (a *App) Close() error {
 	}
 	a.closed = true
 	a.mu.Unlock()
+	a.lostDone.Wait()
 	for _, w := range a.EndSession(EndOther) {
 		a.emit(face.Notice{Text: w})
 	}

@@ -74,6 +74,9 @@ func (s *sandboxer) lost() []string {
 	if s == nil || !s.wanted() {
 		return nil
 	}
+	if b, _ := contain.SandboxStatus(); b == contain.BackendBubblewrap {
+		return nil // every guarantee holds: no need to build the spec
+	}
 	sb := s.build()
 	return contain.Lost(&sb)
 }
