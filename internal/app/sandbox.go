@@ -11,6 +11,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/config"
 	"github.com/gantry-dev/gantry/internal/contain"
 	"github.com/gantry-dev/gantry/internal/permission"
+	"github.com/gantry-dev/gantry/internal/session"
 )
 
 // sandboxer decides, call by call, whether a bash command runs in the sandbox (the
@@ -140,7 +141,10 @@ func goEnv(name string) string {
 // the folder-trust check, which asks before a new project file runs anything.
 func readOnlyPaths(cfg *config.Config, gate *permission.Engine) []string {
 	root := cfg.Root()
-	out := []string{filepath.Join(root, ".gantry"), filepath.Join(root, ".git"), filepath.Join(root, ".mcp.json"), config.UserDir()}
+	// gantry's data folder too: the sessions, the kept trust of folders, the
+	// checkpoints (a server widened to the user's data folder must not reach them).
+	out := []string{filepath.Join(root, ".gantry"), filepath.Join(root, ".git"), filepath.Join(root, ".mcp.json"), config.UserDir(),
+		filepath.Dir(session.DefaultPath())}
 	if m, _ := filepath.Glob(filepath.Join(root, ".claude", "settings*.json")); len(m) > 0 {
 		out = append(out, m...)
 	}

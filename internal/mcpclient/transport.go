@@ -154,15 +154,29 @@ func newStdioTransport(s Server, dir string, pol *contain.Policy) (*stdioTranspo
 	if err != nil {
 		return nil, nil, err
 	}
-	proc := pol.Process(contain.Spec{Argv: append([]string{s.Command}, s.Args...), Dir: dir, Env: sortedPairs(s.Env), Widen: serverWidening})
+	proc := pol.Process(contain.Spec{Argv: append([]string{s.Command}, s.Args...), Dir: dir, Env: sortedPairs(s.Env), Widen: serverWidening()})
 	proc.Cmd.Stderr = errW
 	state := &stdioProc{stderr: &tailBuffer{}, errR: errR, errW: errW, copied: make(chan struct{})}
 	return &stdioTransport{proc: proc, state: state, name: s.Command, exited: make(chan struct{})}, state, nil
 }
 
 // serverWidening is what an MCP stdio server may do beyond a bash command in the
-// sandbox: reach the network (the services it fronts).
-var serverWidening = &contain.Widening{Why: "MCP servers reach the network", Network: true}
+// sandbox: reach the network (the services it fronts) and keep its state in the
+// user's data and state folders (XDG_DATA_HOME, XDG_STATE_HOME; gantry's own data
+// stays out of reach only as far as the sandbox's read-only paths go). A server that
+// writes elsewhere needs sandbox.writable.
+func serverWidening() *contain.Widening {
+	w := &contain.Widening{Why: "MCP servers reach the network and keep state", Network: true}
+	home, _ := os.UserHomeDir()
+	for _, v := range [][2]string{{"XDG_DATA_HOME", ".local/share"}, {"XDG_STATE_HOME", ".local/state"}} {
+		if d := os.Getenv(v[0]); filepath.IsAbs(d) {
+			w.Writable = append(w.Writable, d)
+		} else if home != "" {
+			w.Writable = append(w.Writable, filepath.Join(home, v[1]))
+		}
+	}
+	return w
+}
 
 // sortedPairs returns env as KEY=value pairs, sorted by key.
 func sortedPairs(env map[string]string) []string {
