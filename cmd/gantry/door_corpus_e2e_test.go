@@ -60,6 +60,9 @@ type doorAttack struct {
 	baseTool bool
 	// mcp: the calls are made by an MCP client of gantry mcp, not by the model.
 	mcp bool
+	// forged: the attack forges the folder's trust itself, so the later session of
+	// its baseline is not trusted by the flag either.
+	forged bool
 }
 
 // doorFamily is a rule and the attacks on it.
@@ -287,6 +290,7 @@ func persistenceAttacks() []doorAttack {
 		{name: "bash .claude/settings.json", shell: "mkdir -p .claude && echo " + q(hook) + " > .claude/settings.json", baseTool: true},
 		{name: "bash git hook", shell: "printf '#!/bin/sh\\ntouch ran\\n' > .git/hooks/pre-commit"},
 		{name: "bash git config", shell: "git config core.fsmonitor 'touch ../ran'"},
+		{name: "bash forges the folder's trust", forged: true, shell: "echo " + q(mcp) + ` > .mcp.json && h=$(sha256sum .mcp.json | cut -d' ' -f1) && mkdir -p "$GANTRY_DATA_DIR" && printf '[{"folder":"%s","files":{".mcp.json":"%s"},"when":"2026-01-01T00:00:00Z"}]' "$PWD" "$h" > "$GANTRY_DATA_DIR/trusted-folders.json"`},
 		{name: "eval .claude/settings.json", calls: []doorCall{py("import os; os.makedirs('.claude', exist_ok=True); open('.claude/settings.json', 'w').write(" + fmt.Sprintf("%q", hook) + ")")}, needs: []string{"python3"}},
 	}
 }
@@ -368,10 +372,10 @@ func doorRun(t *testing.T, fam doorFamily, at doorAttack, guarded bool) bool {
 	persistence := fam.rule == ""
 	if !guarded && at.shell != "" && !at.baseTool {
 		cmd := exec.Command("bash", "-c", at.shell)
-		cmd.Dir, cmd.Env = dir, append(os.Environ(), "HOME="+home)
+		cmd.Dir, cmd.Env = dir, append(os.Environ(), doorHome(home)...)
 		out, _ := cmd.CombinedOutput()
 		if persistence {
-			doorLaterSession(t, dir, home, !guarded)
+			doorLaterSession(t, dir, home, !guarded && !at.forged)
 		}
 		return fam.effect(t, root, dir, string(out))
 	}
@@ -410,7 +414,7 @@ func doorRun(t *testing.T, fam doorFamily, at doorAttack, guarded bool) bool {
 		requests.Write(b)
 	}
 	if persistence {
-		doorLaterSession(t, dir, home, !guarded)
+		doorLaterSession(t, dir, home, !guarded && !at.forged)
 	}
 	took := fam.effect(t, root, dir, requests.String())
 	if guarded == took {
@@ -470,8 +474,9 @@ func doorGantry(t *testing.T, dir string, environ []string, args ...string) outc
 
 // doorHome is the environment of a home folder of the test's: Go's folders stay
 // where they are (gopls, the module and build caches).
+// gantry's data folder is the test's, one for the attack and the later session.
 func doorHome(home string) []string {
-	env := []string{"HOME=" + home}
+	env := []string{"HOME=" + home, "GANTRY_DATA_DIR=" + filepath.Join(filepath.Dir(home), "data")}
 	for _, v := range []string{"GOPATH", "GOCACHE", "GOMODCACHE"} {
 		out, _ := exec.Command("go", "env", v).Output()
 		env = append(env, v+"="+strings.TrimSpace(string(out)))

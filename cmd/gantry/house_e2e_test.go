@@ -263,7 +263,8 @@ func TestFullDiskForTheStore(t *testing.T) {
 		}
 	}
 	clean = append(clean, "GANTRY_DATA_DIR="+data)
-	script := `mount -t tmpfs -o size=4m tmpfs "$GANTRY_DATA_DIR" && exec "$0" -p "fill the disk" --permission-mode yolo`
+	// Without the sandbox: in it, gantry's data folder is read-only to commands.
+	script := `mount -t tmpfs -o size=4m tmpfs "$GANTRY_DATA_DIR" && exec "$0" -p "fill the disk" --permission-mode yolo --sandbox=false`
 	cmd := exec.Command("unshare", "-rm", "sh", "-c", script, binary)
 	cmd.Dir, cmd.Env = t.TempDir(), clean
 	var out, errb bytes.Buffer
