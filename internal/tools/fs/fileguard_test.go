@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/permission"
+	"github.com/gantry-dev/gantry/internal/permission/permtest"
 	"github.com/gantry-dev/gantry/internal/tool"
 )
 
@@ -23,19 +24,13 @@ const secret = "KEY=hunter2"
 // file tools of this package.
 func yoloGate(t *testing.T, dir string, deny ...string) *permission.Engine {
 	t.Helper()
-	e, err := permission.NewEngine(permission.ModeYolo, nil, deny)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.SetProject(dir)
 	fams := map[string]tool.Files{}
 	for _, tl := range Tools(testOpts) {
 		if f := tl.Info().Files; f != tool.FilesNone {
 			fams[tl.Name()] = f
 		}
 	}
-	e.SetFileTools(fams)
-	return e
+	return permtest.Yolo(t, dir, fams, deny...)
 }
 
 // gated runs a call as the agent does: decoded with the gate's guard for the tool,

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gantry-dev/gantry/internal/lsp"
 	"github.com/gantry-dev/gantry/internal/permission"
+	"github.com/gantry-dev/gantry/internal/permission/permtest"
 	"github.com/gantry-dev/gantry/internal/tool"
 )
 
@@ -19,14 +20,7 @@ import (
 
 func yoloGate(t *testing.T, dir string, deny ...string) *permission.Engine {
 	t.Helper()
-	e, err := permission.NewEngine(permission.ModeYolo, nil, deny)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.SetProject(dir)
-	e.SetFileTools(map[string]tool.Files{"read_file": tool.FilesRead, "write_file": tool.FilesWrite,
-		"lsp": tool.FilesRead, "lsp_rename": tool.FilesWrite})
-	return e
+	return permtest.Yolo(t, dir, map[string]tool.Files{"lsp": tool.FilesRead, "lsp_rename": tool.FilesWrite}, deny...)
 }
 
 // gated runs a call as the agent does: decoded with the gate's guard for the tool,

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gantry-dev/gantry/internal/config"
 	"github.com/gantry-dev/gantry/internal/permission"
+	"github.com/gantry-dev/gantry/internal/permission/permtest"
 	"github.com/gantry-dev/gantry/internal/tool"
 )
 
@@ -22,14 +23,7 @@ const secret = "KEY=hunter2"
 
 func yoloGate(t *testing.T, dir string, deny ...string) *permission.Engine {
 	t.Helper()
-	e, err := permission.NewEngine(permission.ModeYolo, nil, deny)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.SetProject(dir)
-	e.SetFileTools(map[string]tool.Files{"read_file": tool.FilesRead, "grep": tool.FilesRead, "glob": tool.FilesRead,
-		"write_file": tool.FilesWrite})
-	return e
+	return permtest.Yolo(t, dir, map[string]tool.Files{"grep": tool.FilesRead, "glob": tool.FilesRead}, deny...)
 }
 
 // gated runs a call as the agent does: decoded with the gate's guard, checked by the

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gantry-dev/gantry/internal/permission"
+	"github.com/gantry-dev/gantry/internal/permission/permtest"
 	"github.com/gantry-dev/gantry/internal/tool"
 )
 
@@ -22,14 +23,7 @@ var guardProject = map[string]string{
 
 func yoloGate(t *testing.T, dir string, deny ...string) *permission.Engine {
 	t.Helper()
-	e, err := permission.NewEngine(permission.ModeYolo, nil, deny)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.SetProject(dir)
-	e.SetFileTools(map[string]tool.Files{"read_file": tool.FilesRead, "write_file": tool.FilesWrite,
-		"ast_grep": tool.FilesRead, "ast_edit": tool.FilesRead, "resolve": tool.FilesWrite})
-	return e
+	return permtest.Yolo(t, dir, map[string]tool.Files{"ast_grep": tool.FilesRead, "ast_edit": tool.FilesRead, "resolve": tool.FilesWrite}, deny...)
 }
 
 // gated runs a call as the agent does, with the gate's guard; gate says whether the
