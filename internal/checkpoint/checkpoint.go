@@ -133,7 +133,7 @@ func Open(work string, o Options) (*Repo, error) {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return nil, fmt.Errorf("making the checkpoint repository: %w", err)
 		}
-		if _, err := r.run(context.Background(), nil, []string{"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null"}, "init", "--quiet", "--bare", dir); err != nil {
+		if _, err := r.run(context.Background(), nil, []string{"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null"}, nil, "init", "--quiet", "--bare", dir); err != nil {
 			return nil, err
 		}
 		// A work tree of its own (the project's, given by GIT_WORK_TREE at each call).
@@ -168,21 +168,24 @@ func gitVar(k string) bool { return strings.HasPrefix(k, "GIT_") || k == "LC_ALL
 
 // git runs git in the work tree with the shadow repository's environment.
 func (r *Repo) git(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
-	base := []string{"-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.hooksPath=/dev/null",
-		"-c", "core.fsmonitor=false", "-c", "core.untrackedCache=true", "-c", "gc.auto=0", "-c", "core.quotepath=false",
-		"-c", "advice.addEmbeddedRepo=false"}
-	return r.run(ctx, stdin, r.env(), append(base, args...)...)
+	return r.run(ctx, stdin, r.env(), gitConfig, args...)
 }
 
-// run runs git with args and env under the session's policy, in the work tree: its PID
+// gitConfig is what git is told at each call: no hooks, filters, fsmonitor or gc.
+var gitConfig = []string{"-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.hooksPath=/dev/null",
+	"-c", "core.fsmonitor=false", "-c", "core.untrackedCache=true", "-c", "gc.auto=0", "-c", "core.quotepath=false",
+	"-c", "advice.addEmbeddedRepo=false"}
+
+// run runs git with config, then args, and env under the session's policy, in the work
+// tree: its PID
 // namespace and its judge (a deny rule on git stops checkpoints too, and says so), but
 // outside its sandbox — git here runs nothing of the project's (no hooks, filters,
 // fsmonitor or configuration of the person's) and never reads a read-denied path
 // (excluded: see Options.Secret), and a sandbox for each of a snapshot's git
 // processes cost a yolo turn 300 ms.
-func (r *Repo) run(ctx context.Context, stdin []byte, env []string, args ...string) ([]byte, error) {
-	p := r.policy.Process(contain.Spec{Argv: append([]string{"git"}, args...), Dir: r.work, Env: env, DropEnv: gitVar,
-		Widen: gitWidening})
+func (r *Repo) run(ctx context.Context, stdin []byte, env, config []string, args ...string) ([]byte, error) {
+	argv := append(append([]string{"git"}, config...), args...)
+	p := r.policy.Process(contain.Spec{Argv: argv, Dir: r.work, Env: env, DropEnv: gitVar, Widen: gitWidening})
 	if stdin != nil {
 		p.Cmd.Stdin = bytes.NewReader(stdin)
 	}
@@ -190,11 +193,7 @@ func (r *Repo) run(ctx context.Context, stdin []byte, env []string, args ...stri
 	p.Cmd.Stderr = &stderr
 	out, err := p.Output(ctx)
 	if err != nil {
-		sub := args[0]
-		for i := 0; i+1 < len(args) && args[i] == "-c"; i += 2 {
-			sub = args[i+2]
-		}
-		return out, fmt.Errorf("git %s: %v: %s", sub, err, strings.TrimSpace(stderr.String()))
+		return out, fmt.Errorf("git %s: %v: %s", args[0], err, strings.TrimSpace(stderr.String()))
 	}
 	return out, nil
 }

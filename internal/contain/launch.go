@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"slices"
+	"strings"
 )
 
 // Policy is a session's rules for every process it starts: the one door. Every child
@@ -138,20 +139,11 @@ func (pol *Policy) Environ() []string {
 func (pol *Policy) Getenv(name string) string {
 	env := pol.Environ()
 	for i := len(env) - 1; i >= 0; i-- {
-		if k, v, ok := cut(env[i]); ok && k == name {
+		if k, v, ok := strings.Cut(env[i], "="); ok && k == name {
 			return v
 		}
 	}
 	return ""
-}
-
-func cut(kv string) (k, v string, ok bool) {
-	for i := 0; i < len(kv); i++ {
-		if kv[i] == '=' {
-			return kv[:i], kv[i+1:], true
-		}
-	}
-	return "", "", false
 }
 
 // allowAll is the judge of a sandbox with no deny rule on programs.

@@ -74,11 +74,10 @@ func (p *stdioProc) closeStderr() {
 // contain.Policy) and speaks to it over its standard input and output, noting its pid
 // and copying its standard error.
 type stdioTransport struct {
-	proc    *contain.Process
-	state   *stdioProc
-	name    string
-	exited  chan struct{} // closed when the process has exited
-	waitErr error
+	proc   *contain.Process
+	state  *stdioProc
+	name   string
+	exited chan struct{} // closed when the process has exited
 }
 
 // Connect starts the command and connects to it over its standard input and output.
@@ -106,7 +105,7 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		_, _ = io.Copy(p.stderr, p.errR)
 	}()
 	go func() {
-		t.waitErr = t.proc.WaitExit()
+		_ = t.proc.WaitExit() // its end is the connection's: the SDK sees its output close
 		close(t.exited)
 	}()
 	return (&mcp.IOTransport{Reader: io.NopCloser(stdout), Writer: &stdinCloser{WriteCloser: stdin, t: t}}).Connect(ctx)
