@@ -476,18 +476,18 @@ func doorGantry(t *testing.T, dir string, environ []string, args ...string) outc
 // where they are (gopls, the module and build caches).
 // gantry's data folder is the test's, one for the attack and the later session.
 func doorHome(home string) []string {
-	env := []string{"HOME=" + home, "GANTRY_DATA_DIR=" + filepath.Join(filepath.Dir(home), "data")}
-	for _, v := range []string{"GOPATH", "GOCACHE", "GOMODCACHE"} {
-		out, _ := exec.Command("go", "env", v).Output()
-		env = append(env, v+"="+strings.TrimSpace(string(out)))
-	}
-	return append(env, "PATH="+os.Getenv("PATH")+":"+filepath.Join(strings.TrimSpace(doorGoEnv("GOPATH")), "bin"))
+	return append([]string{"HOME=" + home, "GANTRY_DATA_DIR=" + filepath.Join(filepath.Dir(home), "data")}, doorGoFolders()...)
 }
 
-func doorGoEnv(v string) string {
-	out, _ := exec.Command("go", "env", v).Output()
-	return string(out)
-}
+// doorGoFolders are Go's folders and a PATH with GOPATH/bin, asked of go once.
+var doorGoFolders = sync.OnceValue(func() []string {
+	out, _ := exec.Command("go", "env", "GOPATH", "GOCACHE", "GOMODCACHE").Output()
+	v := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(v) != 3 {
+		return nil
+	}
+	return []string{"GOPATH=" + v[0], "GOCACHE=" + v[1], "GOMODCACHE=" + v[2], "PATH=" + os.Getenv("PATH") + ":" + filepath.Join(v[0], "bin")}
+})
 
 // doorUserConfig points eval and debug at Debian's Python (debugpy, no pyenv shims),
 // in the user's config (a project's would need the folder's trust).
