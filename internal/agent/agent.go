@@ -367,21 +367,27 @@ func (a *Agent) run(ctx context.Context, prompt string, attached []llm.Block) fa
 	return end
 }
 
-// request sends the conversation and streams the answer out; it returns the answer
-// and its cost. On error the partial answer (text streamed before a cancel) is
-// returned so it is not lost.
-func (a *Agent) request(ctx context.Context) (llm.Response, float64, error) {
+// NextRequest is the request the next model call would send, as it is now: what
+// /context and gantry prompt show is what the model reads.
+func (a *Agent) NextRequest() llm.Request {
 	level := tool.LevelExec
 	if a.MaxLevel != nil {
 		level = a.MaxLevel()
 	}
-	req := llm.Request{
+	return llm.Request{
 		Model:     a.Config.Model,
 		System:    a.Config.System,
 		Messages:  a.conversation(),
 		Tools:     a.Tools.Specs(level),
 		MaxTokens: a.Config.MaxTokens,
 	}
+}
+
+// request sends the conversation and streams the answer out; it returns the answer
+// and its cost. On error the partial answer (text streamed before a cancel) is
+// returned so it is not lost.
+func (a *Agent) request(ctx context.Context) (llm.Response, float64, error) {
+	req := a.NextRequest()
 	var partial []llm.Block
 	attempt := 0
 	resp, err := a.Provider.Stream(ctx, req, func(d llm.Delta) {

@@ -121,3 +121,7 @@ func (a *App) Shell(ctx context.Context, command string) tool.Result {
 	a.mu.Unlock()
 	return r
 }
+
+// NextRequest is the request the session's next model call would send, as it is now
+// (before the next prompt): the system prompt, the tools as declared, the messages.
+func (a *App) NextRequest() llm.Request { return a.agent.NextRequest() }
