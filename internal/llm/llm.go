@@ -29,6 +29,9 @@ const (
 	BlockToolUse    BlockType = "tool_use"
 	BlockToolResult BlockType = "tool_result"
 	BlockImage      BlockType = "image"
+	// BlockServer is a step the API took by itself within a response (its own tool
+	// search): kept as the API sent it (Raw) and sent back only to that API.
+	BlockServer BlockType = "server"
 )
 
 // Image is an image given to the model, inline.
@@ -56,6 +59,14 @@ type Block struct {
 
 	// Images for an image block (one) or for a tool result (any number).
 	Images []Image `json:"images,omitempty"`
+
+	// API names the API a server block came from ("anthropic", "openai"), Raw is the
+	// block (or item) as that API sent it.
+	API string          `json:"api,omitempty"`
+	Raw json.RawMessage `json:"raw,omitempty"`
+	// Found names the deferred tools a tool search loaded (a server block's, or a
+	// tool_search result's): declared from then on.
+	Found []string `json:"found,omitempty"`
 }
 
 // Message is one turn of the conversation.
@@ -91,6 +102,14 @@ type ToolSpec struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
 	Schema      json.RawMessage `json:"input_schema"`
+	// Defer sends the tool for the API's own tool search (defer_loading): it is not
+	// in the model's prompt until a search finds it. Only a provider that searches
+	// tools itself (SearchesTools) is given deferred tools.
+	Defer bool `json:"defer,omitempty"`
+	// Breakpoint marks the end of the part of the tools worth caching apart: the
+	// tools plan mode keeps come first, and a request with a breakpoint here finds
+	// them cached after a change of mode.
+	Breakpoint bool `json:"-"`
 }
 
 // Request is one call to a model. Messages are immutable once sent: a provider may
@@ -101,6 +120,9 @@ type Request struct {
 	Messages  []Message
 	Tools     []ToolSpec
 	MaxTokens int
+	// CacheKey groups the requests that share a prefix (the session's id), for APIs
+	// that route by it (OpenAI's prompt_cache_key).
+	CacheKey string
 }
 
 // Usage counts the tokens of one response.
@@ -158,6 +180,19 @@ type Response struct {
 type Provider interface {
 	Name() string
 	Stream(ctx context.Context, req Request, emit func(Delta)) (Response, error)
+}
+
+// ToolSearcher is a provider whose API searches deferred tools itself: it declares
+// the API's tool search beside the tools marked Defer, and a found tool's schema
+// reaches the model without changing the request's prefix.
+type ToolSearcher interface {
+	SearchesTools() bool
+}
+
+// SearchesTools reports whether p's API searches deferred tools itself.
+func SearchesTools(p Provider) bool {
+	s, ok := p.(ToolSearcher)
+	return ok && s.SearchesTools()
 }
 
 // APIError is an error a model API answered, with its message; it wraps the SDK's.

@@ -82,6 +82,8 @@ type retrying struct {
 
 func (r *retrying) Name() string { return r.p.Name() }
 
+func (r *retrying) SearchesTools() bool { return SearchesTools(r.p) }
+
 func (r *retrying) Stream(ctx context.Context, req Request, emit func(Delta)) (Response, error) {
 	for attempt := 1; ; attempt++ {
 		resp, err := r.p.Stream(ctx, req, emit)

@@ -60,6 +60,9 @@ type provider struct {
 
 func (p *provider) Name() string { return "anthropic" }
 
+// SearchesTools: the Messages API searches deferred tools itself.
+func (p *provider) SearchesTools() bool { return true }
+
 // Stream sends req and streams the answer. Text and thinking are emitted as they
 // arrive, each tool call once its block is complete.
 func (p *provider) Stream(ctx context.Context, req llm.Request, emit func(llm.Delta)) (llm.Response, error) {

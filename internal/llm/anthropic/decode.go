@@ -2,6 +2,7 @@ package anthropic
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 
@@ -20,6 +21,8 @@ func decodeMessage(m anthropic.Message) llm.Response {
 			out.Content = append(out.Content, llm.Block{Type: llm.BlockThinking, Text: b.Thinking, Signature: b.Signature})
 		case "tool_use":
 			out.Content = append(out.Content, toolUse(b))
+		case "server_tool_use", "tool_search_tool_result":
+			out.Content = append(out.Content, serverBlock(b))
 		}
 	}
 	return llm.Response{
@@ -41,4 +44,33 @@ func toolUse(b anthropic.ContentBlockUnion) llm.Block {
 		input = append(json.RawMessage(nil), b.Input...)
 	}
 	return llm.Block{Type: llm.BlockToolUse, ToolCallID: b.ID, ToolName: b.Name, Input: input}
+}
+
+// serverBlock keeps a step the API took itself — its tool search's call and result —
+// as the API sent it, to be sent back as it was; a result names the tools it loaded.
+func serverBlock(b anthropic.ContentBlockUnion) llm.Block {
+	var raw json.RawMessage
+	if b.Type == "server_tool_use" {
+		// The input arrived in deltas: the block's raw JSON is its start, input {}.
+		raw, _ = json.Marshal(map[string]any{"type": b.Type, "id": b.ID, "name": b.Name, "input": inputJSON(b.Input)})
+	} else {
+		raw = json.RawMessage(b.RawJSON())
+	}
+	blk := llm.Block{Type: llm.BlockServer, API: apiName, Raw: raw}
+	var result struct {
+		Content struct {
+			References []struct {
+				ToolName string `json:"tool_name"`
+			} `json:"tool_references"`
+		} `json:"content"`
+	}
+	if b.Type == "tool_search_tool_result" && json.Unmarshal(raw, &result) == nil {
+		for _, r := range result.Content.References {
+			blk.Found = append(blk.Found, r.ToolName)
+		}
+		blk.Text = "tool search found: " + strings.Join(blk.Found, ", ")
+	} else {
+		blk.Text = "tool search: " + string(b.Input)
+	}
+	return blk
 }

@@ -33,11 +33,33 @@ func encodeRequest(req llm.Request) (anthropic.MessageNewParams, error) {
 		}
 		p.Messages = append(p.Messages, mp)
 	}
+	deferred := false
 	for _, t := range req.Tools {
 		p.Tools = append(p.Tools, encodeTool(t))
+		deferred = deferred || t.Defer
 	}
+	if deferred {
+		// The API's own search over the deferred tools: a found tool's schema is put
+		// where the search was, so the request's prefix does not change.
+		p.Tools = append(p.Tools, anthropic.ToolUnionParam{OfToolSearchToolBm25_20251119: &anthropic.ToolSearchToolBm25_20251119Param{
+			Type: anthropic.ToolSearchToolBm25_20251119TypeToolSearchToolBm25_20251119}})
+	}
+	markTools(req.Tools, p.Tools)
 	return p, nil
 }
+
+// markTools sets a cache breakpoint on the tool the request marks (ToolSpec.Breakpoint).
+func markTools(specs []llm.ToolSpec, tools []anthropic.ToolUnionParam) {
+	for i, t := range specs {
+		if t.Breakpoint && !t.Defer {
+			tools[i].OfTool.CacheControl = anthropic.NewCacheControlEphemeralParam()
+			return
+		}
+	}
+}
+
+// apiName marks the blocks of this API (llm.Block.API).
+const apiName = "anthropic"
 
 func messageError(i int, err error) error { return fmt.Errorf("message %d: %w", i+1, err) }
 
@@ -85,6 +107,14 @@ func encodeBlock(b llm.Block) (bp anthropic.ContentBlockParamUnion, ok bool, err
 			ID: b.ToolCallID, Name: b.ToolName, Input: inputJSON(b.Input)}}, true, nil
 	case llm.BlockToolResult:
 		return anthropic.ContentBlockParamUnion{OfToolResult: encodeToolResult(b)}, true, nil
+	case llm.BlockServer:
+		if b.API != apiName || len(b.Raw) == 0 {
+			return bp, false, nil // another API's step
+		}
+		if err := json.Unmarshal(b.Raw, &bp); err != nil {
+			return bp, false, fmt.Errorf("the API's own block: %w", err)
+		}
+		return bp, true, nil
 	case llm.BlockImage:
 		if len(b.Images) != 1 {
 			return bp, false, fmt.Errorf("image block with %d images, want 1", len(b.Images))
@@ -154,6 +184,9 @@ func encodeTool(t llm.ToolSpec) anthropic.ToolUnionParam {
 	}
 	if len(t.Schema) > 0 && string(t.Schema) != "null" {
 		tp.InputSchema = param.Override[anthropic.ToolInputSchemaParam](t.Schema)
+	}
+	if t.Defer {
+		tp.DeferLoading = param.NewOpt(true)
 	}
 	return anthropic.ToolUnionParam{OfTool: tp}
 }

@@ -3,6 +3,7 @@ package fakellm
 import (
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"strconv"
 )
@@ -88,6 +89,17 @@ func anthropicBlock(s *stream, i int, p Part) bool {
 			deltas = append(deltas, obj{"type": "thinking_delta", "thinking": w})
 		}
 		deltas = append(deltas, obj{"type": "signature_delta", "signature": signature(p.Text)})
+	case KindToolSearch:
+		start = obj{"type": "server_tool_use", "id": p.ID, "name": "tool_search_tool_bm25", "input": obj{}}
+		q, _ := json.Marshal(obj{"query": p.Text})
+		deltas = append(deltas, obj{"type": "input_json_delta", "partial_json": string(q)})
+	case KindToolFound:
+		refs := []any{}
+		for _, n := range p.Found {
+			refs = append(refs, obj{"type": "tool_reference", "tool_name": n})
+		}
+		start = obj{"type": "tool_search_tool_result", "tool_use_id": p.ID,
+			"content": obj{"type": "tool_search_tool_search_result", "tool_references": refs}}
 	case KindToolCall:
 		start = obj{"type": "tool_use", "id": p.ID, "name": p.Name, "input": obj{}}
 		args := pieces(p.Input, 12)

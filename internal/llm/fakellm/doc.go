@@ -27,6 +27,11 @@
 //	    {"text": "Let me look."},
 //	    {"tool_call": {"id": "call_1", "name": "read", "input": {"path": "go.mod"}}}
 //	  ]},
+//	  {"parts": [
+//	    {"tool_search": {"id": "srv_1", "query": "debugger"}},
+//	    {"tool_found": {"id": "srv_1", "tools": ["debug"]}},
+//	    {"tool_call": {"id": "call_2", "name": "debug", "input": {"action": "status"}}}
+//	  ]},
 //	  {"status": 429, "retry_after": "0"},
 //	  {"parts": [{"text": "It is gantry."}], "cut_after": 4},
 //	  {"parts": [{"text": "It is gantry."}],
@@ -45,6 +50,11 @@
 // leaves), delay_ms (pause before each event), stop_reason and usage
 // (input_tokens, output_tokens, cache_read_tokens, cache_write_tokens; counts
 // disjoint as in llm.Usage).
+//
+// tool_search and tool_found are the API's own search over deferred tools and its
+// result (Anthropic's server_tool_use and tool_search_tool_result blocks, the
+// Responses API's tool_search_call and tool_search_output items); Chat Completions
+// has no such thing and streams nothing for them.
 //
 // A test waits for a stalled response with Server.Stalled, which tells when the
 // client has been sent all it will get, instead of sleeping.

@@ -93,7 +93,7 @@ func (r *responsesCall) response(status string, output []any, incomplete any) ob
 // item streams part p as output item i: added, the part's own events, done. It
 // returns the finished item.
 func (r *responsesCall) item(i int, p Part) (obj, bool) {
-	id := fmt.Sprintf("%s_fake_%d_%d", map[PartKind]string{KindText: "msg", KindThinking: "rs", KindToolCall: "fc"}[p.Kind], r.call.seq, i)
+	id := fmt.Sprintf("%s_fake_%d_%d", map[PartKind]string{KindText: "msg", KindThinking: "rs", KindToolCall: "fc", KindToolSearch: "tsc", KindToolFound: "tso"}[p.Kind], r.call.seq, i)
 	at := itemRef{r: r, id: id, index: i}
 	var start, done obj
 	var body func(itemRef) bool
@@ -107,6 +107,19 @@ func (r *responsesCall) item(i int, p Part) (obj, bool) {
 		start = obj{"id": id, "type": "reasoning", "summary": []any{}}
 		done = obj{"id": id, "type": "reasoning", "summary": []any{summaryText(p.Text)}, "encrypted_content": signature(p.Text)}
 		body = p.reasoningEvents
+	case KindToolSearch:
+		start = obj{"id": id, "type": "tool_search_call", "status": "in_progress", "execution": "server", "call_id": p.ID, "arguments": obj{}}
+		done = obj{"id": id, "type": "tool_search_call", "status": "completed", "execution": "server", "call_id": p.ID,
+			"arguments": obj{"query": p.Text}}
+		body = func(itemRef) bool { return true }
+	case KindToolFound:
+		tools := []any{}
+		for _, n := range p.Found {
+			tools = append(tools, obj{"type": "function", "name": n, "parameters": obj{"type": "object"}, "strict": false, "defer_loading": true})
+		}
+		start = obj{"id": id, "type": "tool_search_output", "status": "in_progress", "execution": "server", "call_id": p.ID, "tools": []any{}}
+		done = obj{"id": id, "type": "tool_search_output", "status": "completed", "execution": "server", "call_id": p.ID, "tools": tools}
+		body = func(itemRef) bool { return true }
 	case KindToolCall:
 		start = obj{"id": id, "type": "function_call", "status": "in_progress", "call_id": p.ID, "name": p.Name, "arguments": ""}
 		done = obj{"id": id, "type": "function_call", "status": "completed", "call_id": p.ID, "name": p.Name, "arguments": p.input()}

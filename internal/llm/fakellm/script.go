@@ -37,6 +37,14 @@ type scriptPart struct {
 		Name  string          `json:"name"`
 		Input json.RawMessage `json:"input"`
 	} `json:"tool_call"`
+	ToolSearch *struct {
+		ID    string `json:"id"`
+		Query string `json:"query"`
+	} `json:"tool_search"`
+	ToolFound *struct {
+		ID    string   `json:"id"`
+		Tools []string `json:"tools"`
+	} `json:"tool_found"`
 }
 
 // LoadScript reads a script in the JSON format described in the package
@@ -99,8 +107,14 @@ func (sp scriptPart) part() (Part, error) {
 		}
 		n, p = n+1, ToolCall(tc.ID, tc.Name, input)
 	}
+	if ts := sp.ToolSearch; ts != nil {
+		n, p = n+1, ToolSearch(ts.ID, ts.Query)
+	}
+	if tf := sp.ToolFound; tf != nil {
+		n, p = n+1, ToolFound(tf.ID, tf.Tools...)
+	}
 	if n != 1 {
-		return Part{}, fmt.Errorf("a part needs exactly one of text, thinking, tool_call; it has %d", n)
+		return Part{}, fmt.Errorf("a part needs exactly one of text, thinking, tool_call, tool_search, tool_found; it has %d", n)
 	}
 	return p, nil
 }

@@ -14,6 +14,12 @@ const (
 	KindText     PartKind = "text"
 	KindThinking PartKind = "thinking"
 	KindToolCall PartKind = "tool_call"
+	// KindToolSearch and KindToolFound are the API's own tool search (Anthropic's
+	// server_tool_use and tool_search_tool_result blocks, the Responses API's
+	// tool_search_call and tool_search_output items); Chat Completions has none and
+	// streams nothing for them.
+	KindToolSearch PartKind = "tool_search"
+	KindToolFound  PartKind = "tool_found"
 )
 
 // Part is one piece of a scripted model response.
@@ -21,8 +27,19 @@ type Part struct {
 	Kind PartKind
 	// Text of a text or thinking part.
 	Text string
-	// ID, Name and Input (raw JSON, "" for no arguments) of a tool call.
+	// ID, Name and Input (raw JSON, "" for no arguments) of a tool call; ID and
+	// Text (the query) of a tool search.
 	ID, Name, Input string
+	// Found names the tools a tool search's result loads.
+	Found []string
+}
+
+// ToolSearch is the API searching its deferred tools for query (the search's id).
+func ToolSearch(id, query string) Part { return Part{Kind: KindToolSearch, ID: id, Text: query} }
+
+// ToolFound is the result of the API's tool search id: it loads the tools named.
+func ToolFound(id string, names ...string) Part {
+	return Part{Kind: KindToolFound, ID: id, Found: names}
 }
 
 // Text is a part of answer text.

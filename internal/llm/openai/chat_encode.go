@@ -17,6 +17,9 @@ func encodeChat(req llm.Request) (openai.ChatCompletionNewParams, error) {
 		Model:         req.Model,
 		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
 	}
+	if req.CacheKey != "" {
+		p.PromptCacheKey = openai.String(req.CacheKey)
+	}
 	if req.MaxTokens > 0 {
 		p.MaxCompletionTokens = openai.Int(int64(req.MaxTokens))
 	}
@@ -34,6 +37,9 @@ func encodeChat(req llm.Request) (openai.ChatCompletionNewParams, error) {
 		}
 	}
 	for _, t := range req.Tools {
+		if t.Defer {
+			continue // Chat Completions has no tool search: gantry's own tool_search finds them
+		}
 		schema, err := schemaMap(t.Schema)
 		if err != nil {
 			return p, fmt.Errorf("tool %s: %w", t.Name, err)

@@ -2,6 +2,7 @@ package openai
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -104,6 +105,8 @@ func outputBlock(item responses.ResponseOutputItemUnion) (llm.Block, bool) {
 		}
 		ref := reasoningRef{ID: item.ID, EncryptedContent: item.EncryptedContent}
 		return llm.Block{Type: llm.BlockThinking, Text: strings.Join(texts, "\n\n"), Signature: ref.signature()}, true
+	case "tool_search_call", "tool_search_output":
+		return serverBlock(item), true
 	case "function_call":
 		return llm.Block{Type: llm.BlockToolUse, ToolCallID: item.CallID, ToolName: item.Name,
 			Input: input(item.Arguments.OfString)}, true
@@ -128,3 +131,33 @@ func responsesStopReason(r *responses.Response, msg llm.Message) string {
 	}
 	return "end_turn"
 }
+
+// serverBlock keeps a step of the API's own tool search as the API sent it, to be
+// sent back as it was; an output names the tools it loaded.
+func serverBlock(item responses.ResponseOutputItemUnion) llm.Block {
+	raw := json.RawMessage(item.RawJSON())
+	b := llm.Block{Type: llm.BlockServer, API: apiName, Raw: raw, Text: "tool search"}
+	var out struct {
+		Tools []struct {
+			Name  string `json:"name"`
+			Tools []struct {
+				Name string `json:"name"`
+			} `json:"tools"`
+		} `json:"tools"`
+	}
+	if item.Type == "tool_search_output" && json.Unmarshal(raw, &out) == nil {
+		for _, t := range out.Tools {
+			if len(t.Tools) == 0 {
+				b.Found = append(b.Found, t.Name)
+			}
+			for _, sub := range t.Tools {
+				b.Found = append(b.Found, sub.Name)
+			}
+		}
+		b.Text = "tool search found: " + strings.Join(b.Found, ", ")
+	}
+	return b
+}
+
+// SearchesTools: the Responses API searches deferred tools itself.
+func (p *responsesProvider) SearchesTools() bool { return true }

@@ -11,6 +11,9 @@ import (
 	"github.com/gantry-dev/gantry/internal/llm"
 )
 
+// apiName marks the server blocks of the Responses API (llm.Block.API).
+const apiName = "openai"
+
 // reasoningPrefix marks the Signature of a thinking block that holds a Responses
 // reasoning item, so it can be sent back (and other providers can skip it).
 const reasoningPrefix = "openai:"
@@ -37,7 +40,14 @@ func parseReasoningRef(sig string) (reasoningRef, bool) {
 
 // encodeResponses maps req to Responses API parameters.
 func encodeResponses(req llm.Request) (responses.ResponseNewParams, error) {
-	p := responses.ResponseNewParams{Model: req.Model}
+	// Nothing is stored on the server: the conversation is sent whole each time,
+	// reasoning items with their encrypted content, so that a session resumed later
+	// (or elsewhere) never depends on what the server kept.
+	p := responses.ResponseNewParams{Model: req.Model, Store: openai.Bool(false),
+		Include: []responses.ResponseIncludable{responses.ResponseIncludableReasoningEncryptedContent}}
+	if req.CacheKey != "" {
+		p.PromptCacheKey = openai.String(req.CacheKey)
+	}
 	if req.System != "" {
 		p.Instructions = openai.String(req.System)
 	}
@@ -56,6 +66,7 @@ func encodeResponses(req llm.Request) (responses.ResponseNewParams, error) {
 		}
 	}
 	p.Input = responses.ResponseNewParamsInputUnion{OfInputItemList: items}
+	deferred := false
 	for _, t := range req.Tools {
 		schema, err := schemaMap(t.Schema)
 		if err != nil {
@@ -65,7 +76,15 @@ func encodeResponses(req llm.Request) (responses.ResponseNewParams, error) {
 		if t.Description != "" {
 			ft.Description = openai.String(t.Description)
 		}
+		if t.Defer {
+			ft.DeferLoading = openai.Bool(true)
+			deferred = true
+		}
 		p.Tools = append(p.Tools, responses.ToolUnionParam{OfFunction: ft})
+	}
+	if deferred {
+		// The API's own search over the deferred tools (run by the server).
+		p.Tools = append(p.Tools, responses.ToolUnionParam{OfToolSearch: &responses.ToolSearchToolParam{}})
 	}
 	return p, nil
 }
@@ -148,6 +167,14 @@ func appendAssistantItems(items responses.ResponseInputParam, m llm.Message) res
 		case llm.BlockToolUse:
 			items = append(items, responses.ResponseInputItemUnionParam{OfFunctionCall: &responses.ResponseFunctionToolCallParam{
 				CallID: b.ToolCallID, Name: b.ToolName, Arguments: arguments(b)}})
+		case llm.BlockServer:
+			if b.API != apiName || len(b.Raw) == 0 {
+				continue // another API's step
+			}
+			var item responses.ResponseInputItemUnionParam
+			if json.Unmarshal(b.Raw, &item) == nil {
+				items = append(items, item)
+			}
 		}
 	}
 	return items

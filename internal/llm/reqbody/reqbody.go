@@ -54,18 +54,19 @@ type head struct {
 	model     string
 	maxTokens int
 	system    string
+	cacheKey  string
 	tools     []llm.ToolSpec
 	body      []byte // the encoded head
 	prefix    []byte // the prefix elements, comma-joined
 }
 
 func (h *head) matches(req llm.Request) bool {
-	if h.model != req.Model || h.maxTokens != req.MaxTokens || h.system != req.System || len(h.tools) != len(req.Tools) {
+	if h.model != req.Model || h.maxTokens != req.MaxTokens || h.system != req.System || h.cacheKey != req.CacheKey || len(h.tools) != len(req.Tools) {
 		return false
 	}
 	for i, t := range h.tools {
 		u := req.Tools[i]
-		if t.Name != u.Name || t.Description != u.Description || !bytes.Equal(t.Schema, u.Schema) {
+		if t.Name != u.Name || t.Description != u.Description || !bytes.Equal(t.Schema, u.Schema) || t.Defer != u.Defer || t.Breakpoint != u.Breakpoint {
 			return false
 		}
 	}
@@ -142,7 +143,7 @@ func (c *Cache) headFor(req llm.Request) (*head, error) {
 	if c.head != nil && c.head.matches(req) {
 		return c.head, nil
 	}
-	bare := llm.Request{Model: req.Model, MaxTokens: req.MaxTokens, System: req.System, Tools: req.Tools}
+	bare := llm.Request{Model: req.Model, MaxTokens: req.MaxTokens, System: req.System, Tools: req.Tools, CacheKey: req.CacheKey}
 	body, err := c.enc.Head(bare)
 	if err != nil {
 		return nil, err
@@ -155,7 +156,7 @@ func (c *Cache) headFor(req llm.Request) (*head, error) {
 		}
 		prefix = bytes.Join(rawBytes(elems), []byte(","))
 	}
-	c.head = &head{model: req.Model, maxTokens: req.MaxTokens, system: req.System,
+	c.head = &head{model: req.Model, maxTokens: req.MaxTokens, system: req.System, cacheKey: req.CacheKey,
 		tools: append([]llm.ToolSpec(nil), req.Tools...), body: body, prefix: prefix}
 	return c.head, nil
 }
