@@ -4,9 +4,11 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -71,6 +73,14 @@ type Config struct {
 	// TodoText and TasksText give the todo list and the task board as text, kept
 	// verbatim through a compaction (may be nil).
 	TodoText, TasksText func() string
+	// Defer is tools.defer (auto, never, always; "": never) and Search tools.search
+	// (auto: the API's own tool search where it has one; server; client: gantry's
+	// tool_search, ToolSearch, everywhere). MCPBudget is tool.DefaultMCPBudget when 0.
+	Defer, Search string
+	ToolSearch    tool.Tool
+	MCPBudget     int
+	// CacheKey groups the session's requests for the API's prompt cache (its id).
+	CacheKey string
 	// SaveRule writes an "always" answer (the grant the question showed) into the
 	// project's rules file and returns the rules it wrote; nil means answers are kept
 	// for the session only.
@@ -111,6 +121,10 @@ type Agent struct {
 	compactFocus string
 	storeErr     error  // the first store error of the running turn
 	hookStop     string // a hook ended the running turn (continue: false): why
+	// lastDeferred are the tools the last request deferred (for tool_search);
+	// clientSearch is set once the API refused its own tool search.
+	lastDeferred []tool.Tool
+	clientSearch bool
 }
 
 // SetHistory replaces the conversation (on resume).
@@ -370,24 +384,109 @@ func (a *Agent) run(ctx context.Context, prompt string, attached []llm.Block) fa
 // NextRequest is the request the next model call would send, as it is now: what
 // /context and gantry prompt show is what the model reads.
 func (a *Agent) NextRequest() llm.Request {
+	req, _ := a.next()
+	return req
+}
+
+// Declaration is what the next request declares, defers and has found of the tools.
+func (a *Agent) Declaration() tool.Declaration {
+	_, d := a.next()
+	return d
+}
+
+func (a *Agent) next() (llm.Request, tool.Declaration) {
 	level := tool.LevelExec
 	if a.MaxLevel != nil {
 		level = a.MaxLevel()
 	}
+	history := a.conversation()
+	server := a.serverSearch()
+	d := a.Tools.Declare(level, tool.DeferPolicy{Mode: cmp.Or(a.Config.Defer, tool.DeferNever), Server: server, Search: a.Config.ToolSearch,
+		Found: found(history), MCPBudget: a.Config.MCPBudget})
+	system := a.Config.System
+	if list := tool.Deferred(d.Deferred); list != "" {
+		how := "the tool search loads them"
+		if !server {
+			how = "tool_search loads them"
+		}
+		system += "\n<deferred-tools>\nThese tools exist but are not declared: " + how +
+			" (by name or purpose) before you call one.\n" + list + "</deferred-tools>\n"
+	}
 	return llm.Request{
 		Model:     a.Config.Model,
-		System:    a.Config.System,
-		Messages:  a.conversation(),
-		Tools:     a.Tools.Specs(level),
+		System:    system,
+		Messages:  history,
+		Tools:     d.Specs,
 		MaxTokens: a.Config.MaxTokens,
+		CacheKey:  a.Config.CacheKey,
+	}, d
+}
+
+// serverSearch says whether deferred tools are left to the API's own tool search.
+func (a *Agent) serverSearch() bool {
+	a.mu.Lock()
+	client := a.clientSearch
+	a.mu.Unlock()
+	switch {
+	case client || a.Config.Search == "client":
+		return false
+	case a.Config.Search == "server":
+		return true
 	}
+	return llm.SearchesTools(a.Provider)
+}
+
+// deferred are the tools the last request deferred.
+func (a *Agent) deferred() []tool.Tool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.lastDeferred
+}
+
+// found names the deferred tools a tool search of the conversation loaded, in order.
+func found(history []llm.Message) []string {
+	var names []string
+	for _, m := range history {
+		for _, b := range m.Content {
+			names = append(names, b.Found...)
+		}
+	}
+	return names
 }
 
 // request sends the conversation and streams the answer out; it returns the answer
 // and its cost. On error the partial answer (text streamed before a cancel) is
 // returned so it is not lost.
 func (a *Agent) request(ctx context.Context) (llm.Response, float64, error) {
-	req := a.NextRequest()
+	resp, cost, err := a.requestOnce(ctx)
+	if err != nil && ctx.Err() == nil && a.serverSearch() && refusedSearch(err) {
+		// The API (a proxy, an older model) has no tool search: gantry's own finds
+		// the deferred tools from now on.
+		a.mu.Lock()
+		a.clientSearch = true
+		a.mu.Unlock()
+		a.emit(face.Notice{Text: "The model's API refused its own tool search; gantry's tool_search finds the deferred tools instead (tools.search: client says so from the start)."})
+		return a.requestOnce(ctx)
+	}
+	return resp, cost, err
+}
+
+// refusedSearch says whether err is an API refusing the deferred tools or its tool
+// search.
+func refusedSearch(err error) bool {
+	var api *llm.APIError
+	if !errors.As(err, &api) {
+		return false
+	}
+	msg := strings.ToLower(api.Msg)
+	return strings.Contains(msg, "defer_loading") || strings.Contains(msg, "tool_search") || strings.Contains(msg, "tool search")
+}
+
+func (a *Agent) requestOnce(ctx context.Context) (llm.Response, float64, error) {
+	req, d := a.next()
+	a.mu.Lock()
+	a.lastDeferred = d.Deferred
+	a.mu.Unlock()
 	var partial []llm.Block
 	attempt := 0
 	resp, err := a.Provider.Stream(ctx, req, func(d llm.Delta) {

@@ -125,7 +125,7 @@ func (a *Agent) runCalls(ctx context.Context, calls []llm.Block) ([]llm.Block, f
 	for i, p := range ps {
 		counters.Count(p.call.Counter)
 		r := p.result
-		results[i] = llm.Block{Type: llm.BlockToolResult, ToolCallID: p.block.ToolCallID, Text: r.Text + p.memory, IsError: r.IsError, Images: r.Images}
+		results[i] = llm.Block{Type: llm.BlockToolResult, ToolCallID: p.block.ToolCallID, Text: r.Text + p.memory, IsError: r.IsError, Images: r.Images, Found: r.Found}
 	}
 	return results, counters
 }
@@ -309,7 +309,7 @@ func (a *Agent) execute(ctx context.Context, p *pending) {
 	}
 	start := time.Now()
 	live := newTailer(p.block.ToolCallID, a.emit)
-	runCtx := tool.WithProgress(tool.WithRelay(tool.WithCallID(ctx, p.block.ToolCallID), a.relay(p.block.ToolCallID)), live.write)
+	runCtx := tool.WithProgress(tool.WithRelay(tool.WithCallID(tool.WithDeferred(ctx, a.deferred()), p.block.ToolCallID), a.relay(p.block.ToolCallID)), live.write)
 	r := p.inv.Run(runCtx)
 	live.stop()
 	p.took = time.Since(start)

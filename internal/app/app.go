@@ -36,6 +36,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/tools/structural"
 	"github.com/gantry-dev/gantry/internal/tools/task"
 	"github.com/gantry-dev/gantry/internal/tools/todo"
+	"github.com/gantry-dev/gantry/internal/tools/toolsearch"
 	"github.com/gantry-dev/gantry/internal/tools/vibe"
 )
 
@@ -145,6 +146,12 @@ type App struct {
 	running     bool        // a turn runs (a.mu)
 	shellN      int         // the person's !commands (a.mu)
 	shellNotes  []string    // their inputs and outputs, for the next prompt (a.mu)
+	// startNotes are what the SessionStart hooks added, for the next prompt (a.mu);
+	// toldDate the date the model was last told (a.mu). Both go with a prompt, not
+	// into the system prompt, so that the request's prefix stays the same across
+	// days and resumes.
+	startNotes []string
+	toldDate   string
 
 	// trust is the folder's trust: while not trusted, its project files' servers,
 	// hooks, env and allow rules are held back, and Start asks.
@@ -256,7 +263,7 @@ func New(opts Options) (_ *App, err error) {
 		BeforeChange: a.beforeChange,
 		Config: agent.Config{
 			Model:            model,
-			System:           systemPrompt(first(opts.SystemPrompt, cfg.SystemPrompt), joinNonEmpty(cfg.AppendSystemPrompt, opts.AppendSystemPrompt), opts.Cwd, memory.Text, time.Now()),
+			System:           systemPrompt(first(opts.SystemPrompt, cfg.SystemPrompt), joinNonEmpty(cfg.AppendSystemPrompt, opts.AppendSystemPrompt), opts.Cwd, memory.Text),
 			MaxTurns:         maxTurns,
 			MaxOutput:        cfg.MaxOutput,
 			Price:            llm.Cost,
@@ -273,10 +280,14 @@ func New(opts Options) (_ *App, err error) {
 			},
 			TodoText:  a.todos.Text,
 			TasksText: a.board.Text,
+			Defer:     cfg.Tools.Defer,
+			Search:    cfg.Tools.Search,
+			CacheKey:  a.sess.ID(),
 		},
 	}
 	a.reg, a.shell, a.skills, a.skillNotes = buildTools(a.sessionDeps())
 	a.agent.Tools = a.reg
+	a.agent.Config.ToolSearch, _ = a.reg.Find(toolsearch.Name)
 	a.gate.SetFileTools(fileTools(a.reg))
 	if err := checkRuleTools(a.gate, a.reg); err != nil {
 		return nil, err
@@ -287,6 +298,7 @@ func New(opts Options) (_ *App, err error) {
 			return nil, fmt.Errorf("reading session %s: %w", a.sess.ID(), err)
 		}
 		a.agent.SetHistory(r.Messages)
+		a.toldDate = lastToldDate(r.Messages)
 		for _, m := range r.Messages { // the nested memory files given are given once a session
 			for _, b := range m.Content {
 				nested.Restore(b.Text)
@@ -344,7 +356,7 @@ func (a *App) Start(ctx context.Context, sink face.Sink, asker face.Asker) error
 		}
 	}()
 	context, warnings := a.sessionStart(ctx)
-	a.agent.Config.System += context
+	a.noteStart(context)
 	notices = append(notices, warnings...)
 	for _, f := range a.cfg.Claude.Files {
 		for _, s := range f.Skipped {
@@ -397,8 +409,9 @@ func (a *App) Run(ctx context.Context, prompt string, attached []llm.Block) face
 		return end
 	}
 	if a.trustLater.Swap(false) {
-		a.agent.Config.System += a.trustInTurn(ctx)
+		a.noteStart(a.trustInTurn(ctx))
 	}
+	attached = append(attached, a.reminders(time.Now())...)
 	if note {
 		m := a.gate.Mode()
 		attached = append(attached, llm.Block{Type: llm.BlockText,
@@ -422,6 +435,7 @@ func (a *App) Run(ctx context.Context, prompt string, attached []llm.Block) face
 			return face.TurnEnded{StopReason: "error", Err: fmt.Errorf("reading session %s again after the store failed: %w", a.sess.ID(), err)}
 		}
 		a.agent.SetHistory(r.Messages)
+		a.toldDate = lastToldDate(r.Messages)
 		if r.Results != nil {
 			_ = a.agent.Store.AppendMessage(*r.Results)
 		}

@@ -99,7 +99,7 @@ func mcpEntries(cfg *config.Config, extra []MCPServer, lookup func(string) (stri
 			c = x
 		}
 		e.server = MCPServer{Name: name, Type: c.Type, Command: c.Command, Args: c.Args, Env: c.Env, Cwd: c.Cwd, URL: c.URL,
-			Headers: c.Headers, Timeout: time.Duration(c.Timeout) * time.Second, Level: c.Level}
+			Headers: c.Headers, Timeout: time.Duration(c.Timeout) * time.Second, Level: c.Level, Defer: c.Defer}
 		if e.server.Transport() == mcpclient.TypeStdio {
 			if _, ok := e.server.Env["CLAUDE_PROJECT_DIR"]; !ok {
 				env := maps.Clone(e.server.Env)

@@ -29,6 +29,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/tools/subagent"
 	"github.com/gantry-dev/gantry/internal/tools/task"
 	"github.com/gantry-dev/gantry/internal/tools/todo"
+	"github.com/gantry-dev/gantry/internal/tools/toolsearch"
 	"github.com/gantry-dev/gantry/internal/tools/vibe"
 	"github.com/gantry-dev/gantry/internal/tools/web"
 )
@@ -126,6 +127,7 @@ func buildTools(d deps) (*tool.Registry, *shell.Set, []skill.Skill, []string) {
 	reg.Add(compacttool.Tool(d.compactor))
 	each(todo.Tools(d.todos), reg.Add)
 	reg.Add(task.Tool(d.board))
+	reg.Add(toolsearch.Tool()) // declared by the loop when tools are deferred and the API has no search
 	if d.cwd != "" {
 		addConversationSets(reg, d)
 	}

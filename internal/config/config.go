@@ -21,6 +21,9 @@ type Config struct {
 	Providers Providers `yaml:"providers,omitempty"`
 	// MaxOutput bounds, in characters, what one tool result gives the model.
 	MaxOutput int `yaml:"maxOutput"`
+	// Tools says which tools are declared to the model and which deferred (found by
+	// a tool search).
+	Tools Tools `yaml:"tools"`
 	// PreviewLines is how many dimmed lines of a tool's output the terminal shows.
 	PreviewLines int `yaml:"previewLines"`
 	// SkillsDir lists the project's skill folders, searched in order; in a file it may
@@ -208,6 +211,23 @@ type Compact struct {
 	Window int `yaml:"window,omitempty"`
 }
 
+// DeferModes are the values of tools.defer and of an MCP server's defer; SearchModes
+// those of tools.search.
+var (
+	DeferModes  = []string{"auto", "never", "always"}
+	SearchModes = []string{"auto", "server", "client"}
+)
+
+// Tools is the tools section of the config: deferral.
+type Tools struct {
+	// Defer: auto (the default: gantry's specialist tools deferred, MCP tools when
+	// together they pass about 1,000 tokens), never or always.
+	Defer string `yaml:"defer"`
+	// Search: auto (the default: the API's own tool search on Anthropic and OpenAI
+	// Responses, gantry's tool_search elsewhere), server or client.
+	Search string `yaml:"search"`
+}
+
 // MCPServer is one MCP server: a command (stdio) or a URL (streamable HTTP, or the
 // legacy HTTP+SSE transport), in the shape of Claude Code's entries. Command, Args,
 // Env, URL and Headers may hold ${VAR} and ${VAR:-default}: see ExpandMCP.
@@ -227,6 +247,9 @@ type MCPServer struct {
 	Timeout int `yaml:"timeout,omitempty"`
 	// Level is the level of the server's tools: read, write or exec (the default).
 	Level string `yaml:"level,omitempty"`
+	// Defer says whether the server's tools are deferred: auto (the default: when the
+	// MCP tools together pass their budget), never or always.
+	Defer string `yaml:"defer,omitempty"`
 	// From says where the server is defined: "file:line".
 	From string `yaml:"-"`
 	// Problem, when not empty, is why the server cannot be started as its file
@@ -302,6 +325,7 @@ func Default() *Config {
 		SkillsDir:      []string{".gantry/skills"},
 		EditTools:      true,
 		Bash:           Bash{Timeout: 120},
+		Tools:          Tools{Defer: "auto", Search: "auto"},
 		Checkpoints:    Checkpoints{MaxFileMB: 16},
 		Compact:        Compact{Threshold: 0.8},
 		Sandbox:        Sandbox{Network: true},

@@ -18,6 +18,7 @@ type layer struct {
 	SkillsDir          *stringList              `yaml:"skillsDir"`
 	EditTools          *bool                    `yaml:"editTools"`
 	Bash               *bashLayer               `yaml:"bash"`
+	Tools              *toolsLayer              `yaml:"tools"`
 	Checkpoints        *checkpointsLayer        `yaml:"checkpoints"`
 	Compact            *compactLayer            `yaml:"compact"`
 	Sandbox            *sandboxLayer            `yaml:"sandbox"`
@@ -63,6 +64,11 @@ type debugLayer struct {
 	Python   *string                 `yaml:"python"`
 	Wait     *int                    `yaml:"wait"`
 	Adapters map[string]DebugAdapter `yaml:"adapters"`
+}
+
+type toolsLayer struct {
+	Defer  *string `yaml:"defer"`
+	Search *string `yaml:"search"`
 }
 
 type bashLayer struct {
@@ -149,6 +155,10 @@ func (l *layer) apply(c *Config) {
 		c.SkillsDir = slices.Clone([]string(*l.SkillsDir))
 	}
 	set(&c.EditTools, l.EditTools)
+	if l.Tools != nil {
+		set(&c.Tools.Defer, l.Tools.Defer)
+		set(&c.Tools.Search, l.Tools.Search)
+	}
 	if l.Bash != nil {
 		set(&c.Bash.Timeout, l.Bash.Timeout)
 	}

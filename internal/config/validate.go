@@ -45,6 +45,12 @@ func validate(path string, l *layer, pos *positions) error {
 			v.fail(keyPath{"compact", "threshold"}, "must be a share of the context window, above 0 and at most 1, not %v", x)
 		}
 	}
+	if l.Tools != nil && l.Tools.Defer != nil {
+		v.oneOf(keyPath{"tools", "defer"}, *l.Tools.Defer, DeferModes)
+	}
+	if l.Tools != nil && l.Tools.Search != nil {
+		v.oneOf(keyPath{"tools", "search"}, *l.Tools.Search, SearchModes)
+	}
 	if l.PermissionMode != nil {
 		v.oneOf(keyPath{"permissionMode"}, *l.PermissionMode, PermissionModes)
 	}
@@ -174,6 +180,9 @@ func (v *validator) mcpServer(at keyPath, s MCPServer) {
 	}
 	if s.Level != "" {
 		v.oneOf(at.child("level"), s.Level, Levels)
+	}
+	if s.Defer != "" {
+		v.oneOf(at.child("defer"), s.Defer, DeferModes)
 	}
 	if s.Timeout < 0 {
 		v.fail(at.child("timeout"), "must be 0 (the default) or more seconds, not %d", s.Timeout)

@@ -55,6 +55,7 @@ func Connect(ctx context.Context, servers []Server, opts Options) *Set {
 			mt := newMCPTool(set, o.conn, n.name(servers[i].Name, t.Name), t)
 			mt.level, _ = tool.ParseLevel(servers[i].Level) // checked by checkServer
 			mt.timeout = servers[i].Timeout
+			mt.server, mt.deferral = servers[i].Name, servers[i].Defer
 			set.tools = append(set.tools, mt)
 		}
 	}

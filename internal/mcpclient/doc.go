@@ -36,6 +36,9 @@ type Server struct {
 	// Level is the level of the server's tools: read, write or exec (the default,
 	// also for "").
 	Level string
+	// Defer is whether the server's tools are deferred (tool.DeferAuto, "" too:
+	// past the session's MCP budget; never; always).
+	Defer string
 }
 
 // Options tunes Connect. The zero value holds the defaults.

@@ -29,6 +29,8 @@ type mcpTool struct {
 	// the Set's call timeout.
 	level   tool.Level
 	timeout time.Duration
+	// server names the tool's server, and deferral is its defer setting.
+	server, deferral string
 }
 
 func newMCPTool(set *Set, c *conn, name string, t *mcp.Tool) *mcpTool {
@@ -68,7 +70,8 @@ func (t *mcpTool) Spec() llm.ToolSpec { return t.spec }
 
 // Info implements tool.Tool: every MCP tool looks alike, with the server's level.
 func (t *mcpTool) Info() tool.Info {
-	return tool.Info{Level: t.level, Kind: tool.KindOther, Icon: "🔌"}
+	return tool.Info{Level: t.level, Kind: tool.KindOther, Icon: "🔌", Server: t.server, Defer: t.deferral,
+		Family: "MCP server " + t.server}
 }
 
 // Decode accepts any JSON object (or nothing, read as {}); the server checks the rest.

@@ -57,6 +57,12 @@ type Def[T any] struct {
 	// context, its mode, its person, its own agents — not on the project, so it means
 	// nothing to another program's agent and gantry mcp does not serve it.
 	Conversation bool
+	// Core: the tool is always declared. Every other tool may be deferred: left out of
+	// the request until the model's tool search finds it (see Registry.Declare).
+	Core bool
+	// Family names the group the tool is listed under while it is deferred
+	// ("debugger", "language servers"); empty: its own name.
+	Family string
 	// Run performs the call.
 	Run func(ctx context.Context, env Env, args T) Result
 }
@@ -77,7 +83,7 @@ func (t *defTool[T]) Kind() Kind   { return t.def.Kind }
 
 func (t *defTool[T]) Info() Info {
 	return Info{Level: t.def.Level, Kind: t.def.Kind, Icon: t.def.Icon, Counter: t.def.Counter, Files: t.def.Files, ClaudeNames: t.def.ClaudeNames, Brief: t.def.Brief,
-		Label: t.def.Label, Conversation: t.def.Conversation}
+		Label: t.def.Label, Conversation: t.def.Conversation, Core: t.def.Core, Family: t.def.Family}
 }
 
 func (t *defTool[T]) init() {

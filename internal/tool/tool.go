@@ -184,6 +184,10 @@ type Result struct {
 	Display Display
 	// Blocked are the programs the exec supervisor refused to run during the call.
 	Blocked []Blocked
+	// Found names the deferred tools the call loaded (tool_search): declared to the
+	// model from the next request on, and kept with the result so that a resumed
+	// session declares them too.
+	Found []string
 }
 
 // Blocked is one program a deny rule kept from running: the rule, and the command as
@@ -274,6 +278,14 @@ type Info struct {
 	// Conversation: the tool acts on its conversation, not on the project (see
 	// Def.Conversation).
 	Conversation bool
+	// Core: the tool is always declared, never deferred (see Def.Core).
+	Core bool
+	// Family names the group a deferred tool is listed under in the system prompt
+	// ("debugger", "MCP server github"); empty: its own name.
+	Family string
+	// Server names the MCP server of an MCP tool ("" for gantry's own tools), and
+	// Defer is that server's own rule ("auto", "never", "always"; "": the session's).
+	Server, Defer string
 }
 
 // LabelOf is the tool's name for people: its Label, else its name as words

@@ -153,7 +153,8 @@ var inputActions = map[string]bool{"click": true, "double_click": true, "right_c
 func (d *Desktop) tool() tool.Tool {
 	return tool.New(tool.Def[args]{
 		Name: "computer", Label: "Use the desktop", Description: description,
-		Level: tool.LevelExec, Kind: tool.KindOther, Icon: "🖥️",
+		Family: "desktop",
+		Level:  tool.LevelExec, Kind: tool.KindOther, Icon: "🖥️",
 		// computer:screenshot can be allowed alone; an input action is its action and
 		// what it types or presses.
 		Principal: func(a args) string {

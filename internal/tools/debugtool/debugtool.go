@@ -160,6 +160,7 @@ func (d *Debugger) Usable() bool {
 func (d *Debugger) tool() tool.Tool {
 	return tool.New(tool.Def[args]{
 		Name:        "debug",
+		Family:      "debugger",
 		Label:       "Debugger",
 		Description: doc,
 		Level:       tool.LevelExec,

@@ -108,6 +108,7 @@ func (ks *Kernels) Usable() bool {
 func (ks *Kernels) tool() tool.Tool {
 	return tool.New(tool.Def[args]{
 		Name:        "eval",
+		Family:      "Python and JavaScript kernels",
 		Label:       "Run Python or JavaScript in a kernel",
 		Description: doc,
 		Level:       tool.LevelExec,

@@ -22,6 +22,7 @@ func ApplyPatch(o Options) tool.Tool {
 		ClaudeNames: []string{"Write", "Edit", "MultiEdit"},
 		Claude:      claudePatch,
 		Name:        "apply_patch",
+		Core:        true,
 		Label:       "Apply a patch",
 		Description: applyPatchDoc,
 		Level:       tool.LevelWrite,

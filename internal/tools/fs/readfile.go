@@ -40,6 +40,7 @@ func ReadFile(o Options) tool.Tool {
 			return []tool.ClaudeView{{Name: "Read", Input: in}}
 		},
 		Name:        "read_file",
+		Core:        true,
 		Label:       "Read a file",
 		Description: readFileDoc,
 		Level:       tool.LevelRead,

@@ -31,6 +31,7 @@ func WriteFile(o Options) tool.Tool {
 			return []tool.ClaudeView{{Name: "Write", Input: map[string]any{"file_path": env.Abs(a.Path), "content": a.Content}}}
 		},
 		Name:        "write_file",
+		Core:        true,
 		Label:       "Write a file",
 		Description: writeFileDoc,
 		Level:       tool.LevelWrite,

@@ -55,6 +55,7 @@ type Options struct {
 func Tool(m *lsp.Manager, o Options) tool.Tool {
 	return tool.New(tool.Def[args]{
 		Name:        "lsp",
+		Family:      "language servers",
 		Label:       "Ask the language server",
 		Description: lspDoc,
 		Level:       tool.LevelRead,

@@ -26,8 +26,9 @@ type renameArgs struct {
 // Rename returns the lsp_rename tool over m.
 func Rename(m *lsp.Manager) tool.Tool {
 	return tool.New(tool.Def[renameArgs]{
-		Name:  "lsp_rename",
-		Label: "Rename a symbol",
+		Name:   "lsp_rename",
+		Family: "language servers",
+		Label:  "Rename a symbol",
 		Description: "Rename a symbol everywhere the language server knows it is used, in every file at once (all or none). " +
 			"The symbol is given by its 1-based line in file and its text on that line.",
 		Level:     tool.LevelWrite,

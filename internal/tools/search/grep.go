@@ -48,6 +48,7 @@ func Grep(o Options) tool.Tool {
 			return []tool.ClaudeView{{Name: "Grep", Input: in}}
 		},
 		Name:        "grep",
+		Core:        true,
 		Label:       "Search file contents",
 		Description: grepDoc,
 		Level:       tool.LevelRead,

@@ -22,6 +22,7 @@ type taskKillArgs struct {
 func taskKillTool(ts *Tasks) tool.Tool {
 	return tool.New(tool.Def[taskKillArgs]{
 		Name:        "task_kill",
+		Family:      "background shell tasks",
 		Label:       "Stop a background command",
 		Description: strings.TrimSpace(taskKillDescription),
 		Level:       tool.LevelExec,

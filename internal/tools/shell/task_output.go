@@ -24,6 +24,7 @@ type taskOutputArgs struct {
 func taskOutputTool(ts *Tasks) tool.Tool {
 	return tool.New(tool.Def[taskOutputArgs]{
 		Name:        "task_output",
+		Family:      "background shell tasks",
 		Label:       "Read a background command's output",
 		Description: strings.TrimSpace(taskOutputDescription),
 		Level:       tool.LevelRead,

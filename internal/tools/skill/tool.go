@@ -59,6 +59,7 @@ func Tool(skills []Skill, o Options) tool.Tool {
 	u := &inUse{o: o, granted: map[string]string{}}
 	return tool.New(tool.Def[readSkillArgs]{
 		Conversation: true,
+		Family:       "skills",
 		Name:         "read_skill",
 		Description:  description(sorted),
 		Level:        tool.LevelRead,

@@ -69,6 +69,7 @@ func (s *Set) Close(context.Context) error {
 func EditTool(o Options, staged *Staged) tool.Tool {
 	return tool.New(tool.Def[editArgs]{
 		Name:        "ast_edit",
+		Family:      "structural search and rewrite",
 		Label:       "Stage a structural rewrite",
 		Description: editDoc,
 		Level:       tool.LevelWrite,

@@ -36,6 +36,7 @@ type grepArgs struct {
 func Grep(o Options) tool.Tool {
 	return tool.New(tool.Def[grepArgs]{
 		Name:        "ast_grep",
+		Family:      "structural search and rewrite",
 		Label:       "Structural code search",
 		Description: grepDoc,
 		Level:       tool.LevelRead,

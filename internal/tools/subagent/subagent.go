@@ -47,6 +47,7 @@ var description string
 func Tool(s Spawner, bg Background) tool.Tool {
 	return tool.New(tool.Def[args]{
 		Conversation: true,
+		Core:         true,
 		Name:         Name, Description: description, Level: tool.LevelExec, Kind: tool.KindOther, Icon: "🤖",
 		ClaudeNames: []string{"Task"},
 		Claude: func(_ tool.Env, a args) []tool.ClaudeView {

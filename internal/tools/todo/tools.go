@@ -35,6 +35,7 @@ func Tools(l *List) []tool.Tool {
 	write := tool.New(tool.Def[writeArgs]{
 		Conversation: true,
 		Name:         "todo_write",
+		Core:         true,
 		ClaudeNames:  []string{"TodoWrite"},
 		Claude: func(_ tool.Env, a writeArgs) []tool.ClaudeView {
 			todos := make([]map[string]any, len(a.Todos))
@@ -63,6 +64,7 @@ func Tools(l *List) []tool.Tool {
 	read := tool.New(tool.Def[readArgs]{
 		Conversation: true,
 		Name:         "todo_read",
+		Family:       "todo list",
 		Description:  readDescription,
 		Level:        tool.LevelRead,
 		Kind:         tool.KindThink,

@@ -39,6 +39,7 @@ type listArgs struct{}
 
 func def[T any](d tool.Def[T]) tool.Tool {
 	d.Level, d.Kind, d.Icon, d.Conversation = tool.LevelRead, tool.KindOther, "🐝", true
+	d.Core = true // declared only while the person has vibe mode on
 	return tool.New(d)
 }
 

@@ -41,6 +41,7 @@ func (a fetchArgs) maxChars() int {
 func Fetch(o Options) tool.Tool {
 	return tool.New(tool.Def[fetchArgs]{
 		ClaudeNames: []string{"WebFetch"},
+		Family:      "web",
 		Claude: func(_ tool.Env, a fetchArgs) []tool.ClaudeView {
 			return []tool.ClaudeView{{Name: "WebFetch", Input: map[string]any{"url": a.URL, "prompt": ""}}}
 		},

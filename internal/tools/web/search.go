@@ -46,6 +46,7 @@ func (a searchArgs) kind() string {
 func Search(o Options) tool.Tool {
 	return tool.New(tool.Def[searchArgs]{
 		ClaudeNames: []string{"WebSearch"},
+		Family:      "web",
 		Claude: func(_ tool.Env, a searchArgs) []tool.ClaudeView {
 			return []tool.ClaudeView{{Name: "WebSearch", Input: map[string]any{"query": a.Query}}}
 		},
