@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -156,6 +158,13 @@ func (t *transcript) compacted() {
 // contentOf is m's content for the transcript: a prompt of one text block is that
 // text, anything else a list of blocks.
 func contentOf(m llm.Message) any {
+	if m.Role == llm.RoleUser {
+		// The date reminder is for the model, not for a hook reading the prompt: a
+		// prompt with only reminders beside it is a string, as Claude Code writes it.
+		m.Content = slices.DeleteFunc(slices.Clone(m.Content), func(b llm.Block) bool {
+			return b.Type == llm.BlockText && strings.HasPrefix(b.Text, dateReminder)
+		})
+	}
 	if m.Role == llm.RoleUser && len(m.Content) == 1 && m.Content[0].Type == llm.BlockText {
 		return m.Content[0].Text
 	}
