@@ -335,6 +335,9 @@ func (a *App) Start(ctx context.Context, sink face.Sink, asker face.Asker) error
 	a.started, a.sink = true, sink
 	a.mu.Unlock()
 	a.asker.set(asker)
+	if face.Nobody(asker) && !a.opts.ToolServer {
+		a.agent.Config.System += nobodyNote
+	}
 
 	var notices []string
 	if later, ok := asker.(face.TrustInTurn); ok && later.TrustInTurn() && !a.trust.Trusted() && !a.opts.ToolServer {

@@ -46,6 +46,11 @@ func systemPrompt(base, appendix, cwd, memory string) string {
 // isGit reports whether dir is inside a git work tree, without running git.
 func isGit(dir string) bool { return findUp(dir, ".git") != "" }
 
+// nobodyNote ends the system prompt of a session nobody watches (print mode without
+// -i): no question can be answered there.
+const nobodyNote = "\nNobody is at the terminal (print mode): no question can be answered and no permission " +
+	"granted while you work. Make reasonable choices, say what you assumed, and finish; what is refused stays refused.\n"
+
 // dateReminder opens the reminder that tells the model the date.
 const dateReminder = "<system-reminder>Today's date is "
 

@@ -123,6 +123,8 @@ func buildTools(d deps) (*tool.Registry, *shell.Set, []skill.Skill, []string) {
 	reg.Add(subagent.Tool(d.spawner, bg))
 	reg.Add(ask.Tool(d.asker, 0))
 	each(plan.Tools(d.modes, d.asker), reg.Add)
+	// Plan mode needs its way out declared; elsewhere it is found when needed.
+	reg.CoreWhen("exit_plan_mode", func() bool { return d.modes.Mode() == permission.ModePlan })
 	reg.Add(hooktool.Tool(d.hooks))
 	reg.Add(compacttool.Tool(d.compactor))
 	each(todo.Tools(d.todos), reg.Add)

@@ -69,7 +69,7 @@ func (r *Registry) Declare(max Level, p DeferPolicy) Declaration {
 		if p.Search != nil && t.Name() == p.Search.Name() {
 			continue // declared below, when it is needed
 		}
-		if deferred(t.Info(), p.Mode, mcp > budget) {
+		if !r.isCore(t) && deferred(t.Info(), p.Mode, mcp > budget) {
 			d.Deferred = append(d.Deferred, t)
 		} else {
 			d.Declared = append(d.Declared, t)

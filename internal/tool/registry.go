@@ -24,6 +24,7 @@ type Toolset interface {
 type entry struct {
 	t    Tool
 	when func() bool // nil: always declared
+	core func() bool // nil: core as its Info says; else core while it holds
 }
 
 func (e entry) declared() bool { return e.when == nil || e.when() }
@@ -60,6 +61,25 @@ func (r *Registry) AddIf(cond bool, t Tool) {
 // AddWhen declares t while when() holds (asked at each request): a tool that comes
 // and goes during a session.
 func (r *Registry) AddWhen(t Tool, when func() bool) { r.add(entry{t: t, when: when}) }
+
+// CoreWhen makes the tool name part of the core (never deferred) while core() holds:
+// a tool a mode needs (exit_plan_mode in plan mode). Unknown names are ignored.
+func (r *Registry) CoreWhen(name string, core func() bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if i, ok := r.byName[name]; ok {
+		r.tools[i].core = core
+	}
+}
+
+// isCore reports whether t is never deferred now.
+func (r *Registry) isCore(t Tool) bool {
+	if t.Info().Core {
+		return true
+	}
+	e, ok := r.find(t.Name())
+	return ok && e.core != nil && e.core()
+}
 
 // AddSetWhen adds the tools of s, declared while when() holds, and closes s with
 // the registry.

@@ -24,7 +24,6 @@ type exitArgs struct {
 func (w *Switch) Exit(asker face.Asker) tool.Tool {
 	return tool.New(tool.Def[exitArgs]{
 		Conversation: true,
-		Core:         true,
 		Name:         "exit_plan_mode",
 		Description:  exitDescription,
 		Level:        tool.LevelRead,
