@@ -23,14 +23,16 @@ type ContextPart struct {
 // messages and its tool results; and the window's size.
 func (a *App) Context() (parts []ContextPart, window int) {
 	est := func(n int) int { return (n + 3) / 4 }
-	system := a.agent.Config.System
+	req := a.agent.NextRequest()
+	system := req.System
 	memory := len(a.memory.Text)
 	parts = append(parts, ContextPart{"system prompt", est(len(system) - min(memory, len(system)))})
 	parts = append(parts, ContextPart{"memory files", est(memory)})
 	schemas := 0
-	for _, t := range a.reg.Declared(a.gate.Mode().MaxLevel()) {
-		spec := t.Spec()
-		schemas += len(spec.Name) + len(spec.Description) + len(spec.Schema)
+	for _, spec := range req.Tools {
+		if !spec.Defer { // a deferred tool is not in the context until it is found
+			schemas += len(spec.Name) + len(spec.Description) + len(spec.Schema)
+		}
 	}
 	parts = append(parts, ContextPart{"tools' schemas", est(schemas)})
 	msgs, results := 0, 0
@@ -125,3 +127,34 @@ func (a *App) Shell(ctx context.Context, command string) tool.Result {
 // NextRequest is the request the session's next model call would send, as it is now
 // (before the next prompt): the system prompt, the tools as declared, the messages.
 func (a *App) NextRequest() llm.Request { return a.agent.NextRequest() }
+
+// ToolsView is what the next request does with the tools: the ones it declares (their
+// schemas in the context), the ones it defers (found by a tool search, listed in the
+// system prompt) and, of those, the ones found so far.
+type ToolsView struct {
+	Declared, Deferred, Found []string
+	// Search says who finds the deferred tools: "the API's tool search" or
+	// "tool_search".
+	Search string
+}
+
+// Tools says what the next request declares, defers and has found of the tools.
+func (a *App) Tools() ToolsView {
+	d := a.agent.Declaration()
+	v := ToolsView{Search: "tool_search"}
+	for _, s := range d.Specs {
+		if s.Defer {
+			v.Search = "the API's tool search"
+		}
+	}
+	for _, t := range d.Declared {
+		v.Declared = append(v.Declared, t.Name())
+	}
+	for _, t := range d.Deferred {
+		v.Deferred = append(v.Deferred, t.Name())
+	}
+	for _, t := range d.Found {
+		v.Found = append(v.Found, t.Name())
+	}
+	return v
+}

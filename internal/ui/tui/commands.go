@@ -372,7 +372,18 @@ func (m *Model) cmdContext(string) tea.Cmd {
 	if window > 0 {
 		head += fmt.Sprintf(" of %s (%.0f%%)", short(int64(window)), 100*float64(total)/float64(window))
 	}
-	m.print(append([]string{head + " (estimated at four characters a token)"}, table(rows, m.width, "  ")...)...)
+	lines := append([]string{head + " (estimated at four characters a token)"}, table(rows, m.width, "  ")...)
+	tv := m.app.Tools()
+	lines = append(lines, fmt.Sprintf("  tools declared (%d): %s", len(tv.Declared), strings.Join(tv.Declared, ", ")))
+	if len(tv.Deferred) > 0 {
+		lines = append(lines, fmt.Sprintf("  deferred (%d, found by %s): %s", len(tv.Deferred), tv.Search, strings.Join(tv.Deferred, ", ")))
+		found := "none yet"
+		if len(tv.Found) > 0 {
+			found = strings.Join(tv.Found, ", ")
+		}
+		lines = append(lines, "  found: "+found)
+	}
+	m.print(lines...)
 	return nil
 }
 
