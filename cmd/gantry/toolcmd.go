@@ -14,7 +14,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/permission"
 )
 
-const toolUsage = "usage: gantry tool [--no-rules] [--trust] NAME ['{\"arg\": …}']   (arguments may also come on stdin; `gantry tool list` lists the tools, `gantry tool NAME --help` shows one; the deny rules hold unless --no-rules)"
+const toolUsage = "usage: gantry tool [--no-rules] [--trust] NAME ['{\"arg\": …}']   (arguments may also come on stdin; `gantry tool list [--mcp] [--json]` lists every tool, `gantry tool NAME --help` shows one; the deny rules hold unless --no-rules; exit 1 when the tool fails, 2 for a usage error or a tool that does not run in one process)"
 
 // runTool runs one tool without a model: `gantry tool NAME [JSON]` (the arguments may
 // come on stdin). It prints what the model would read; the exit status is 1 when the
