@@ -82,4 +82,11 @@ func TestPromptShowsTheFirstRequest(t *testing.T) {
 	if r := gantry(t, dir, env(t), "prompt", "--permission-mode", "nonsense"); r.code != 2 || !strings.Contains(r.stderr, "nonsense") {
 		t.Errorf("a wrong mode: %d %q", r.code, r.stderr)
 	}
+
+	// The MCP servers are not started: the request shown says their tools are missing.
+	writeFiles(t, dir, map[string]string{".gantry/config.yaml": "mcpServers:\n  echo:\n    command: " + echoServer(t) + "\n"})
+	r = gantry(t, dir, env(t), "prompt", "--trust")
+	if r.code != 0 || !strings.Contains(r.stdout, "Not shown: the tools of the 1 MCP server(s) configured") {
+		t.Errorf("prompt with an MCP server: %d %q %q", r.code, r.stdout, r.stderr)
+	}
 }

@@ -218,9 +218,12 @@ func printToolHelp(e app.ToolEntry) {
 		state += " here: " + e.Why
 	}
 	fmt.Printf("%s — level %s, kind %s, %s (about %d tokens)\n", spec.Name, info.Level, info.Kind, state, specTokens(spec))
-	if s := notHere(e); s != "" {
-		fmt.Println(s)
-	} else {
+	switch {
+	case notHere(e) != "":
+		fmt.Println(notHere(e))
+	case e.State == app.ToolOff:
+		fmt.Printf("gantry tool %s '{…}' runs it here once it is on.\n", spec.Name)
+	default:
 		fmt.Printf("gantry tool %s '{…}' runs it here.\n", spec.Name)
 	}
 	fmt.Printf("\n%s\n\nArguments (JSON schema, as the model reads it):\n", strings.TrimSpace(spec.Description))
@@ -247,8 +250,10 @@ func cannotRun(name string, trust bool) int {
 		fmt.Fprintf(os.Stderr, "gantry: no tool named %q here (gantry tool list).\n", name)
 	case notHere(e) != "":
 		fmt.Fprintln(os.Stderr, "gantry:", notHere(e))
-	default:
+	case e.Why != "":
 		fmt.Fprintf(os.Stderr, "gantry: %s is off here: %s.\n", name, e.Why)
+	default:
+		fmt.Fprintf(os.Stderr, "gantry: %s is not available to gantry tool here.\n", name)
 	}
 	return 2
 }
