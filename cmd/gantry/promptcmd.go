@@ -104,7 +104,7 @@ func preview(o app.Options) (p firstRequest, err error) {
 		return p, err
 	}
 	defer func() { err = errors.Join(err, a.Close()) }()
-	entries, err := a.Tools()
+	entries, err := a.ToolCatalog()
 	if err != nil {
 		return p, err
 	}

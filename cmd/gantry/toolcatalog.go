@@ -33,7 +33,7 @@ func loadCatalog(trust bool) (c catalog, err error) {
 		return c, err
 	}
 	defer func() { err = errors.Join(err, a.Close()) }()
-	if c.entries, err = a.Tools(); err != nil {
+	if c.entries, err = a.ToolCatalog(); err != nil {
 		return c, err
 	}
 	c.mcp = a.MCPConfigured()

@@ -33,11 +33,11 @@ type ToolEntry struct {
 	Alone bool
 }
 
-// Tools lists every tool the session knows, by name: those declared now, those
+// ToolCatalog lists every tool the session knows, by name: those declared now, those
 // deferred, and those off with the reason. It is built from the session's own
 // registry, so it names what the model of this session would be offered. MCP
 // servers' tools are in it once the servers are connected (Start).
-func (a *App) Tools() ([]ToolEntry, error) {
+func (a *App) ToolCatalog() ([]ToolEntry, error) {
 	alone := standaloneTools(deps{cfg: a.cfg, getenv: a.cfg.Getenv, pool: a.pool, cwd: a.opts.Cwd})
 	if err := alone.Close(context.Background()); err != nil { // nothing of it started
 		return nil, fmt.Errorf("closing the standalone tools: %w", err)

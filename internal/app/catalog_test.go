@@ -22,7 +22,7 @@ func TestPreviewToolCatalog(t *testing.T) {
 			t.Fatal(err)
 		}
 		scratch := a.scratch
-		entries, err := a.Tools()
+		entries, err := a.ToolCatalog()
 		if err != nil {
 			t.Fatal(err)
 		}
