@@ -105,12 +105,11 @@ func runTool(args []string) int {
 	return 0
 }
 
-// firstSentence is the first sentence of a description, for a listing.
+// firstSentence is the first sentence of a description, for a listing: its first
+// paragraph's lines joined (descriptions are wrapped), up to its first full stop.
 func firstSentence(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexAny(s, "\n"); i >= 0 {
-		s = s[:i]
-	}
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n\n")
+	s = strings.Join(strings.Fields(s), " ")
 	if i := strings.Index(s, ". "); i >= 0 {
 		s = s[:i+1]
 	}
