@@ -60,10 +60,14 @@ Usage:
                                   the checkpoints of this folder's last session; its files and
                                   conversation brought back to before prompt N
   gantry tool [--no-rules] [--trust] NAME ['JSON']
-                                  run one tool without a model (gantry tool list;
-                                  gantry tool NAME --help shows its arguments); deny rules
-                                  hold unless --no-rules; a folder's project MCP servers
-                                  start only in a trusted folder or with --trust
+                                  run one tool without a model (gantry tool list [--mcp]
+                                  [--json] lists every tool; gantry tool NAME --help shows
+                                  its arguments); deny rules hold unless --no-rules; a
+                                  folder's project MCP servers start only in a trusted
+                                  folder or with --trust
+  gantry prompt [--permission-mode MODE] [--json]
+                                  what a session here sends the model first: the system
+                                  prompt and each tool's schema, with their tokens
   gantry doctor                   what is in force here: sandbox, supervisor, namespaces, …
   gantry version                  print the version
 

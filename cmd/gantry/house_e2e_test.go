@@ -546,7 +546,8 @@ func TestOutputsAndHelp(t *testing.T) {
 }
 
 // gantry tool NAME --help shows the tool's description and schema; gantry tool list
-// includes the MCP servers' tools; grep on a binary file says so.
+// names the MCP servers without starting them, and --mcp starts them and lists their
+// tools; grep on a binary file says so.
 func TestToolCommandHelpListAndBinary(t *testing.T) {
 	dir := t.TempDir()
 	r := gantry(t, dir, env(t), "tool", "edit_file", "--help")
@@ -555,13 +556,17 @@ func TestToolCommandHelpListAndBinary(t *testing.T) {
 	}
 	writeFiles(t, dir, map[string]string{".gantry/config.yaml": "mcpServers:\n  echo:\n    command: " + echoServer(t) + "\n"})
 	// A folder not trusted starts none of its servers, and says so; --trust starts them.
-	r = gantry(t, dir, env(t), "tool", "list")
-	if r.code != 0 || strings.Contains(r.stdout, "mcp__echo__echo") || strings.Count(r.stderr, "--trust") != 1 {
+	r = gantry(t, dir, env(t), "tool", "list", "--mcp")
+	if r.code != 0 || strings.Contains(r.stdout, "mcp__echo__echo") || !strings.Contains(r.stdout, "not trusted: its 1 project MCP server(s) are not started (--trust starts them)") {
 		t.Errorf("tool list in a folder not trusted: %d %q %q", r.code, r.stdout, r.stderr)
 	}
 	r = gantry(t, dir, env(t), "tool", "--trust", "list")
-	if r.code != 0 || !strings.Contains(r.stdout, "mcp__echo__echo") || !strings.Contains(r.stdout, "bash") {
-		t.Errorf("tool list: %d %q %q", r.code, r.stdout, r.stderr)
+	if r.code != 0 || strings.Contains(r.stdout, "mcp__echo__echo") || !strings.Contains(r.stdout, "1 MCP server(s) configured (echo)") {
+		t.Errorf("tool list without --mcp: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	r = gantry(t, dir, env(t), "tool", "--trust", "list", "--mcp")
+	if r.code != 0 || !strings.Contains(r.stdout, "mcp__echo__echo") || !strings.Contains(r.stdout, "bash") || strings.Contains(r.stdout, "configured (echo)") {
+		t.Errorf("tool list --mcp: %d %q %q", r.code, r.stdout, r.stderr)
 	}
 	if r = gantry(t, dir, env(t), "tool", "--trust", "mcp__echo__echo", `{"text":"hi there"}`); r.code != 0 || !strings.Contains(r.stdout, "hi there") {
 		t.Errorf("an MCP tool by name: %d %q %q", r.code, r.stdout, r.stderr)

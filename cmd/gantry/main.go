@@ -36,6 +36,8 @@ func run(args []string) int {
 			return runRewind(args[1:])
 		case "tool":
 			return runTool(args[1:])
+		case "prompt":
+			return runPromptCmd(args[1:])
 		case "doctor":
 			return runDoctor(args[1:])
 		case "version", "--version", "-v":

@@ -12,10 +12,9 @@ import (
 
 	"github.com/gantry-dev/gantry/internal/app"
 	"github.com/gantry-dev/gantry/internal/permission"
-	"github.com/gantry-dev/gantry/internal/tool"
 )
 
-const toolUsage = "usage: gantry tool [--no-rules] [--trust] NAME ['{\"arg\": …}']   (arguments may also come on stdin; `gantry tool list` lists the tools, `gantry tool NAME --help` shows one; the deny rules hold unless --no-rules)"
+const toolUsage = "usage: gantry tool [--no-rules] [--trust] NAME ['{\"arg\": …}']   (arguments may also come on stdin; `gantry tool list [--mcp] [--json]` lists every tool, `gantry tool NAME --help` shows one; the deny rules hold unless --no-rules; exit 1 when the tool fails, 2 for a usage error or a tool that does not run in one process)"
 
 // runTool runs one tool without a model: `gantry tool NAME [JSON]` (the arguments may
 // come on stdin). It prints what the model would read; the exit status is 1 when the
@@ -32,6 +31,14 @@ func runTool(args []string) int {
 		fmt.Fprintln(os.Stderr, toolUsage)
 		return 2
 	}
+	if args[0] == "list" {
+		return listTools(args[1:], rules, trust)
+	}
+	if len(args) > 1 && (args[1] == "--help" || args[1] == "-h") {
+		if code, ok := toolHelp(args[0], trust); ok {
+			return code
+		}
+	}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
 	reg, env, gate, failures, stop, err := app.Standalone(ctx, "", rules, trust)
@@ -47,19 +54,12 @@ func runTool(args []string) int {
 	for _, f := range failures {
 		fmt.Fprintln(os.Stderr, "gantry: ⚠", f)
 	}
-	if args[0] == "list" {
-		for _, t := range reg.Declared(tool.LevelExec) {
-			fmt.Printf("%-24s %-5s %s\n", t.Name(), t.Level(), firstSentence(t.Spec().Description))
-		}
-		return 0
-	}
 	t, ok := reg.Lookup(args[0])
 	if !ok {
-		fmt.Fprintf(os.Stderr, "gantry: no tool named %q here (gantry tool list)\n", args[0])
-		return 2
+		return cannotRun(args[0], trust)
 	}
-	if len(args) > 1 && (args[1] == "--help" || args[1] == "-h") {
-		printToolHelp(t)
+	if len(args) > 1 && (args[1] == "--help" || args[1] == "-h") { // an MCP server's tool
+		printToolHelp(app.ToolEntry{Tool: t, State: app.ToolDeclared, Alone: true})
 		return 0
 	}
 	input := "{}"
@@ -105,27 +105,11 @@ func runTool(args []string) int {
 	return 0
 }
 
-// printToolHelp prints a tool's description and the JSON schema of its arguments, as
-// the model reads them.
-func printToolHelp(t tool.Tool) {
-	spec := t.Spec()
-	info := t.Info()
-	fmt.Printf("%s — level %s, kind %s\n\n%s\n\nArguments (JSON schema):\n", spec.Name, info.Level, info.Kind, strings.TrimSpace(spec.Description))
-	var v any
-	if json.Unmarshal(spec.Schema, &v) == nil {
-		b, _ := json.MarshalIndent(v, "", "  ")
-		fmt.Println(string(b))
-	} else {
-		fmt.Println(string(spec.Schema))
-	}
-}
-
-// firstSentence is the first sentence of a description, for a listing.
+// firstSentence is the first sentence of a description, for a listing: its first
+// paragraph's lines joined (descriptions are wrapped), up to its first full stop.
 func firstSentence(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexAny(s, "\n"); i >= 0 {
-		s = s[:i]
-	}
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n\n")
+	s = strings.Join(strings.Fields(s), " ")
 	if i := strings.Index(s, ". "); i >= 0 {
 		s = s[:i+1]
 	}

@@ -89,6 +89,10 @@ type Options struct {
 	// Vibe starts the session in vibe mode: the vibe tools (background workers) are
 	// declared (SetVibe turns it on and off).
 	Vibe bool
+	// Preview: the session is only looked at, never started (gantry prompt, gantry
+	// tool list): it keeps its records in a folder of its own, removed at Close, and
+	// builds no model client (it calls none), so that it needs no key.
+	Preview bool
 }
 
 // ResumeLast asks Resume for the most recent session, whatever its folder.
@@ -138,7 +142,7 @@ type App struct {
 	resumed     bool
 	asker       askerRef
 	mcp         mcpBoard // the MCP servers' states
-	scratch     string   // a ToolServer's folder (its store, transcript, tasks), removed at Close
+	scratch     string   // a ToolServer's or a Preview's folder (its store, transcript, tasks), removed at Close
 	vibe        *vibe.Board
 	vibeOn      atomic.Bool
 	cps         checkpoints // the project's checkpoints, kept by this session
@@ -190,7 +194,7 @@ func New(opts Options) (_ *App, err error) {
 	}
 	a.opts.Cwd = opts.Cwd
 	trustFile := trustPath(opts)
-	if opts.ToolServer {
+	if opts.ToolServer || opts.Preview {
 		if a.scratch, err = os.MkdirTemp("", "gantry-serve-"); err != nil {
 			return nil, fmt.Errorf("making the session's folder: %w", err)
 		}
@@ -207,10 +211,13 @@ func New(opts Options) (_ *App, err error) {
 	model := ""
 	provider := opts.LLM
 	if a.provider, model, err = chooseProvider(opts.Provider, opts.Model, cfg); err != nil {
-		if !(opts.ToolServer || opts.NoModel) || !errors.Is(err, ErrNoProvider) || provider != nil {
+		if !(opts.ToolServer || opts.NoModel || opts.Preview) || !errors.Is(err, ErrNoProvider) || provider != nil {
 			return nil, err
 		}
 		provider, a.provider = noModel{}, "none"
+	}
+	if provider == nil && opts.Preview {
+		provider = noModel{} // a preview calls no model: it needs no key
 	}
 	if provider == nil {
 		base, _ := baseURLFor(a.provider, cfg)

@@ -11,10 +11,11 @@ import (
 	"github.com/gantry-dev/gantry/internal/permission"
 	"github.com/gantry-dev/gantry/internal/resource"
 	"github.com/gantry-dev/gantry/internal/tool"
+	"github.com/gantry-dev/gantry/internal/tools/evaltool"
 )
 
 // Standalone returns the tools that need no session — files, shell, search, web,
-// skills and the configured MCP servers' — for running one tool from the command line
+// skills, eval and the configured MCP servers' — for running one tool from the command line
 // (`gantry tool`), with the environment they run in, the sentences of the MCP servers
 // that failed, and a function that stops what they started and says what failed.
 // With rules, the project's and the user's deny rules hold (the gate is in yolo mode:
@@ -51,7 +52,7 @@ func Standalone(ctx context.Context, cwd string, rules, trust bool) (reg *tool.R
 		}
 		d.policy = &contain.Policy{Judge: execJudge(gate), Dir: cwd, ID: "standalone"}
 	}
-	reg, _, _, _ = buildTools(d)
+	reg = standaloneTools(d)
 	if gate != nil {
 		gate.SetFileTools(fileTools(reg))
 	}
@@ -64,4 +65,16 @@ func Standalone(ctx context.Context, cwd string, rules, trust bool) (reg *tool.R
 		env.Files = gate.FileGuard("") // the deny rules of the file families, for every tool
 	}
 	return reg, env, gate, failures, stop, nil
+}
+
+// standaloneTools builds the tools that run in one process without a session: those
+// buildTools builds without one, and eval, whose kernel starts with the cell and stops
+// with the registry (a session has one per conversation: addConversationSets).
+func standaloneTools(d deps) *tool.Registry {
+	reg, _, _, _ := buildTools(d)
+	eo := evalOptions(d.cfg)
+	eo.Policy = d.policy
+	ks := evaltool.New(eo)
+	reg.AddSetWhen(ks, ks.Usable)
+	return reg
 }

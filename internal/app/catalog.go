@@ -1,0 +1,109 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/gantry-dev/gantry/internal/syntax"
+	"github.com/gantry-dev/gantry/internal/tool"
+)
+
+// ToolState is where a tool of the session stands for the model.
+type ToolState string
+
+// The states of a tool.
+const (
+	// ToolDeclared: its schema is in every request.
+	ToolDeclared ToolState = "declared"
+	// ToolDeferred: the model knows it exists, and its schema is sent once searched for.
+	ToolDeferred ToolState = "deferred"
+	// ToolOff: known (rules may name it) but not offered now; ToolEntry.Why says why.
+	ToolOff ToolState = "off"
+)
+
+// ToolEntry is one tool the session knows, as `gantry tool list` shows it.
+type ToolEntry struct {
+	Tool  tool.Tool
+	State ToolState
+	// Why says in a few words why an off tool is off ("no display reachable").
+	Why string
+	// Alone: `gantry tool` runs it in one process (Standalone has it); the others act
+	// on a conversation or keep state between calls.
+	Alone bool
+}
+
+// ToolCatalog lists every tool the session knows, by name: those declared now, those
+// deferred, and those off with the reason. It is built from the session's own
+// registry, so it names what the model of this session would be offered. MCP
+// servers' tools are in it once the servers are connected (Start).
+func (a *App) ToolCatalog() ([]ToolEntry, error) {
+	alone := standaloneTools(deps{cfg: a.cfg, getenv: a.cfg.Getenv, pool: a.pool, cwd: a.opts.Cwd})
+	if err := alone.Close(context.Background()); err != nil { // nothing of it started
+		return nil, fmt.Errorf("closing the standalone tools: %w", err)
+	}
+	max := a.gate.Mode().MaxLevel()
+	declared := map[string]bool{}
+	for _, t := range a.reg.Declared(max) {
+		declared[t.Name()] = true
+	}
+	var out []ToolEntry
+	for _, t := range a.reg.All() {
+		e := ToolEntry{Tool: t, State: ToolOff, Alone: alone.Known(t.Name())}
+		switch {
+		case declared[t.Name()] && a.deferred(t):
+			e.State = ToolDeferred
+		case declared[t.Name()]:
+			e.State = ToolDeclared
+		default:
+			e.Why = a.whyOff(t, max)
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// deferred says whether a declared tool is deferred rather than sent whole: the one
+// place the catalog learns it.
+func (a *App) deferred(tool.Tool) bool { return false }
+
+// whyOff says why a known tool is not declared now. The conditions are those
+// buildTools declares the tools under; a tool whose condition is not named here is
+// said to be unavailable here.
+func (a *App) whyOff(t tool.Tool, max tool.Level) string {
+	name := t.Name()
+	vibeTools := slices.ContainsFunc(a.vibe.Tools(), func(v tool.Tool) bool { return v.Name() == name })
+	switch {
+	case t.Level() > max:
+		return fmt.Sprintf("the %s mode offers %s tools only", a.gate.Mode(), max)
+	case vibeTools && !a.Vibe():
+		return "vibe mode is off (--vibe, /vibe)"
+	case t.Level() == tool.LevelWrite && !a.cfg.EditTools:
+		return "editTools is off in the config"
+	case (name == "ast_grep" || name == "ast_edit" || name == "resolve") && !syntax.Available:
+		return "gantry was built without the grammars (cgo)"
+	case name == "computer":
+		return "no display reachable ($DISPLAY)"
+	case name == "web_search":
+		return "no EXA_API_KEY"
+	case name == "debug":
+		return "no debug adapter's program installed (gantry doctor)"
+	case name == "eval":
+		return "no python3 or node installed"
+	case name == "lsp" || name == "lsp_rename":
+		return "no language server for this folder's files (gantry doctor)"
+	case name == "read_skill":
+		return "no skill found"
+	}
+	return "not available here"
+}
+
+// MCPConfigured names the MCP servers the session would start (Start connects them),
+// those of the config and those given with the session.
+func (a *App) MCPConfigured() []string {
+	var names []string
+	for _, e := range mcpEntries(a.cfg, a.opts.MCPServers, a.cfg.Lookup) {
+		names = append(names, e.status.Name)
+	}
+	return names
+}
