@@ -43,18 +43,29 @@ func (a *App) ToolCatalog() ([]ToolEntry, error) {
 		return nil, fmt.Errorf("closing the standalone tools: %w", err)
 	}
 	max := a.gate.Mode().MaxLevel()
-	declared := map[string]bool{}
+	available := map[string]bool{}
 	for _, t := range a.reg.Declared(max) {
-		declared[t.Name()] = true
+		available[t.Name()] = true
+	}
+	// What the next request does with the available tools: declares or defers them.
+	state := map[string]ToolState{}
+	d := a.agent.Declaration()
+	for _, t := range d.Declared {
+		state[t.Name()] = ToolDeclared
+	}
+	for _, t := range d.Deferred {
+		state[t.Name()] = ToolDeferred
 	}
 	var out []ToolEntry
 	for _, t := range a.reg.All() {
 		e := ToolEntry{Tool: t, State: ToolOff, Alone: alone.Known(t.Name())}
 		switch {
-		case declared[t.Name()] && a.deferred(t):
-			e.State = ToolDeferred
-		case declared[t.Name()]:
-			e.State = ToolDeclared
+		case state[t.Name()] != "":
+			e.State = state[t.Name()]
+		case available[t.Name()]:
+			// Available but in no request: gantry's tool search, while nothing is
+			// deferred or the API searches by itself.
+			e.Why = "not needed: nothing is deferred, or the model's API searches deferred tools itself"
 		default:
 			e.Why = a.whyOff(t, max)
 		}
@@ -62,10 +73,6 @@ func (a *App) ToolCatalog() ([]ToolEntry, error) {
 	}
 	return out, nil
 }
-
-// deferred says whether a declared tool is deferred rather than sent whole: the one
-// place the catalog learns it.
-func (a *App) deferred(tool.Tool) bool { return false }
 
 // whyOff says why a known tool is not declared now. The conditions are those
 // buildTools declares the tools under; a tool whose condition is not named here is
