@@ -11,8 +11,9 @@ import (
 )
 
 // Def describes a tool whose arguments are the struct T. Field tags: `json` names the
-// argument (omitempty marks it optional), `jsonschema` adds description, enum,
-// default, minimum and maximum as in github.com/invopop/jsonschema.
+// argument (omitempty marks it optional), `jsonschema_description` describes it, read
+// whole, and `jsonschema` adds enum, default, minimum and maximum as in
+// github.com/invopop/jsonschema (never a description: that tag is split on commas).
 type Def[T any] struct {
 	Name        string
 	Description string

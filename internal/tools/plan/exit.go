@@ -16,8 +16,8 @@ import (
 var exitDescription string
 
 type exitArgs struct {
-	Plan           string          `json:"plan" jsonschema:"description=The whole plan in markdown: goal; files and changes; steps in order; how the result is checked."`
-	AllowedPrompts []allowedPrompt `json:"allowedPrompts,omitempty" jsonschema:"description=Permission rules the plan needs for the rest of the session: a rule (a tool name or tool:regex; e.g. bash:go test .*) or {tool; prompt} with prompt a command (go test ./...). The user sees each before approving."`
+	Plan           string          `json:"plan" jsonschema_description:"The whole plan in markdown: goal; files and changes; steps in order; how the result is checked."`
+	AllowedPrompts []allowedPrompt `json:"allowedPrompts,omitempty" jsonschema_description:"Permission rules the plan needs for the rest of the session: a rule (a tool name or tool:regex; e.g. bash:go test .*) or {tool; prompt} with prompt a command (go test ./...). The user sees each before approving."`
 }
 
 // Exit returns exit_plan_mode, which asks asker to approve the plan.

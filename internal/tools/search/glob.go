@@ -22,10 +22,10 @@ var globDoc string
 const DefaultGlobLimit = 100
 
 type globArgs struct {
-	Pattern        string `json:"pattern" jsonschema:"description=Glob matched against paths relative to path (e.g. **/*.go or src/**/*.{ts\\,tsx})."`
-	Path           string `json:"path,omitempty" jsonschema:"description=Folder to search (default: the working directory)."`
-	ExcludePattern string `json:"excludePattern,omitempty" jsonschema:"description=Glob of files and folders to leave out (e.g. **/node_modules/**)."`
-	Limit          int    `json:"limit,omitempty" jsonschema:"description=Most files to list (default 100).,minimum=1"`
+	Pattern        string `json:"pattern" jsonschema_description:"Glob matched against paths relative to path (e.g. **/*.go or src/**/*.{ts,tsx})."`
+	Path           string `json:"path,omitempty" jsonschema_description:"Folder to search (default: the working directory)."`
+	ExcludePattern string `json:"excludePattern,omitempty" jsonschema_description:"Glob of files and folders to leave out (e.g. **/node_modules/**)."`
+	Limit          int    `json:"limit,omitempty" jsonschema:"minimum=1" jsonschema_description:"Most files to list (default 100)."`
 }
 
 // Glob returns the glob tool.

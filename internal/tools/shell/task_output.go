@@ -16,9 +16,9 @@ var taskOutputDescription string
 const defaultTaskWait = 30 * time.Second
 
 type taskOutputArgs struct {
-	TaskID  string `json:"task_id" jsonschema:"description=The task id that bash or agent returned for a run_in_background call (e.g. bg_1)."`
-	Block   *bool  `json:"block,omitempty" jsonschema:"description=Wait for the task to finish before returning (default true).,default=true"`
-	Timeout int    `json:"timeout,omitempty" jsonschema:"description=Milliseconds to wait at most when blocking (default 30000).,minimum=1,maximum=600000"`
+	TaskID  string `json:"task_id" jsonschema_description:"The task id that bash or agent returned for a run_in_background call (e.g. bg_1)."`
+	Block   *bool  `json:"block,omitempty" jsonschema:"default=true" jsonschema_description:"Wait for the task to finish before returning (default true)."`
+	Timeout int    `json:"timeout,omitempty" jsonschema:"minimum=1,maximum=600000" jsonschema_description:"Milliseconds to wait at most when blocking (default 30000)."`
 }
 
 func taskOutputTool(ts *Tasks) tool.Tool {

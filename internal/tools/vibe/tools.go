@@ -16,23 +16,23 @@ const (
 )
 
 type spawnArgs struct {
-	Brief string `json:"brief" jsonschema:"description=The worker's whole task: it sees nothing of this conversation, so say what to do, where, what done means and what to report."`
-	Label string `json:"label" jsonschema:"description=A few words naming the worker, shown to the person beside its tool calls."`
-	Tier  string `json:"tier,omitempty" jsonschema:"enum=fast,enum=good,description=fast (default): mechanical work with a clear spec; good: design, judgement, or review of a fast worker's output."`
+	Brief string `json:"brief" jsonschema_description:"The worker's whole task: it sees nothing of this conversation, so say what to do, where, what done means and what to report."`
+	Label string `json:"label" jsonschema_description:"A few words naming the worker, shown to the person beside its tool calls."`
+	Tier  string `json:"tier,omitempty" jsonschema:"enum=fast,enum=good" jsonschema_description:"fast (default): mechanical work with a clear spec; good: design, judgement, or review of a fast worker's output."`
 }
 
 type sendArgs struct {
-	WorkerID string `json:"worker_id" jsonschema:"description=The worker, as vibe_spawn named it (w1, w2, …)."`
-	Message  string `json:"message" jsonschema:"description=More brief: a correction, the next step, an answer to its question."`
+	WorkerID string `json:"worker_id" jsonschema_description:"The worker, as vibe_spawn named it (w1, w2, …)."`
+	Message  string `json:"message" jsonschema_description:"More brief: a correction, the next step, an answer to its question."`
 }
 
 type waitArgs struct {
-	WorkerID       string `json:"worker_id" jsonschema:"description=The worker to wait for."`
-	TimeoutSeconds int    `json:"timeout_seconds,omitempty" jsonschema:"description=How long to wait at most (default 300, at most 1800); the worker goes on after a timeout."`
+	WorkerID       string `json:"worker_id" jsonschema_description:"The worker to wait for."`
+	TimeoutSeconds int    `json:"timeout_seconds,omitempty" jsonschema_description:"How long to wait at most (default 300, at most 1800); the worker goes on after a timeout."`
 }
 
 type killArgs struct {
-	WorkerID string `json:"worker_id" jsonschema:"description=The worker to stop."`
+	WorkerID string `json:"worker_id" jsonschema_description:"The worker to stop."`
 }
 
 type listArgs struct{}
