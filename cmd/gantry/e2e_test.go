@@ -494,7 +494,7 @@ func TestInteractivePlanShowsItsRules(t *testing.T) {
 		t.Skip("script (util-linux) is not installed")
 	}
 	srv := fakellm.New(
-		fakellm.Turn{Parts: []fakellm.Part{fakellm.ToolCall("p1", "exit_plan_mode", `{"plan":"1. make a file","allowedPrompts":["bash"]}`)}},
+		fakellm.Turn{Parts: []fakellm.Part{fakellm.ToolCall("p1", "exit_plan_mode", `{"plan":"1. make a file","allowed_prompts":["bash"]}`)}},
 		fakellm.Turn{Parts: []fakellm.Part{fakellm.ToolCall("b1", "bash", `{"command":"touch made-it"}`)}},
 		fakellm.Turn{Parts: []fakellm.Part{fakellm.Text("done")}},
 	)
