@@ -27,8 +27,8 @@ type sendArgs struct {
 }
 
 type waitArgs struct {
-	WorkerID       string `json:"worker_id" jsonschema_description:"The worker to wait for."`
-	TimeoutSeconds int    `json:"timeout_seconds,omitempty" jsonschema_description:"How long to wait at most (default 300, at most 1800); the worker goes on after a timeout."`
+	WorkerID string `json:"worker_id" jsonschema_description:"The worker to wait for."`
+	Timeout  int    `json:"timeout,omitempty" jsonschema_description:"Seconds to wait at most (default 300, at most 1800); the worker goes on after a timeout."`
 }
 
 type killArgs struct {
@@ -118,22 +118,23 @@ func sendTool(b *Board) tool.Tool {
 func waitTool(b *Board) tool.Tool {
 	return def(tool.Def[waitArgs]{
 		Name: "vibe_wait", Label: "Wait for a worker",
-		Description: "Wait until a worker ends and return its final message (or why it failed). After timeout_seconds (default 300) it returns saying the worker still runs; the worker goes on.",
+		Description: "Wait until a worker ends and return its final message (or why it failed). After timeout seconds (default 300) it returns saying the worker still runs; the worker goes on.",
 		Principal:   func(a waitArgs) string { return a.WorkerID },
 		Title:       func(_ tool.Env, a waitArgs, _ []string) string { return "Wait for worker " + a.WorkerID },
 		Check: func(a waitArgs) string {
 			if m := needID(a.WorkerID); m != "" {
 				return "vibe_wait " + m
 			}
-			if a.TimeoutSeconds < 0 {
-				return "vibe_wait: timeout_seconds cannot be negative."
+			if a.Timeout < 0 {
+				return "vibe_wait: timeout cannot be negative."
 			}
 			return ""
 		},
+		Formers: []tool.Former{{Name: "timeout_seconds", New: "timeout"}},
 		Run: func(ctx context.Context, _ tool.Env, a waitArgs) tool.Result {
 			timeout := defaultWait
-			if a.TimeoutSeconds > 0 {
-				timeout = min(time.Duration(a.TimeoutSeconds)*time.Second, maxWait)
+			if a.Timeout > 0 {
+				timeout = min(time.Duration(a.Timeout)*time.Second, maxWait)
 			}
 			s, ended, err := b.wait(ctx, a.WorkerID, timeout)
 			if err != nil {
