@@ -36,10 +36,10 @@ func TestDeclarations(t *testing.T) {
 func TestExitRefusesBadArguments(t *testing.T) {
 	_, _, exit := tools(permission.ModePlan, verdict(true, ""))
 	for args, want := range map[string]string{
-		`{}`:                                     `needs the argument "plan"`,
-		`{"plan":" \n "}`:                        "`plan` is empty",
-		`{"plan":"p","allowed_prompts":["x",""]}`: "`allowed_prompts[1]` is empty",
-		`{"plan":"p","allowed_prompts":"bash"}`:   `"allowed_prompts" must be an array`,
+		`{}`:              `needs the argument "plan"`,
+		`{"plan":" \n "}`: "`plan` is empty",
+		`{"plan":"p","allowed_prompts":["x",""]}`:                      "`allowed_prompts[1]` is empty",
+		`{"plan":"p","allowed_prompts":"bash"}`:                        `"allowed_prompts" must be an array`,
 		`{"plan":"p","allowed_prompts":[{"tool":"Bash"}]}`:             `needs the argument "allowed_prompts[0].prompt"`,
 		`{"plan":"p","allowed_prompts":[{"tool":"Bash","prompt":""}]}`: "`allowed_prompts[0]` is empty",
 		`{"plan":"p","allowed_prompts":[1]}`:                           `"allowed_prompts[0]" must be a string or an object, not 1`,
