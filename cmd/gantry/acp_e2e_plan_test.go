@@ -12,14 +12,14 @@ import (
 	"github.com/gantry-dev/gantry/internal/llm/fakellm"
 )
 
-// TestACPPlanShowsItsRules: exit_plan_mode with allowedPrompts ["bash"] asks with the
+// TestACPPlanShowsItsRules: exit_plan_mode with allowed_prompts ["bash"] asks with the
 // plan and, in a second text block, the rule with its warning; approved once, the
 // rule holds for the session: the command that follows is not asked about.
 func TestACPPlanShowsItsRules(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	_, environ := acpFakeModel(t,
-		fakellm.Turn{Parts: []fakellm.Part{fakellm.ToolCall("p1", "exit_plan_mode", `{"plan":"1. make a file","allowedPrompts":["bash"]}`)}},
+		fakellm.Turn{Parts: []fakellm.Part{fakellm.ToolCall("p1", "exit_plan_mode", `{"plan":"1. make a file","allowed_prompts":["bash"]}`)}},
 		fakellm.Turn{Parts: []fakellm.Part{fakellm.ToolCall("b1", "bash", `{"command":"touch made-by-plan"}`)}},
 		fakellm.Turn{Parts: []fakellm.Part{fakellm.Text("done")}},
 	)

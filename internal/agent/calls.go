@@ -144,6 +144,9 @@ func (a *Agent) prepare(c llm.Block, unsettled *atomic.Int32) *pending {
 	}
 	p.tool = t
 	inv, msg := t.Decode(a.envFor(t.Name()), c.Input)
+	if inv.Input != nil {
+		p.block.Input = inv.Input // a former spelling rewritten: hooks see the current one
+	}
 	p.inv, p.call = inv, tool.Describe(t, inv)
 	if msg != "" {
 		a.settle(p, tool.Fail(msg), false)

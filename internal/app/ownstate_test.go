@@ -119,7 +119,7 @@ func TestVibeWorkerHasItsOwnDebugSession(t *testing.T) {
 			call("b1", "debug", `{"operation":"breakpoints","file":"prog.py","lines":[2]}`),
 			call("l1", "debug", `{"operation":"launch","program":"prog.py"}`),
 			call("s1", "vibe_spawn", `{"brief":"T: end the debug session","label":"terminator","tier":"fast"}`),
-			call("w1", "vibe_wait", `{"worker_id":"w1","timeout_seconds":60}`),
+			call("w1", "vibe_wait", `{"worker_id":"w1","timeout":60}`),
 			call("st", "debug", `{"operation":"status"}`),
 			call("t1", "debug", `{"operation":"terminate"}`),
 		},

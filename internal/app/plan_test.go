@@ -41,7 +41,7 @@ func TestPlanRulesHoldForTheSessionOnly(t *testing.T) {
 	dir := project(t, "", map[string]string{})
 	m := scripted.New(
 		scripted.Step{Calls: []scripted.Call{{ID: "p1", Name: "enter_plan_mode", Input: `{}`}}},
-		scripted.Step{Calls: []scripted.Call{{ID: "p2", Name: "exit_plan_mode", Input: `{"plan":"1. run","allowedPrompts":["bash"]}`}}},
+		scripted.Step{Calls: []scripted.Call{{ID: "p2", Name: "exit_plan_mode", Input: `{"plan":"1. run","allowed_prompts":["bash"]}`}}},
 		scripted.Step{Text: "done"},
 	)
 	ap := &planApprover{}

@@ -121,8 +121,11 @@ func buildTools(d deps) (*tool.Registry, *shell.Set, []skill.Skill, []string) {
 		bg = t
 	}
 	reg.Add(subagent.Tool(d.spawner, bg))
-	reg.Add(ask.Tool(d.asker, 0))
-	each(plan.Tools(d.modes, d.asker), reg.Add)
+	// Asking the person and having a plan approved are declared while someone can
+	// answer (not in print mode without -i), and known always, so rules may name them.
+	someone := func() bool { return !face.Nobody(d.asker) }
+	reg.AddWhen(ask.Tool(d.asker, 0), someone)
+	each(plan.Tools(d.modes, d.asker), func(t tool.Tool) { reg.AddWhen(t, someone) })
 	// Plan mode needs its way out declared; elsewhere it is found when needed.
 	reg.CoreWhen("exit_plan_mode", func() bool { return d.modes.Mode() == permission.ModePlan })
 	reg.Add(hooktool.Tool(d.hooks))

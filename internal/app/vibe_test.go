@@ -84,11 +84,11 @@ func TestVibeWorkers(t *testing.T) {
 		main: []scripted.Step{
 			call("s1", "vibe_spawn", `{"brief":"A: write a.txt","label":"writer","tier":"fast"}`),
 			call("s2", "vibe_spawn", `{"brief":"B: think forever","label":"thinker","tier":"good"}`),
-			call("w1", "vibe_wait", `{"worker_id":"w1","timeout_seconds":30}`),
+			call("w1", "vibe_wait", `{"worker_id":"w1","timeout":30}`),
 			call("l1", "vibe_list", `{}`),
 			call("k1", "vibe_kill", `{"worker_id":"w2"}`),
 			call("m1", "vibe_send", `{"worker_id":"w1","message":"A2: now write b.txt"}`),
-			call("w2", "vibe_wait", `{"worker_id":"w1","timeout_seconds":30}`),
+			call("w2", "vibe_wait", `{"worker_id":"w1","timeout":30}`),
 			call("l2", "vibe_list", `{}`),
 			call("x1", "vibe_kill", `{"worker_id":"w9"}`),
 			{Text: "all workers handled"},

@@ -11,8 +11,9 @@ import (
 )
 
 // Def describes a tool whose arguments are the struct T. Field tags: `json` names the
-// argument (omitempty marks it optional), `jsonschema` adds description, enum,
-// default, minimum and maximum as in github.com/invopop/jsonschema.
+// argument (omitempty marks it optional), `jsonschema_description` describes it, read
+// whole, and `jsonschema` adds enum, default, minimum and maximum as in
+// github.com/invopop/jsonschema (never a description: that tag is split on commas).
 type Def[T any] struct {
 	Name        string
 	Description string
@@ -63,6 +64,9 @@ type Def[T any] struct {
 	// Family names the group the tool is listed under while it is deferred
 	// ("debugger", "language servers"); empty: its own name.
 	Family string
+	// Formers are the arguments' spellings of an earlier release, still accepted (see
+	// Former); the schema names only the current ones.
+	Formers []Former
 	// Run performs the call.
 	Run func(ctx context.Context, env Env, args T) Result
 }
@@ -108,16 +112,20 @@ func (t *defTool[T]) Decode(env Env, input json.RawMessage) (inv Invocation, msg
 	if len(input) == 0 || string(input) == "null" {
 		input = json.RawMessage("{}")
 	}
+	input, note := applyFormers(t.def.Formers, input)
+	if note != "" {
+		inv.Input = input
+	}
 	if m := validate(t.def.Name, t.schema.parsed(), input); m != "" {
-		return Invocation{}, m
+		return Invocation{}, withNote(m, " ", note)
 	}
 	var args T
 	if err := json.Unmarshal(input, &args); err != nil {
-		return Invocation{}, describeJSONError(t.def.Name, err)
+		return Invocation{}, withNote(describeJSONError(t.def.Name, err), " ", note)
 	}
 	if t.def.Check != nil {
 		if m := t.def.Check(args); m != "" {
-			return Invocation{}, m
+			return Invocation{}, withNote(m, " ", note)
 		}
 	}
 	if t.def.Principal != nil {
@@ -154,8 +162,20 @@ func (t *defTool[T]) Decode(env Env, input json.RawMessage) (inv Invocation, msg
 			if r := recover(); r != nil {
 				res = Fail(fmt.Sprintf("%s failed inside gantry (%v); this is a gantry bug, try another way.", name, r))
 			}
+			res.Text = withNote(res.Text, "\n\n", note)
 		}()
 		return run(ctx, env, args)
 	}
 	return inv, ""
+}
+
+// withNote ends text with note (a former spelling's sentence), after sep.
+func withNote(text, sep, note string) string {
+	switch {
+	case note == "":
+		return text
+	case text == "":
+		return note
+	}
+	return text + sep + note
 }

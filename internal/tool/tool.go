@@ -217,6 +217,9 @@ type Invocation struct {
 	Preview func(ctx context.Context) Display
 	// Run performs the call. It must honour ctx and never panic for bad input.
 	Run func(ctx context.Context) Result
+	// Input is the arguments as the call runs with them when the decoder rewrote what
+	// the model sent (a former spelling, see Former), for hooks and faces; nil: as sent.
+	Input json.RawMessage
 	// Claude is how Claude Code would have seen the call (see Def.Claude): one view,
 	// or one per file for a tool that acts on several. Nil: under the tool's own name,
 	// with its input as it is.

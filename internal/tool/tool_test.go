@@ -34,7 +34,7 @@ type item struct {
 }
 
 type args struct {
-	Command string            `json:"command" jsonschema:"description=the command"`
+	Command string            `json:"command" jsonschema_description:"the command, whole"`
 	Timeout int               `json:"timeout,omitempty" jsonschema:"minimum=1,maximum=600"`
 	Mode    string            `json:"mode,omitempty" jsonschema:"enum=fast,enum=slow"`
 	Edits   []edit            `json:"edits,omitempty"`

@@ -18,26 +18,26 @@ const DefaultTimeout = 10 * time.Minute
 
 // optionArg is one choice of a question.
 type optionArg struct {
-	Label       string `json:"label" jsonschema:"description=What the user picks: a few words."`
-	Description string `json:"description,omitempty" jsonschema:"description=What choosing it means or implies."`
+	Label       string `json:"label" jsonschema_description:"What the user picks: a few words."`
+	Description string `json:"description,omitempty" jsonschema_description:"What choosing it means or implies."`
 }
 
 // batchQuestion is one entry of the batch shape.
 type batchQuestion struct {
-	Header      string      `json:"header" jsonschema:"description=A short tag shown beside the question: at most 12 characters."`
-	Question    string      `json:"question" jsonschema:"description=The whole question ending with a question mark."`
-	Options     []optionArg `json:"options" jsonschema:"description=2 to 4 distinct choices; the user may also type an answer."`
-	MultiSelect bool        `json:"multi_select,omitempty" jsonschema:"description=Let the user choose several options."`
+	Header      string      `json:"header" jsonschema_description:"A short tag shown beside the question: at most 12 characters."`
+	Question    string      `json:"question" jsonschema_description:"The whole question ending with a question mark."`
+	Options     []optionArg `json:"options" jsonschema_description:"2 to 4 distinct choices; the user may also type an answer."`
+	MultiSelect bool        `json:"multi_select,omitempty" jsonschema_description:"Let the user choose several options."`
 }
 
 // args holds both shapes; Check accepts exactly one of them.
 type args struct {
-	Question      string          `json:"question,omitempty" jsonschema:"description=Single shape: the question to ask."`
-	Context       string          `json:"context,omitempty" jsonschema:"description=Single shape: why you ask and what depends on the answer."`
-	Options       []optionArg     `json:"options,omitempty" jsonschema:"description=Single shape: the choices with distinct labels."`
-	AllowFreeText bool            `json:"allow_free_text,omitempty" jsonschema:"description=Single shape: accept a typed answer (required when there are no options)."`
-	MultiSelect   bool            `json:"multi_select,omitempty" jsonschema:"description=Single shape: let the user choose several options."`
-	Questions     []batchQuestion `json:"questions,omitempty" jsonschema:"description=Batch shape: 1 to 4 multiple-choice questions asked together."`
+	Question      string          `json:"question,omitempty" jsonschema_description:"Single shape: the question to ask."`
+	Context       string          `json:"context,omitempty" jsonschema_description:"Single shape: why you ask and what depends on the answer."`
+	Options       []optionArg     `json:"options,omitempty" jsonschema_description:"Single shape: the choices with distinct labels."`
+	AllowFreeText bool            `json:"allow_free_text,omitempty" jsonschema_description:"Single shape: accept a typed answer (required when there are no options)."`
+	MultiSelect   bool            `json:"multi_select,omitempty" jsonschema_description:"Single shape: let the user choose several options."`
+	Questions     []batchQuestion `json:"questions,omitempty" jsonschema_description:"Batch shape: 1 to 4 multiple-choice questions asked together."`
 }
 
 // Tool returns ask_user, which asks through asker and waits at most timeout for an

@@ -15,7 +15,7 @@ type Compactor interface {
 }
 
 type args struct {
-	Focus string `json:"focus,omitempty" jsonschema:"description=What the summary should keep in detail (optional)."`
+	Focus string `json:"focus,omitempty" jsonschema_description:"What the summary should keep in detail (optional)."`
 }
 
 //go:embed compact.md

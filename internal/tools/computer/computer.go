@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"image"
 	"image/png"
+	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -122,30 +123,30 @@ func (d *Desktop) lost(err error) {
 var description string
 
 type args struct {
-	Action          string   `json:"action" jsonschema:"enum=screenshot,enum=click,enum=double_click,enum=right_click,enum=drag,enum=scroll,enum=type,enum=key,enum=keys,enum=find_element,enum=ax_tree,description=What to do."`
-	X               *int     `json:"x,omitempty" jsonschema:"description=click, scroll: the point, in the latest screenshot's pixels."`
-	Y               *int     `json:"y,omitempty" jsonschema:"description=click, scroll: the point, in the latest screenshot's pixels."`
-	Element         *int     `json:"element,omitempty" jsonschema:"description=click, scroll: the number of a box of the latest screenshot (or find_element), instead of x and y."`
-	StartX          *int     `json:"start_x,omitempty" jsonschema:"description=drag: where it starts."`
+	Action          string   `json:"action" jsonschema:"enum=screenshot,enum=click,enum=double_click,enum=right_click,enum=drag,enum=scroll,enum=type,enum=key,enum=keys,enum=find_element,enum=ax_tree" jsonschema_description:"What to do."`
+	X               *int     `json:"x,omitempty" jsonschema_description:"click, scroll: the point, in the latest screenshot's pixels."`
+	Y               *int     `json:"y,omitempty" jsonschema_description:"click, scroll: the point, in the latest screenshot's pixels."`
+	Element         *int     `json:"element,omitempty" jsonschema_description:"click, scroll: the number of a box of the latest screenshot (or find_element), instead of x and y."`
+	StartX          *int     `json:"start_x,omitempty" jsonschema_description:"drag: where it starts."`
 	StartY          *int     `json:"start_y,omitempty"`
-	EndX            *int     `json:"end_x,omitempty" jsonschema:"description=drag: where it ends."`
+	EndX            *int     `json:"end_x,omitempty" jsonschema_description:"drag: where it ends."`
 	EndY            *int     `json:"end_y,omitempty"`
-	StartElement    *int     `json:"start_element,omitempty" jsonschema:"description=drag: the box it starts on, instead of start_x and start_y."`
-	EndElement      *int     `json:"end_element,omitempty" jsonschema:"description=drag: the box it ends on, instead of end_x and end_y."`
-	DurationMs      int      `json:"duration_ms,omitempty" jsonschema:"description=drag: how long the move takes (default 300)."`
-	DX              int      `json:"dx,omitempty" jsonschema:"description=scroll: notches right (negative: left)."`
-	DY              int      `json:"dy,omitempty" jsonschema:"description=scroll: notches down (negative: up)."`
-	Text            string   `json:"text,omitempty" jsonschema:"description=type: the text to type where the focus is."`
-	DelayMs         int      `json:"delay_ms,omitempty" jsonschema:"description=type: the pause between characters (default 0)."`
-	Key             string   `json:"key,omitempty" jsonschema:"description=key: one key or combination: enter, tab, escape, backspace, delete, arrows, home, end, page_up, page_down, f1–f12, a character; with modifiers ctrl+, shift+, alt+, super+ (ctrl+a, shift+tab)."`
-	Keys            []string `json:"keys,omitempty" jsonschema:"description=keys: combinations pressed one after the other (['ctrl+a', 'delete'])."`
-	Query           string   `json:"query,omitempty" jsonschema:"description=find_element: words to find in the elements' names, roles and descriptions."`
-	App             string   `json:"app,omitempty" jsonschema:"description=screenshot, find_element, ax_tree: only this application's elements (part of its name)."`
-	Depth           int      `json:"depth,omitempty" jsonschema:"description=ax_tree: how deep to go (default: all)."`
-	Role            string   `json:"role,omitempty" jsonschema:"description=ax_tree: only elements of this role (push button, text, check box, …)."`
-	Clickable       bool     `json:"clickable,omitempty" jsonschema:"description=ax_tree: only the elements one can click or focus."`
-	SOM             *bool    `json:"som,omitempty" jsonschema:"description=screenshot: draw the numbered boxes (default true)."`
-	ScreenshotAfter bool     `json:"screenshot_after,omitempty" jsonschema:"description=click, drag, scroll, type, key, keys: return a small screenshot of the result (default false, to save tokens)."`
+	StartElement    *int     `json:"start_element,omitempty" jsonschema_description:"drag: the box it starts on, instead of start_x and start_y."`
+	EndElement      *int     `json:"end_element,omitempty" jsonschema_description:"drag: the box it ends on, instead of end_x and end_y."`
+	Duration        float64  `json:"duration,omitempty" jsonschema:"minimum=0,maximum=10" jsonschema_description:"drag: how long the move takes, in seconds (default 0.3)."`
+	DX              int      `json:"dx,omitempty" jsonschema_description:"scroll: notches right (negative: left)."`
+	DY              int      `json:"dy,omitempty" jsonschema_description:"scroll: notches down (negative: up)."`
+	Text            string   `json:"text,omitempty" jsonschema_description:"type: the text to type where the focus is."`
+	Delay           float64  `json:"delay,omitempty" jsonschema:"minimum=0,maximum=1" jsonschema_description:"type: the pause between characters, in seconds (default 0)."`
+	Key             string   `json:"key,omitempty" jsonschema_description:"key: one key or combination: enter, tab, escape, backspace, delete, arrows, home, end, page_up, page_down, f1–f12, a character; with modifiers ctrl+, shift+, alt+, super+ (ctrl+a, shift+tab)."`
+	Keys            []string `json:"keys,omitempty" jsonschema_description:"keys: combinations pressed one after the other (['ctrl+a', 'delete'])."`
+	Query           string   `json:"query,omitempty" jsonschema_description:"find_element: words to find in the elements' names, roles and descriptions."`
+	App             string   `json:"app,omitempty" jsonschema_description:"screenshot, find_element, ax_tree: only this application's elements (part of its name)."`
+	Depth           int      `json:"depth,omitempty" jsonschema_description:"ax_tree: how deep to go (default: all)."`
+	Role            string   `json:"role,omitempty" jsonschema_description:"ax_tree: only elements of this role (push button, text, check box, …)."`
+	Clickable       bool     `json:"clickable,omitempty" jsonschema_description:"ax_tree: only the elements one can click or focus."`
+	SOM             *bool    `json:"som,omitempty" jsonschema_description:"screenshot: draw the numbered boxes (default true)."`
+	ScreenshotAfter bool     `json:"screenshot_after,omitempty" jsonschema_description:"click, drag, scroll, type, key, keys: return a small screenshot of the result (default false, to save tokens)."`
 }
 
 var inputActions = map[string]bool{"click": true, "double_click": true, "right_click": true, "drag": true, "scroll": true, "type": true, "key": true, "keys": true}
@@ -170,8 +171,18 @@ func (d *Desktop) tool() tool.Tool {
 		},
 		Title: func(_ tool.Env, a args, _ []string) string { return title(a) },
 		Check: check,
-		Run:   d.run,
+		// Durations were in milliseconds; they are in seconds like every tool's.
+		Formers: []tool.Former{
+			{Name: "duration_ms", New: "duration", Scale: 0.001, Unit: "seconds"},
+			{Name: "delay_ms", New: "delay", Scale: 0.001, Unit: "seconds"},
+		},
+		Run: d.run,
 	})
+}
+
+// seconds is a duration given in seconds, to the millisecond.
+func seconds(s float64) time.Duration {
+	return time.Duration(math.Round(s*1000)) * time.Millisecond
 }
 
 func title(a args) string {
@@ -237,9 +248,6 @@ func check(a args) string {
 		if a.Text == "" {
 			return "computer type needs text."
 		}
-		if a.DelayMs < 0 || a.DelayMs > 1000 {
-			return "computer type: delay_ms is between 0 and 1000."
-		}
 	case "key":
 		if _, _, err := desktop.SplitCombo(a.Key); err != nil || a.Key == "" {
 			return fmt.Sprintf("computer key: %q is not a key: %v.", a.Key, errOr(err, "it is empty"))
@@ -257,9 +265,6 @@ func check(a args) string {
 		if strings.TrimSpace(a.Query) == "" {
 			return "computer find_element needs a query."
 		}
-	}
-	if a.DurationMs < 0 || a.DurationMs > 10000 {
-		return "computer drag: duration_ms is between 0 and 10000."
 	}
 	return ""
 }
@@ -328,7 +333,7 @@ func (d *Desktop) act(ctx context.Context, b desktop.Backend, a args) tool.Resul
 		if err != nil {
 			return tool.Fail(err.Error())
 		}
-		dur := time.Duration(a.DurationMs) * time.Millisecond
+		dur := seconds(a.Duration)
 		if dur == 0 {
 			dur = 300 * time.Millisecond
 		}
@@ -353,7 +358,7 @@ func (d *Desktop) act(ctx context.Context, b desktop.Backend, a args) tool.Resul
 		}
 		did = fmt.Sprintf("Scrolled %d notch(es) down, %d right at %s.", a.DY, a.DX, what)
 	case "type":
-		if err := b.Type(ctx, a.Text, time.Duration(a.DelayMs)*time.Millisecond); err != nil {
+		if err := b.Type(ctx, a.Text, seconds(a.Delay)); err != nil {
 			return fail(err)
 		}
 		did = fmt.Sprintf("Typed %d character(s).", len([]rune(a.Text)))

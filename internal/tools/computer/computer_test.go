@@ -102,7 +102,7 @@ func TestZenityEntry(t *testing.T) {
 		}
 	}
 	ok(t, d, fmt.Sprintf(`{"action":"click","element":%d}`, textN))
-	ok(t, d, `{"action":"type","text":"Ada Lovelace, 1843!","delay_ms":5}`)
+	ok(t, d, `{"action":"type","text":"Ada Lovelace, 1843!","delay":0.005}`)
 	r := ok(t, d, fmt.Sprintf(`{"action":"click","element":%d}`, okN))
 	if !strings.Contains(r.Text, `element [`+strconv.Itoa(okN)+`] push button "OK"`) || len(r.Images) != 0 {
 		t.Errorf("click: %q, %d images", r.Text, len(r.Images))
@@ -176,7 +176,7 @@ func TestGtkDemoDragScrollTree(t *testing.T) {
 	by, _ := strconv.Atoi(m[2])
 	bw, _ := strconv.Atoi(m[3])
 	bh, _ := strconv.Atoi(m[4])
-	ok(t, d, fmt.Sprintf(`{"action":"drag","start_x":%d,"start_y":%d,"end_x":%d,"end_y":%d,"duration_ms":400}`, bx+bw/2, by+12, bx+bw/2, by+bh-5))
+	ok(t, d, fmt.Sprintf(`{"action":"drag","start_x":%d,"start_y":%d,"end_x":%d,"end_y":%d,"duration":0.4}`, bx+bw/2, by+12, bx+bw/2, by+bh-5))
 	desktoptest.WaitFor(t, "the drag to scroll the list", 5*time.Second, func() bool {
 		_, _, first := cell("Application Class")
 		_, _, late := cell("Revealer")
@@ -237,16 +237,18 @@ func TestNoDisplayAndDisplayGone(t *testing.T) {
 func TestBadArguments(t *testing.T) {
 	d := New(Options{Open: func() (desktop.Backend, error) { return nil, desktop.ErrNoDisplay }})
 	for input, want := range map[string]string{
-		`{"action":"click"}`:                           "element (a box's number) or x and y",
-		`{"action":"click","element":0}`:               "1 or more",
-		`{"action":"drag","start_x":1,"start_y":1}`:    "an end",
-		`{"action":"scroll"}`:                          "dx or dy",
-		`{"action":"type"}`:                            "needs text",
-		`{"action":"key","key":"hyper+q"}`:             "not a modifier",
-		`{"action":"keys","keys":[]}`:                  "needs keys",
-		`{"action":"find_element"}`:                    "needs a query",
-		`{"action":"paint"}`:                           "action",
-		`{"action":"type","text":"x","delay_ms":5000}`: "between 0 and 1000",
+		`{"action":"click"}`:                        "element (a box's number) or x and y",
+		`{"action":"click","element":0}`:            "1 or more",
+		`{"action":"drag","start_x":1,"start_y":1}`: "an end",
+		`{"action":"scroll"}`:                       "dx or dy",
+		`{"action":"type"}`:                         "needs text",
+		`{"action":"key","key":"hyper+q"}`:          "not a modifier",
+		`{"action":"keys","keys":[]}`:               "needs keys",
+		`{"action":"find_element"}`:                 "needs a query",
+		`{"action":"paint"}`:                        "action",
+		`{"action":"type","text":"x","delay":5}`:    `argument "delay" must be at most 1, not 5.`,
+		// The former delay_ms, in milliseconds, is still read, with a note.
+		`{"action":"type","text":"x","delay_ms":5000}`: "(Note: delay_ms is deprecated; use delay, in seconds.)",
 	} {
 		if r := do(t, d, input); !r.IsError || !strings.Contains(r.Text, want) {
 			t.Errorf("%s: %q (want %q)", input, r.Text, want)

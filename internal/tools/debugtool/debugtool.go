@@ -43,17 +43,17 @@ const (
 )
 
 type args struct {
-	Operation  string   `json:"operation" jsonschema:"enum=adapters,enum=status,enum=breakpoints,enum=launch,enum=attach,enum=continue,enum=pause,enum=step_over,enum=step_in,enum=step_out,enum=threads,enum=stack,enum=scopes,enum=variables,enum=evaluate,enum=output,enum=terminate,description=What to do."`
-	Program    string   `json:"program,omitempty" jsonschema:"description=launch: the program, relative to the working directory: a Go package folder (. or ./cmd/x) or .go file, a Python script, a built executable (C, C++, Rust)."`
-	Args       []string `json:"args,omitempty" jsonschema:"description=launch: the program's arguments."`
-	Adapter    string   `json:"adapter,omitempty" jsonschema:"description=launch/attach: the adapter (delve, debugpy, lldb, dart); by default the program's kind decides, and for attach the project's markers."`
-	Port       int      `json:"port,omitempty" jsonschema:"description=attach: the port of the debug server on this machine (dlv --headless --listen, python -m debugpy --listen)."`
-	File       string   `json:"file,omitempty" jsonschema:"description=breakpoints: the source file, relative to the working directory."`
-	Lines      []int    `json:"lines,omitempty" jsonschema:"description=breakpoints: 1-based lines; empty clears the file's breakpoints."`
-	ThreadID   int      `json:"thread_id,omitempty" jsonschema:"description=continue/pause/step/stack: the thread (default: the one that stopped last)."`
-	FrameID    int      `json:"frame_id,omitempty" jsonschema:"description=scopes/evaluate: a frame id from stack (evaluate's default: the top frame of the stopped thread)."`
-	Reference  int      `json:"reference,omitempty" jsonschema:"description=variables: a reference from scopes or from a structured variable."`
-	Expression string   `json:"expression,omitempty" jsonschema:"description=evaluate: the expression, in the language of the program."`
+	Operation  string   `json:"operation" jsonschema:"enum=adapters,enum=status,enum=breakpoints,enum=launch,enum=attach,enum=continue,enum=pause,enum=step_over,enum=step_in,enum=step_out,enum=threads,enum=stack,enum=scopes,enum=variables,enum=evaluate,enum=output,enum=terminate" jsonschema_description:"What to do."`
+	Program    string   `json:"program,omitempty" jsonschema_description:"launch: the program, relative to the working directory: a Go package folder (. or ./cmd/x) or .go file, a Python script, a built executable (C, C++, Rust)."`
+	Args       []string `json:"args,omitempty" jsonschema_description:"launch: the program's arguments."`
+	Adapter    string   `json:"adapter,omitempty" jsonschema_description:"launch/attach: the adapter (delve, debugpy, lldb, dart); by default the program's kind decides, and for attach the project's markers."`
+	Port       int      `json:"port,omitempty" jsonschema_description:"attach: the port of the debug server on this machine (dlv --headless --listen, python -m debugpy --listen)."`
+	File       string   `json:"file,omitempty" jsonschema_description:"breakpoints: the source file, relative to the working directory."`
+	Lines      []int    `json:"lines,omitempty" jsonschema_description:"breakpoints: 1-based lines; empty clears the file's breakpoints."`
+	ThreadID   int      `json:"thread_id,omitempty" jsonschema_description:"continue/pause/step/stack: the thread (default: the one that stopped last)."`
+	FrameID    int      `json:"frame_id,omitempty" jsonschema_description:"scopes/evaluate: a frame id from stack (evaluate's default: the top frame of the stopped thread)."`
+	Reference  int      `json:"reference,omitempty" jsonschema_description:"variables: a reference from scopes or from a structured variable."`
+	Expression string   `json:"expression,omitempty" jsonschema_description:"evaluate: the expression, in the language of the program."`
 }
 
 // Options configure the tool.

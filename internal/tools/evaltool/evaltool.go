@@ -31,10 +31,10 @@ var doc string
 const DefaultIdle = 5 * time.Minute
 
 type args struct {
-	Code        string `json:"code" jsonschema:"description=The cell: Python (IPython idioms such as !cmd and %pip work) or JavaScript (top-level await works)."`
-	Description string `json:"description" jsonschema:"description=What the cell does, in 5 to 10 words (shown as its title)."`
-	Language    string `json:"language,omitempty" jsonschema:"enum=python,enum=javascript,description=The kernel's language (default python)."`
-	Reset       bool   `json:"reset,omitempty" jsonschema:"description=Drop the kernel's state and start it afresh before the cell."`
+	Code        string `json:"code" jsonschema_description:"The cell: Python (IPython idioms such as !cmd and %pip work) or JavaScript (top-level await works)."`
+	Description string `json:"description" jsonschema_description:"What the cell does, in 5 to 10 words (shown as its title)."`
+	Language    string `json:"language,omitempty" jsonschema:"enum=python,enum=javascript" jsonschema_description:"The kernel's language (default python)."`
+	Reset       bool   `json:"reset,omitempty" jsonschema_description:"Drop the kernel's state and start it afresh before the cell."`
 }
 
 // Options configure the tool.

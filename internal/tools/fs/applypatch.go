@@ -13,7 +13,7 @@ import (
 var applyPatchDoc string
 
 type patchArgs struct {
-	Patch string `json:"patch" jsonschema:"description=The whole patch from *** Begin Patch to *** End Patch."`
+	Patch string `json:"patch" jsonschema_description:"The whole patch from *** Begin Patch to *** End Patch."`
 }
 
 // ApplyPatch returns the apply_patch tool.

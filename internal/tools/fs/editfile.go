@@ -15,14 +15,14 @@ import (
 var editFileDoc string
 
 type editArg struct {
-	Old string `json:"old" jsonschema:"description=Exact text to replace; it must occur exactly once in the file."`
-	New string `json:"new" jsonschema:"description=Replacement text; empty deletes the matched text."`
+	Old string `json:"old" jsonschema_description:"Exact text to replace; it must occur exactly once in the file."`
+	New string `json:"new" jsonschema_description:"Replacement text; empty deletes the matched text."`
 }
 
 type editArgs struct {
-	Path   string    `json:"path" jsonschema:"description=Path of an existing file relative to the working directory or absolute."`
-	Edits  []editArg `json:"edits" jsonschema:"description=Replacements; all are located in the original file and applied together."`
-	DryRun bool      `json:"dry_run,omitempty" jsonschema:"description=Report what would change and write nothing.,default=false"`
+	Path   string    `json:"path" jsonschema_description:"Path of an existing file relative to the working directory or absolute."`
+	Edits  []editArg `json:"edits" jsonschema_description:"Replacements; all are located in the original file and applied together."`
+	DryRun bool      `json:"dry_run,omitempty" jsonschema:"default=false" jsonschema_description:"Report what would change and write nothing."`
 }
 
 // EditFile returns the edit_file tool.

@@ -19,10 +19,10 @@ import (
 var readFileDoc string
 
 type readArgs struct {
-	Path     string `json:"path" jsonschema:"description=File path relative to the working directory or absolute."`
-	Start    int    `json:"start,omitempty" jsonschema:"description=First line to show (1-based); 0 means from the start.,minimum=0,default=0"`
-	End      int    `json:"end,omitempty" jsonschema:"description=Last line to show (1-based and inclusive); 0 means to the end.,minimum=0,default=0"`
-	Numbered bool   `json:"numbered,omitempty" jsonschema:"description=Prefix each line with its line number.,default=false"`
+	Path     string `json:"path" jsonschema_description:"File path relative to the working directory or absolute."`
+	Start    int    `json:"start,omitempty" jsonschema:"minimum=0,default=0" jsonschema_description:"First line to show (1-based); 0 means from the start."`
+	End      int    `json:"end,omitempty" jsonschema:"minimum=0,default=0" jsonschema_description:"Last line to show (1-based and inclusive); 0 means to the end."`
+	Numbered bool   `json:"numbered,omitempty" jsonschema:"default=false" jsonschema_description:"Prefix each line with its line number."`
 }
 
 // ReadFile returns the read_file tool.

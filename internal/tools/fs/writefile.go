@@ -19,8 +19,8 @@ import (
 var writeFileDoc string
 
 type writeArgs struct {
-	Path    string `json:"path" jsonschema:"description=File path relative to the working directory or absolute; missing parent folders are created."`
-	Content string `json:"content" jsonschema:"description=The whole new content of the file."`
+	Path    string `json:"path" jsonschema_description:"File path relative to the working directory or absolute; missing parent folders are created."`
+	Content string `json:"content" jsonschema_description:"The whole new content of the file."`
 }
 
 // WriteFile returns the write_file tool.

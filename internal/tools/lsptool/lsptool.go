@@ -38,11 +38,11 @@ var navigation = map[string]bool{"definition": true, "type_definition": true, "i
 	"references": true, "hover": true, "code_actions": true}
 
 type args struct {
-	Action string `json:"action" jsonschema:"enum=diagnostics,enum=definition,enum=type_definition,enum=implementation,enum=references,enum=hover,enum=symbols,enum=code_actions,enum=status,enum=reload,description=What to ask the language server."`
-	File   string `json:"file,omitempty" jsonschema:"description=The file (relative to the working directory); for diagnostics \"*\" runs the project's checker."`
-	Line   int    `json:"line,omitempty" jsonschema:"description=1-based line of the symbol, for the navigation actions."`
-	Symbol string `json:"symbol,omitempty" jsonschema:"description=The symbol as written on that line (its first occurrence is used)."`
-	Query  string `json:"query,omitempty" jsonschema:"description=For symbols: a workspace symbol search (without it, file's symbols are listed)."`
+	Action string `json:"action" jsonschema:"enum=diagnostics,enum=definition,enum=type_definition,enum=implementation,enum=references,enum=hover,enum=symbols,enum=code_actions,enum=status,enum=reload" jsonschema_description:"What to ask the language server."`
+	File   string `json:"file,omitempty" jsonschema_description:"The file (relative to the working directory); for diagnostics \"*\" runs the project's checker."`
+	Line   int    `json:"line,omitempty" jsonschema_description:"1-based line of the symbol, for the navigation actions."`
+	Symbol string `json:"symbol,omitempty" jsonschema_description:"The symbol as written on that line (its first occurrence is used)."`
+	Query  string `json:"query,omitempty" jsonschema_description:"For symbols: a workspace symbol search (without it, file's symbols are listed)."`
 }
 
 // Options configure the tools.

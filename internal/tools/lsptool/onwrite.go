@@ -74,6 +74,9 @@ type onWrite struct {
 	seen *Seen
 }
 
+// Unwrap is the tool that reports diagnostics (see tool.ArgsOf).
+func (w *onWrite) Unwrap() tool.Tool { return w.Tool }
+
 func (w *onWrite) Decode(env tool.Env, input json.RawMessage) (tool.Invocation, string) {
 	inv, msg := w.Tool.Decode(env, input)
 	if msg != "" || inv.Run == nil {

@@ -17,10 +17,10 @@ import (
 )
 
 type renameArgs struct {
-	File    string `json:"file" jsonschema:"description=The file (relative to the working directory) where the symbol is written."`
-	Line    int    `json:"line" jsonschema:"description=1-based line of the symbol."`
-	Symbol  string `json:"symbol" jsonschema:"description=The symbol as written on that line (its first occurrence is used)."`
-	NewName string `json:"new_name" jsonschema:"description=The new name."`
+	File    string `json:"file" jsonschema_description:"The file (relative to the working directory) where the symbol is written."`
+	Line    int    `json:"line" jsonschema_description:"1-based line of the symbol."`
+	Symbol  string `json:"symbol" jsonschema_description:"The symbol as written on that line (its first occurrence is used)."`
+	NewName string `json:"new_name" jsonschema_description:"The new name."`
 }
 
 // Rename returns the lsp_rename tool over m.

@@ -16,8 +16,8 @@ import (
 var exitDescription string
 
 type exitArgs struct {
-	Plan           string          `json:"plan" jsonschema:"description=The whole plan in markdown: goal; files and changes; steps in order; how the result is checked."`
-	AllowedPrompts []allowedPrompt `json:"allowedPrompts,omitempty" jsonschema:"description=Permission rules the plan needs for the rest of the session: a rule (a tool name or tool:regex; e.g. bash:go test .*) or {tool; prompt} with prompt a command (go test ./...). The user sees each before approving."`
+	Plan           string          `json:"plan" jsonschema_description:"The whole plan in markdown: goal; files and changes; steps in order; how the result is checked."`
+	AllowedPrompts []allowedPrompt `json:"allowed_prompts,omitempty" jsonschema_description:"Permission rules the plan needs for the rest of the session: a rule (a tool name or tool:regex; e.g. bash:go test .*) or {tool; prompt} with prompt a command (go test ./...). The user sees each before approving."`
 }
 
 // Exit returns exit_plan_mode, which asks asker to approve the plan.
@@ -32,6 +32,8 @@ func (w *Switch) Exit(asker face.Asker) tool.Tool {
 		Title:        func(tool.Env, exitArgs, []string) string { return "Ready to code?" },
 		Principal:    func(a exitArgs) string { return firstLine(a.Plan) },
 		Check:        checkExit,
+		// Claude Code's spelling, gantry's until it took snake_case.
+		Formers: []tool.Former{{Name: "allowedPrompts", New: "allowed_prompts"}},
 		Run: func(ctx context.Context, _ tool.Env, a exitArgs) tool.Result {
 			return w.exit(ctx, asker, a)
 		},
@@ -44,7 +46,7 @@ func checkExit(a exitArgs) string {
 	}
 	for i, p := range a.AllowedPrompts {
 		if p.claude() && (p.Tool == "" || p.Prompt == "") {
-			return fmt.Sprintf("exit_plan_mode: `allowedPrompts[%d]` is empty; give a tool name or tool:regex, or {\"tool\": \"Bash\", \"prompt\": \"go test ./...\"}, or leave it out.", i)
+			return fmt.Sprintf("exit_plan_mode: `allowed_prompts[%d]` is empty; give a tool name or tool:regex, or {\"tool\": \"Bash\", \"prompt\": \"go test ./...\"}, or leave it out.", i)
 		}
 	}
 	return ""
@@ -79,7 +81,7 @@ func (w *Switch) exit(ctx context.Context, asker face.Asker, a exitArgs) tool.Re
 		b.WriteString("\n" + s)
 	}
 	if len(req.Described) > 0 {
-		fmt.Fprintf(&b, "\nThese allowedPrompts are descriptions, not commands: the user saw them, and they grant nothing, so each call asks as usual: %s. To be allowed a command without asking, give the command itself ({\"tool\": \"Bash\", \"prompt\": \"go test ./...\"}) or a rule (bash:go test .*).", strings.Join(req.Described, "; "))
+		fmt.Fprintf(&b, "\nThese allowed_prompts are descriptions, not commands: the user saw them, and they grant nothing, so each call asks as usual: %s. To be allowed a command without asking, give the command itself ({\"tool\": \"Bash\", \"prompt\": \"go test ./...\"}) or a rule (bash:go test .*).", strings.Join(req.Described, "; "))
 	}
 	return tool.Result{Text: b.String()}
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/permission"
 )
 
-// allowedPrompt is one entry of allowedPrompts, in either of its two forms:
+// allowedPrompt is one entry of allowed_prompts, in either of its two forms:
 //   - gantry's, a permission rule: "bash:go test .*", "write_file";
 //   - Claude Code's, an object {"tool": "Bash", "prompt": "run tests"} whose prompt
 //     describes a category of actions in words.
@@ -47,7 +47,7 @@ func (p *allowedPrompt) UnmarshalJSON(b []byte) error {
 		Prompt string `json:"prompt"`
 	}
 	if err := json.Unmarshal(b, &o); err != nil {
-		return errors.New("an entry of allowedPrompts is a rule (a string) or an object {\"tool\", \"prompt\"}")
+		return errors.New("an entry of allowed_prompts is a rule (a string) or an object {\"tool\", \"prompt\"}")
 	}
 	*p = allowedPrompt{Tool: strings.TrimSpace(o.Tool), Prompt: strings.TrimSpace(o.Prompt)}
 	return nil
@@ -63,7 +63,7 @@ type grants struct {
 	refused []string // one sentence each
 }
 
-// resolve turns allowedPrompts into the rules approving would grant. A rule in
+// resolve turns allowed_prompts into the rules approving would grant. A rule in
 // gantry's form is granted as written when it parses. Claude Code's form maps its tool
 // name to gantry's (as Claude permission rules are, internal/config); a Bash prompt
 // that is written as a command becomes the rule an "always" answer to that command

@@ -102,7 +102,7 @@ func tools(m permission.Mode, asker face.Asker) (*fakeSession, tool.Tool, tool.T
 	return s, ts[0], ts[1]
 }
 
-const planArgs = `{"plan":"\n# Add a cache\n1. write cache.go\n2. go test ./...","allowedPrompts":["bash:go test .*","write_file"]}`
+const planArgs = `{"plan":"\n# Add a cache\n1. write cache.go\n2. go test ./...","allowed_prompts":["bash:go test .*","write_file"]}`
 
 func (f *fakeAsker) TrustFolder(context.Context, face.TrustRequest) (bool, error) {
 	panic("plan tools must not ask to trust a folder")

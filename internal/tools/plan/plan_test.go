@@ -28,21 +28,21 @@ func TestDeclarations(t *testing.T) {
 	if err := json.Unmarshal(exit.Spec().Schema, &schema); err != nil || len(schema.Required) != 1 || schema.Required[0] != "plan" {
 		t.Errorf("exit_plan_mode requires %v (%v), want only plan", schema.Required, err)
 	}
-	if !strings.Contains(string(exit.Spec().Schema), `"allowedPrompts"`) {
-		t.Errorf("exit_plan_mode schema lacks allowedPrompts: %s", exit.Spec().Schema)
+	if !strings.Contains(string(exit.Spec().Schema), `"allowed_prompts"`) || strings.Contains(string(exit.Spec().Schema), "allowedPrompts") {
+		t.Errorf("exit_plan_mode schema lacks allowed_prompts, or names the former allowedPrompts: %s", exit.Spec().Schema)
 	}
 }
 
 func TestExitRefusesBadArguments(t *testing.T) {
 	_, _, exit := tools(permission.ModePlan, verdict(true, ""))
 	for args, want := range map[string]string{
-		`{}`:                                     `needs the argument "plan"`,
-		`{"plan":" \n "}`:                        "`plan` is empty",
-		`{"plan":"p","allowedPrompts":["x",""]}`: "`allowedPrompts[1]` is empty",
-		`{"plan":"p","allowedPrompts":"bash"}`:   `"allowedPrompts" must be an array`,
-		`{"plan":"p","allowedPrompts":[{"tool":"Bash"}]}`:             `needs the argument "allowedPrompts[0].prompt"`,
-		`{"plan":"p","allowedPrompts":[{"tool":"Bash","prompt":""}]}`: "`allowedPrompts[0]` is empty",
-		`{"plan":"p","allowedPrompts":[1]}`:                           `"allowedPrompts[0]" must be a string or an object, not 1`,
+		`{}`:              `needs the argument "plan"`,
+		`{"plan":" \n "}`: "`plan` is empty",
+		`{"plan":"p","allowed_prompts":["x",""]}`:                      "`allowed_prompts[1]` is empty",
+		`{"plan":"p","allowed_prompts":"bash"}`:                        `"allowed_prompts" must be an array`,
+		`{"plan":"p","allowed_prompts":[{"tool":"Bash"}]}`:             `needs the argument "allowed_prompts[0].prompt"`,
+		`{"plan":"p","allowed_prompts":[{"tool":"Bash","prompt":""}]}`: "`allowed_prompts[0]` is empty",
+		`{"plan":"p","allowed_prompts":[1]}`:                           `"allowed_prompts[0]" must be a string or an object, not 1`,
 	} {
 		if _, msg := exit.Decode(tool.Env{}, json.RawMessage(args)); !strings.Contains(msg, want) || strings.Contains(msg, "\n") {
 			t.Errorf("Decode(%s) = %q, want one line with %q", args, msg, want)
@@ -81,7 +81,7 @@ func TestEnterThenExitApproved(t *testing.T) {
 func TestApprovedWithBadRule(t *testing.T) {
 	s, enter, exit := tools(permission.ModeYolo, verdict(true, "keep the tests short"))
 	run(t, context.Background(), enter, `{}`)
-	r := run(t, context.Background(), exit, `{"plan":"p","allowedPrompts":["bash:make","badtool:x","read_file"]}`)
+	r := run(t, context.Background(), exit, `{"plan":"p","allowed_prompts":["bash:make","badtool:x","read_file"]}`)
 	if s.Mode() != permission.ModeYolo {
 		t.Errorf("a bad rule must not keep the session in plan mode: mode %s", s.Mode())
 	}
@@ -219,7 +219,7 @@ func TestModeChosenDuringApprovalStands(t *testing.T) {
 func TestBroadRuleIsShownWithItsWarning(t *testing.T) {
 	a := verdict(true, "")
 	s, _, exit := tools(permission.ModePlan, a)
-	r := run(t, context.Background(), exit, `{"plan":"1. do it","allowedPrompts":["bash","*","bash:.*","bash:go test .*","write_file:src/.*"]}`)
+	r := run(t, context.Background(), exit, `{"plan":"1. do it","allowed_prompts":["bash","*","bash:.*","bash:go test .*","write_file:src/.*"]}`)
 	want := map[string]string{
 		"bash":              "allows every command without asking",
 		"*":                 "allows every call of every tool",
@@ -249,7 +249,7 @@ func TestBroadRuleIsShownWithItsWarning(t *testing.T) {
 func TestClaudeObjectForm(t *testing.T) {
 	a := verdict(true, "")
 	s, _, exit := tools(permission.ModePlan, a)
-	r := run(t, context.Background(), exit, `{"plan":"1. do it","allowedPrompts":[
+	r := run(t, context.Background(), exit, `{"plan":"1. do it","allowed_prompts":[
 		{"tool":"Bash","prompt":"go test ./..."},
 		{"tool":"Bash","prompt":"run tests"},
 		{"tool":"Bash","prompt":"install dependencies"},
@@ -282,7 +282,7 @@ func TestClaudeObjectForm(t *testing.T) {
 func TestRuleThatDoesNotParseIsNotShown(t *testing.T) {
 	a := verdict(true, "")
 	s, _, exit := tools(permission.ModePlan, a)
-	r := run(t, context.Background(), exit, `{"plan":"p","allowedPrompts":["bash:(","edit file"]}`)
+	r := run(t, context.Background(), exit, `{"plan":"p","allowed_prompts":["bash:(","edit file"]}`)
 	if len(a.req.Grants) != 0 || len(s.rules) != 0 || strings.Count(r.Text, "refused and not shown") != 2 {
 		t.Errorf("grants %+v, rules %q, result %s", a.req.Grants, s.rules, r.Text)
 	}
@@ -291,8 +291,19 @@ func TestRuleThatDoesNotParseIsNotShown(t *testing.T) {
 func TestRejectedPlanGrantsNothing(t *testing.T) {
 	a := verdict(false, "no")
 	s, _, exit := tools(permission.ModePlan, a)
-	run(t, context.Background(), exit, `{"plan":"p","allowedPrompts":["bash"]}`)
+	run(t, context.Background(), exit, `{"plan":"p","allowed_prompts":["bash"]}`)
 	if len(a.req.Grants) != 1 || len(s.rules) != 0 {
 		t.Errorf("shown %+v, granted %q", a.req.Grants, s.rules)
+	}
+}
+
+// TestFormerAllowedPromptsStillGrant: Claude Code's spelling, gantry's before it took
+// snake_case, still grants its rules, and the result says it is deprecated.
+func TestFormerAllowedPromptsStillGrant(t *testing.T) {
+	a := verdict(true, "")
+	s, _, exit := tools(permission.ModePlan, a)
+	r := run(t, context.Background(), exit, `{"plan":"p","allowedPrompts":["bash:make"]}`)
+	if len(s.rules) != 1 || s.rules[0] != "bash:make" || !strings.HasSuffix(r.Text, "(Note: allowedPrompts is deprecated; use allowed_prompts.)") {
+		t.Errorf("rules %q, result %s", s.rules, r.Text)
 	}
 }

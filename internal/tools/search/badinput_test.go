@@ -24,7 +24,7 @@ func TestBadInputOneSentence(t *testing.T) {
 		{"bad mode", true, A{"pattern": "x", "output_mode": "lines"}, []string{"output_mode"}},
 		{"invalid glob", false, A{"pattern": "src/[a-"}, []string{"glob: the pattern `src/[a-` is not a valid glob: "}},
 		{"unclosed brace", false, A{"pattern": "*.{go,rs"}, []string{"a { is never closed"}},
-		{"invalid exclude", false, A{"pattern": "*", "excludePattern": "a}"}, []string{"excludePattern"}},
+		{"invalid exclude", false, A{"pattern": "*", "exclude_pattern": "a}"}, []string{"exclude_pattern"}},
 		{"missing path glob", false, A{"pattern": "*", "path": "nope"}, []string{"glob: the path nope does not exist."}},
 		{"file instead of folder", false, A{"pattern": "*", "path": "f.txt"}, []string{"glob: the path f.txt is a file, not a folder"}},
 	}

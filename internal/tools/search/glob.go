@@ -22,10 +22,10 @@ var globDoc string
 const DefaultGlobLimit = 100
 
 type globArgs struct {
-	Pattern        string `json:"pattern" jsonschema:"description=Glob matched against paths relative to path (e.g. **/*.go or src/**/*.{ts\\,tsx})."`
-	Path           string `json:"path,omitempty" jsonschema:"description=Folder to search (default: the working directory)."`
-	ExcludePattern string `json:"excludePattern,omitempty" jsonschema:"description=Glob of files and folders to leave out (e.g. **/node_modules/**)."`
-	Limit          int    `json:"limit,omitempty" jsonschema:"description=Most files to list (default 100).,minimum=1"`
+	Pattern        string `json:"pattern" jsonschema_description:"Glob matched against paths relative to path (e.g. **/*.go or src/**/*.{ts,tsx})."`
+	Path           string `json:"path,omitempty" jsonschema_description:"Folder to search (default: the working directory)."`
+	ExcludePattern string `json:"exclude_pattern,omitempty" jsonschema_description:"Glob of files and folders to leave out (e.g. **/node_modules/**)."`
+	Limit          int    `json:"limit,omitempty" jsonschema:"minimum=1" jsonschema_description:"Most files to list (default 100)."`
 }
 
 // Glob returns the glob tool.
@@ -51,6 +51,7 @@ func Glob(o Options) tool.Tool {
 		Files:       tool.FilesRead,
 		Paths:       func(env tool.Env, a globArgs) []string { return []string{env.Abs(a.Path)} },
 		Check:       checkGlob,
+		Formers:     []tool.Former{{Name: "excludePattern", New: "exclude_pattern"}},
 		Run: func(ctx context.Context, env tool.Env, a globArgs) tool.Result {
 			return runGlob(ctx, env, a, o.maxOutput())
 		},
@@ -71,7 +72,7 @@ func checkGlob(a globArgs) string {
 	}
 	if a.ExcludePattern != "" {
 		if _, err := walk.CompileGlob(cleanGlob(a.ExcludePattern)); err != nil {
-			return fmt.Sprintf("glob: the excludePattern %s is not a valid glob: %v.", quote(a.ExcludePattern), err)
+			return fmt.Sprintf("glob: the exclude_pattern %s is not a valid glob: %v.", quote(a.ExcludePattern), err)
 		}
 	}
 	return ""

@@ -17,14 +17,14 @@ import (
 var grepDoc string
 
 type grepArgs struct {
-	Pattern    string `json:"pattern" jsonschema:"description=Regular expression (Go RE2 syntax) searched line by line."`
-	Path       string `json:"path,omitempty" jsonschema:"description=File or folder to search (default: the working directory)."`
-	Glob       string `json:"glob,omitempty" jsonschema:"description=Only files matching this glob (e.g. *.go or src/**/*.{ts\\,tsx}); a leading ! excludes instead."`
-	Type       string `json:"type,omitempty" jsonschema:"description=Only files of this ripgrep type (go js ts py rust java c cpp h md json yaml toml sh html css ruby php swift kotlin cs sql txt …)."`
-	OutputMode string `json:"output_mode,omitempty" jsonschema:"description=files_with_matches (default) lists the files; content shows the matching lines; count gives the matching lines per file.,enum=files_with_matches,enum=content,enum=count"`
-	Context    int    `json:"context,omitempty" jsonschema:"description=Lines of context before and after each match (content mode).,minimum=0,maximum=100"`
-	HeadLimit  int    `json:"head_limit,omitempty" jsonschema:"description=Keep only the first N lines or entries of the output.,minimum=0"`
-	IgnoreCase bool   `json:"ignore_case,omitempty" jsonschema:"description=Match without regard to case."`
+	Pattern    string `json:"pattern" jsonschema_description:"Regular expression (Go RE2 syntax) searched line by line."`
+	Path       string `json:"path,omitempty" jsonschema_description:"File or folder to search (default: the working directory)."`
+	Glob       string `json:"glob,omitempty" jsonschema_description:"Only files matching this glob (e.g. *.go or src/**/*.{ts,tsx}); a leading ! excludes instead."`
+	Type       string `json:"type,omitempty" jsonschema_description:"Only files of this ripgrep type (go js ts py rust java c cpp h md json yaml toml sh html css ruby php swift kotlin cs sql txt …)."`
+	OutputMode string `json:"output_mode,omitempty" jsonschema:"enum=files_with_matches,enum=content,enum=count" jsonschema_description:"files_with_matches (default) lists the files; content shows the matching lines; count gives the matching lines per file."`
+	Context    int    `json:"context,omitempty" jsonschema:"minimum=0,maximum=100" jsonschema_description:"Lines of context before and after each match (content mode)."`
+	HeadLimit  int    `json:"head_limit,omitempty" jsonschema:"minimum=0" jsonschema_description:"Keep only the first N lines or entries of the output."`
+	IgnoreCase bool   `json:"ignore_case,omitempty" jsonschema_description:"Match without regard to case."`
 }
 
 // Grep returns the grep tool.

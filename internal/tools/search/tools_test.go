@@ -24,9 +24,14 @@ func TestGlobNewestFirstLimitExcludeHidden(t *testing.T) {
 	if r.Text != "a.go\nb/c.go\nnode_modules/m/i.go" {
 		t.Fatalf("%q", r.Text)
 	}
-	r = call(t, Glob(testOpts), d, A{"pattern": "**/*.go", "excludePattern": "**/node_modules/**", "limit": 1})
+	r = call(t, Glob(testOpts), d, A{"pattern": "**/*.go", "exclude_pattern": "**/node_modules/**", "limit": 1})
 	if r.Text != "a.go\n[showing 1 of 2 files, newest first; narrow the pattern]" {
 		t.Fatalf("%q", r.Text)
+	}
+	// The former spelling still works, for a release, and says it is deprecated.
+	r = call(t, Glob(testOpts), d, A{"pattern": "**/*.go", "excludePattern": "**/node_modules/**", "limit": 1})
+	if r.Text != "a.go\n[showing 1 of 2 files, newest first; narrow the pattern]\n\n(Note: excludePattern is deprecated; use exclude_pattern.)" {
+		t.Fatalf("former spelling: %q", r.Text)
 	}
 	r = call(t, Glob(testOpts), d, A{"pattern": ".github/**/*.yml"})
 	if r.Text != ".github/w.yml" {

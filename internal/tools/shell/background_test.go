@@ -98,7 +98,7 @@ func TestTaskOutputReadsIncrementally(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(s.cwd, "go"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res = s.run("task_output", map[string]any{"task_id": id, "timeout": 5000})
+	res = s.run("task_output", map[string]any{"task_id": id, "timeout": 5})
 	if !strings.HasPrefix(res.Text, "two\n[bg_1 finished after ") || strings.Contains(res.Text, "one") || res.IsError {
 		t.Fatalf("second read %q", res.Text)
 	}
@@ -113,7 +113,7 @@ func TestTaskOutputBlockWaitsAtMostTimeout(t *testing.T) {
 	s := newSession(t)
 	id := s.start("sleep 100")
 	start := time.Now()
-	res := s.run("task_output", map[string]any{"task_id": id, "timeout": 300})
+	res := s.run("task_output", map[string]any{"task_id": id, "timeout": 0.3})
 	if d := time.Since(start); d < 300*time.Millisecond || d > 2*time.Second {
 		t.Fatalf("blocked %v for a 300 ms timeout", d)
 	}
@@ -122,8 +122,10 @@ func TestTaskOutputBlockWaitsAtMostTimeout(t *testing.T) {
 	}
 	start = time.Now()
 	id2 := s.start("sleep 0.3; echo done")
+	// A timeout over 600 is in milliseconds, the former unit, for a release.
 	res = s.run("task_output", map[string]any{"task_id": id2, "timeout": 10000})
-	if d := time.Since(start); d > 3*time.Second || !strings.HasPrefix(res.Text, "done\n[bg_2 finished") {
+	if d := time.Since(start); d > 3*time.Second || !strings.HasPrefix(res.Text, "done\n[bg_2 finished") ||
+		!strings.HasSuffix(res.Text, "(Note: timeout in milliseconds is deprecated; give it in seconds.)") {
 		t.Fatalf("blocking for a finishing task took %v and gave %q", d, res.Text)
 	}
 }
@@ -183,7 +185,7 @@ func TestTaskEndKillsLeftovers(t *testing.T) {
 	t.Parallel()
 	s := newSession(t)
 	id := s.start("echo pgid=$(cut -d' ' -f5 /proc/self/stat); sleep 100 &")
-	res := s.run("task_output", map[string]any{"task_id": id, "timeout": 5000})
+	res := s.run("task_output", map[string]any{"task_id": id, "timeout": 5})
 	if !strings.Contains(res.Text, "[bg_1 finished after") {
 		t.Fatalf("got %q", res.Text)
 	}
@@ -270,7 +272,7 @@ func TestTaskOutputBoundsLargeOutput(t *testing.T) {
 	t.Parallel()
 	s := newSession(t)
 	id := s.start(`echo FIRST; head -c 5000000 /dev/zero | tr '\0' x; echo; echo LAST`)
-	res := s.run("task_output", map[string]any{"task_id": id, "timeout": 10000})
+	res := s.run("task_output", map[string]any{"task_id": id, "timeout": 10})
 	if len(res.Text) > captureHead+captureTail+200 || !strings.HasPrefix(res.Text, "FIRST\n") ||
 		!strings.Contains(res.Text, "bytes of output dropped here") || !strings.Contains(res.Text, "x\nLAST\n[bg_1 finished") {
 		t.Fatalf("%d bytes: %q … %q", len(res.Text), res.Text[:min(len(res.Text), 40)], res.Text[max(0, len(res.Text)-80):])

@@ -19,10 +19,10 @@ import (
 var bashDescription string
 
 type bashArgs struct {
-	Command         string `json:"command" jsonschema:"description=The shell command to run with bash -c."`
-	Timeout         int    `json:"timeout,omitempty" jsonschema:"description=Seconds before the command and its processes are stopped.,minimum=1,maximum=600"`
-	Cwd             string `json:"cwd,omitempty" jsonschema:"description=Working directory for this call (absolute or relative to the session's)."`
-	RunInBackground bool   `json:"run_in_background,omitempty" jsonschema:"description=Start the command in the background and return a task_id at once."`
+	Command         string `json:"command" jsonschema_description:"The shell command to run with bash -c."`
+	Timeout         int    `json:"timeout,omitempty" jsonschema:"minimum=1,maximum=600" jsonschema_description:"Seconds before the command and its processes are stopped."`
+	Cwd             string `json:"cwd,omitempty" jsonschema_description:"Working directory for this call (absolute or relative to the session's)."`
+	RunInBackground bool   `json:"run_in_background,omitempty" jsonschema_description:"Start the command in the background and return a task_id at once."`
 }
 
 func bashTool(o Options) tool.Tool {

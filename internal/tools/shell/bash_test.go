@@ -238,7 +238,7 @@ func TestBashSessionEnvironment(t *testing.T) {
 		t.Fatalf("foreground: %q", res.Text)
 	}
 	id := s.start(echo)
-	if res := s.run("task_output", map[string]any{"task_id": id, "timeout": 10000}); !strings.HasPrefix(res.Text, "two words cat\n") {
+	if res := s.run("task_output", map[string]any{"task_id": id, "timeout": 10}); !strings.HasPrefix(res.Text, "two words cat\n") {
 		t.Fatalf("background: %q", res.Text)
 	}
 	f := &fakeTerminals{res: tool.TerminalResult{}}

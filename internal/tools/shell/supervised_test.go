@@ -59,7 +59,7 @@ func TestBackgroundTaskIsSupervised(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := s.start(`eval "m""v a b"; echo done`)
-	res := s.run("task_output", map[string]any{"task_id": id, "timeout": 10000})
+	res := s.run("task_output", map[string]any{"task_id": id, "timeout": 10})
 	if _, err := os.Stat(filepath.Join(s.cwd, "b")); err == nil {
 		t.Fatal("a was moved")
 	}

@@ -16,7 +16,7 @@ var taskKillDescription string
 const killTail = 4096
 
 type taskKillArgs struct {
-	TaskID string `json:"task_id" jsonschema:"description=The task id that bash or agent returned for a run_in_background call (e.g. bg_1)."`
+	TaskID string `json:"task_id" jsonschema_description:"The task id that bash or agent returned for a run_in_background call (e.g. bg_1)."`
 }
 
 func taskKillTool(ts *Tasks) tool.Tool {

@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -13,12 +14,17 @@ import (
 //go:embed task_output.md
 var taskOutputDescription string
 
-const defaultTaskWait = 30 * time.Second
+// defaultTaskWait is how long task_output blocks when no timeout is given, and
+// maxTaskWait the most seconds a timeout may ask.
+const (
+	defaultTaskWait = 30 * time.Second
+	maxTaskWait     = 600
+)
 
 type taskOutputArgs struct {
-	TaskID  string `json:"task_id" jsonschema:"description=The task id that bash or agent returned for a run_in_background call (e.g. bg_1)."`
-	Block   *bool  `json:"block,omitempty" jsonschema:"description=Wait for the task to finish before returning (default true).,default=true"`
-	Timeout int    `json:"timeout,omitempty" jsonschema:"description=Milliseconds to wait at most when blocking (default 30000).,minimum=1,maximum=600000"`
+	TaskID  string  `json:"task_id" jsonschema_description:"The task id that bash or agent returned for a run_in_background call (e.g. bg_1)."`
+	Block   *bool   `json:"block,omitempty" jsonschema:"default=true" jsonschema_description:"Wait for the task to finish before returning (default true)."`
+	Timeout float64 `json:"timeout,omitempty" jsonschema:"minimum=0,maximum=600" jsonschema_description:"Seconds to wait at most when blocking (default 30)."`
 }
 
 func taskOutputTool(ts *Tasks) tool.Tool {
@@ -32,6 +38,9 @@ func taskOutputTool(ts *Tasks) tool.Tool {
 		Icon:        "📄",
 		Principal:   func(a taskOutputArgs) string { return a.TaskID },
 		Title:       func(_ tool.Env, a taskOutputArgs, _ []string) string { return "Output of " + a.TaskID },
+		// The timeout was in milliseconds, as Claude Code's TaskOutput has it: a value
+		// above the most seconds allowed is read as milliseconds, for a release.
+		Formers: []tool.Former{{Name: "timeout", New: "timeout", Scale: 0.001, Over: maxTaskWait, Unit: "seconds", OldUnit: "milliseconds"}},
 		Run: func(ctx context.Context, _ tool.Env, a taskOutputArgs) tool.Result {
 			return taskOutput(ctx, ts, a)
 		},
@@ -47,7 +56,7 @@ func taskOutput(ctx context.Context, ts *Tasks, a taskOutputArgs) tool.Result {
 	if (a.Block == nil || *a.Block) && !t.finished() {
 		wait := defaultTaskWait
 		if a.Timeout > 0 {
-			wait = time.Duration(a.Timeout) * time.Millisecond
+			wait = time.Duration(math.Round(a.Timeout*1000)) * time.Millisecond
 		}
 		timer := time.NewTimer(wait)
 		defer timer.Stop()

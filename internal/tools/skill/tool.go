@@ -23,8 +23,8 @@ const placeholder = "$ARGUMENTS"
 const dirPlaceholder = "${CLAUDE_SKILL_DIR}"
 
 type readSkillArgs struct {
-	Name      string `json:"name" jsonschema:"description=The skill's name exactly as listed in this tool's description."`
-	Arguments string `json:"arguments,omitempty" jsonschema:"description=Text substituted for $ARGUMENTS in the skill."`
+	Name      string `json:"name" jsonschema_description:"The skill's name exactly as listed in this tool's description."`
+	Arguments string `json:"arguments,omitempty" jsonschema_description:"Text substituted for $ARGUMENTS in the skill."`
 }
 
 // Options are what read_skill needs of its session.

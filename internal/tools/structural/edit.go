@@ -24,10 +24,10 @@ var editDoc string
 var resolveDoc string
 
 type editArgs struct {
-	Pattern  string `json:"pattern" jsonschema:"description=The code to rewrite, as for ast_grep ($NAME one node, $$$NAME a run of nodes)."`
-	Rewrite  string `json:"rewrite" jsonschema:"description=What each match becomes: code with the pattern's $NAME and $$$NAME substituted (an unbound name becomes nothing)."`
-	Path     string `json:"path,omitempty" jsonschema:"description=File or folder (default: the working directory)."`
-	Language string `json:"language,omitempty" jsonschema:"description=The language of the pattern; inferred from a file's extension; for a folder without it, every language the pattern parses in."`
+	Pattern  string `json:"pattern" jsonschema_description:"The code to rewrite, as for ast_grep ($NAME one node, $$$NAME a run of nodes)."`
+	Rewrite  string `json:"rewrite" jsonschema_description:"What each match becomes: code with the pattern's $NAME and $$$NAME substituted (an unbound name becomes nothing)."`
+	Path     string `json:"path,omitempty" jsonschema_description:"File or folder (default: the working directory)."`
+	Language string `json:"language,omitempty" jsonschema_description:"The language of the pattern; inferred from a file's extension; for a folder without it, every language the pattern parses in."`
 }
 
 // Set is the structural tools of one session on the lifecycle seam (a
@@ -188,8 +188,8 @@ func cutLines(s string, n int) string {
 }
 
 type resolveArgs struct {
-	EditID string `json:"edit_id" jsonschema:"description=The id ast_edit gave (edit_1, edit_2, …)."`
-	Action string `json:"action" jsonschema:"description=accept writes every file of the change (all or none); discard drops it.,enum=accept,enum=discard"`
+	EditID string `json:"edit_id" jsonschema_description:"The id ast_edit gave (edit_1, edit_2, …)."`
+	Action string `json:"action" jsonschema:"enum=accept,enum=discard" jsonschema_description:"accept writes every file of the change (all or none); discard drops it."`
 }
 
 // Resolve is the resolve tool: a staged change written whole, or dropped.

@@ -26,10 +26,10 @@ type Options struct {
 const defaultMaxResults = 50
 
 type grepArgs struct {
-	Pattern    string `json:"pattern" jsonschema:"description=Code to find, written as code in the language, with metavariables: $NAME matches one node, $$$NAME a run of sibling nodes (arguments, statements), $_ and $$$ match without binding. A metavariable used twice must match the same text."`
-	Path       string `json:"path,omitempty" jsonschema:"description=File or folder to search (default: the working directory)."`
-	Language   string `json:"language,omitempty" jsonschema:"description=The language of the pattern (go, python, javascript, typescript, tsx, rust, c, cpp, java, bash, ruby, json, html, css, dart); inferred from a file's extension; for a folder without it, every language the pattern parses in."`
-	MaxResults int    `json:"max_results,omitempty" jsonschema:"description=The most matches shown (default 50).,minimum=0,maximum=1000"`
+	Pattern    string `json:"pattern" jsonschema_description:"Code to find, written as code in the language, with metavariables: $NAME matches one node, $$$NAME a run of sibling nodes (arguments, statements), $_ and $$$ match without binding. A metavariable used twice must match the same text."`
+	Path       string `json:"path,omitempty" jsonschema_description:"File or folder to search (default: the working directory)."`
+	Language   string `json:"language,omitempty" jsonschema_description:"The language of the pattern (go, python, javascript, typescript, tsx, rust, c, cpp, java, bash, ruby, json, html, css, dart); inferred from a file's extension; for a folder without it, every language the pattern parses in."`
+	MaxResults int    `json:"max_results,omitempty" jsonschema:"minimum=0,maximum=1000" jsonschema_description:"The most matches shown (default 50)."`
 }
 
 // Grep is the ast_grep tool.

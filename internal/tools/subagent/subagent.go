@@ -34,10 +34,10 @@ type Background interface {
 }
 
 type args struct {
-	Prompt          string `json:"prompt" jsonschema:"description=The whole task for the subagent: it sees nothing of this conversation, so say what to do, where, and what to report back."`
-	Description     string `json:"description,omitempty" jsonschema:"description=Three to five words naming the task, shown to the person."`
-	RunInBackground bool   `json:"run_in_background,omitempty" jsonschema:"description=Start it and return a task_id at once; read its answer with task_output."`
-	ReadOnly        bool   `json:"read_only,omitempty" jsonschema:"description=Give it read tools only (for research and review)."`
+	Prompt          string `json:"prompt" jsonschema_description:"The whole task for the subagent: it sees nothing of this conversation, so say what to do, where, and what to report back."`
+	Description     string `json:"description,omitempty" jsonschema_description:"Three to five words naming the task, shown to the person."`
+	RunInBackground bool   `json:"run_in_background,omitempty" jsonschema_description:"Start it and return a task_id at once; read its answer with task_output."`
+	ReadOnly        bool   `json:"read_only,omitempty" jsonschema_description:"Give it read tools only (for research and review)."`
 }
 
 //go:embed agent.md

@@ -13,8 +13,8 @@ func TestEveryChangeRecordsTheWholeBoard(t *testing.T) {
 	f := newFixture()
 	f.ok(t, `{"action":"create","title":"A"}`)
 	f.ok(t, `{"action":"create","title":"B","blocked_by":["t1"]}`)
-	f.ok(t, `{"action":"update","taskId":"t1","status":"in_progress"}`)
-	f.ok(t, `{"action":"get","taskId":"t1"}`)
+	f.ok(t, `{"action":"update","task_id":"t1","status":"in_progress"}`)
+	f.ok(t, `{"action":"get","task_id":"t1"}`)
 	f.ok(t, `{"action":"list"}`)
 	if f.rec.count() != 3 {
 		t.Fatalf("%d events, want one per change", f.rec.count())
@@ -37,7 +37,7 @@ func TestStoreFailureChangesNothing(t *testing.T) {
 	f := newFixture()
 	f.ok(t, `{"action":"create","title":"A"}`)
 	f.rec.fail = true
-	for _, args := range []string{`{"action":"create","title":"B"}`, `{"action":"update","taskId":"t1","status":"completed"}`} {
+	for _, args := range []string{`{"action":"create","title":"B"}`, `{"action":"update","task_id":"t1","status":"completed"}`} {
 		r := f.call(t, args)
 		if !r.IsError || !strings.Contains(r.Text, "disk full") || !strings.Contains(r.Text, "nothing changed") {
 			t.Fatalf("%s: %+v", args, r)
@@ -64,7 +64,7 @@ func TestResume(t *testing.T) {
 	f.ok(t, `{"action":"create","title":"A","description":"first"}`)
 	f.ok(t, `{"action":"create","title":"B","blocked_by":["t1"]}`)
 	f.ok(t, `{"action":"create","title":"C"}`)
-	f.ok(t, `{"action":"update","taskId":"t1","status":"completed"}`)
+	f.ok(t, `{"action":"update","task_id":"t1","status":"completed"}`)
 	want := f.board.Tasks()
 
 	// The session store hands back the payloads; a broken one at the end is skipped.
@@ -86,7 +86,7 @@ func TestResume(t *testing.T) {
 		t.Fatal("Restore recorded an event")
 	}
 	// The rules and the ids go on from where they were.
-	g.refused(t, `{"action":"update","taskId":"t1","status":"pending"}`, "cannot go back")
+	g.refused(t, `{"action":"update","task_id":"t1","status":"pending"}`, "cannot go back")
 	if got := g.ok(t, `{"action":"create","title":"D"}`); !strings.HasPrefix(got, "Created t4: D.") {
 		t.Errorf("after resume: %s", got)
 	}
@@ -126,9 +126,9 @@ func TestConcurrentUse(t *testing.T) {
 					return
 				}
 				id := strings.TrimSuffix(strings.Fields(r.Text)[1], ":")
-				f.call(t, `{"action":"update","taskId":"`+id+`","status":"in_progress"}`)
+				f.call(t, `{"action":"update","task_id":"`+id+`","status":"in_progress"}`)
 				f.call(t, `{"action":"list","ready":true}`)
-				f.call(t, `{"action":"get","taskId":"`+id+`"}`)
+				f.call(t, `{"action":"get","task_id":"`+id+`"}`)
 			}
 		})
 	}

@@ -33,10 +33,10 @@ func TestScriptedSessionAndResume(t *testing.T) {
 	p := scripted.New(
 		step(`{"action":"create","title":"Design the schema"}`),
 		step(`{"action":"create","title":"Write the API","blocked_by":["t1"]}`),
-		step(`{"action":"update","taskId":"t2","status":"in_progress"}`),
-		step(`{"action":"update","taskId":1,"status":"completed"}`),
+		step(`{"action":"update","task_id":"t2","status":"in_progress"}`),
+		step(`{"action":"update","task_id":1,"status":"completed"}`),
 		step(`{"action":"list","ready":true}`),
-		step(`{"action":"update","taskId":"t1","status":"pending"}`),
+		step(`{"action":"update","task_id":"t1","status":"pending"}`),
 		scripted.Step{Text: "done"},
 	)
 	run(t, p, board, s)
@@ -87,7 +87,7 @@ func TestScriptedSessionAndResume(t *testing.T) {
 	resumed := task.NewBoard(s)
 	resumed.Restore(task.FromEvents(payloads))
 	p = scripted.New(
-		step(`{"action":"get","taskId":"t1"}`),
+		step(`{"action":"get","task_id":"t1"}`),
 		step(`{"action":"create","title":"Document it","blocked_by":["t2"]}`),
 		scripted.Step{Text: "done"},
 	)

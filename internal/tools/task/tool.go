@@ -15,13 +15,13 @@ import (
 var description string
 
 type args struct {
-	Action      string   `json:"action" jsonschema:"enum=create,enum=get,enum=list,enum=update,description=create (needs title), get (needs taskId), list (all tasks, or with ready only those that can start), update (needs taskId and what to change)."`
-	Title       *string  `json:"title,omitempty" jsonschema:"description=create, update: a short title in the imperative."`
-	Description *string  `json:"description,omitempty" jsonschema:"description=create, update: what the task involves and when it is done."`
-	BlockedBy   []taskID `json:"blocked_by,omitempty" jsonschema:"description=create, update: ids of the tasks that must be completed before this one starts; on update it replaces the list ([] clears it)."`
-	TaskID      taskID   `json:"taskId,omitempty" jsonschema:"description=get, update: the task's id, e.g. \"t1\"."`
-	Status      *string  `json:"status,omitempty" jsonschema:"enum=pending,enum=in_progress,enum=completed,description=update: the new status; it only moves forward, pending → in_progress → completed."`
-	Ready       bool     `json:"ready,omitempty" jsonschema:"description=list: only pending tasks whose blockers are all completed."`
+	Action      string   `json:"action" jsonschema:"enum=create,enum=get,enum=list,enum=update" jsonschema_description:"create (needs title), get (needs task_id), list (all tasks, or with ready only those that can start), update (needs task_id and what to change)."`
+	Title       *string  `json:"title,omitempty" jsonschema_description:"create, update: a short title in the imperative."`
+	Description *string  `json:"description,omitempty" jsonschema_description:"create, update: what the task involves and when it is done."`
+	BlockedBy   []taskID `json:"blocked_by,omitempty" jsonschema_description:"create, update: ids of the tasks that must be completed before this one starts; on update it replaces the list ([] clears it)."`
+	TaskID      taskID   `json:"task_id,omitempty" jsonschema_description:"get, update: the task's id, e.g. \"t1\"."`
+	Status      *string  `json:"status,omitempty" jsonschema:"enum=pending,enum=in_progress,enum=completed" jsonschema_description:"update: the new status; it only moves forward, pending → in_progress → completed."`
+	Ready       bool     `json:"ready,omitempty" jsonschema_description:"list: only pending tasks whose blockers are all completed."`
 }
 
 // Tool returns task over b.
@@ -36,6 +36,7 @@ func Tool(b *Board) tool.Tool {
 		Icon:         "✅",
 		Principal:    principal,
 		Check:        check,
+		Formers:      []tool.Former{{Name: "taskId", New: "task_id"}},
 		Run: func(_ context.Context, _ tool.Env, a args) tool.Result {
 			return run(b, a)
 		},
@@ -62,11 +63,11 @@ func check(a args) string {
 		}
 	case "get":
 		if a.TaskID == "" {
-			missing = append(missing, `"taskId"`)
+			missing = append(missing, `"task_id"`)
 		}
 	case "update":
 		if a.TaskID == "" {
-			missing = append(missing, `"taskId"`)
+			missing = append(missing, `"task_id"`)
 		}
 		if a.Title == nil && a.Description == nil && a.Status == nil && a.BlockedBy == nil {
 			missing = append(missing, `one of "title", "description", "status" or "blocked_by"`)

@@ -18,14 +18,14 @@ var readDescription string
 
 // itemArg is one item of todo_write.
 type itemArg struct {
-	ID      itemID  `json:"id" jsonschema:"description=A short id unique in the list (e.g. \"1\" or \"parser\"); with merge it names the item to update."`
-	Content *string `json:"content,omitempty" jsonschema:"description=What is to be done, in the imperative. Required for a new item; with merge, leave it out to keep the current text."`
-	Status  *string `json:"status,omitempty" jsonschema:"enum=pending,enum=in_progress,enum=completed,description=pending, in_progress or completed; a new item without one is pending; at most one item may be in_progress."`
+	ID      itemID  `json:"id" jsonschema_description:"A short id unique in the list (e.g. \"1\" or \"parser\"); with merge it names the item to update."`
+	Content *string `json:"content,omitempty" jsonschema_description:"What is to be done, in the imperative. Required for a new item; with merge, leave it out to keep the current text."`
+	Status  *string `json:"status,omitempty" jsonschema:"enum=pending,enum=in_progress,enum=completed" jsonschema_description:"pending, in_progress or completed; a new item without one is pending; at most one item may be in_progress."`
 }
 
 type writeArgs struct {
-	Todos []itemArg `json:"todos" jsonschema:"description=The items: the whole list, or with merge only the items to add or update."`
-	Merge bool      `json:"merge,omitempty" jsonschema:"description=true: update the items of these ids and add new ids, keeping the others; false (default): replace the whole list."`
+	Todos []itemArg `json:"todos" jsonschema_description:"The items: the whole list, or with merge only the items to add or update."`
+	Merge bool      `json:"merge,omitempty" jsonschema_description:"true: update the items of these ids and add new ids, keeping the others; false (default): replace the whole list."`
 }
 
 type readArgs struct{}

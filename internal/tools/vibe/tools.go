@@ -16,23 +16,23 @@ const (
 )
 
 type spawnArgs struct {
-	Brief string `json:"brief" jsonschema:"description=The worker's whole task: it sees nothing of this conversation, so say what to do, where, what done means and what to report."`
-	Label string `json:"label" jsonschema:"description=A few words naming the worker, shown to the person beside its tool calls."`
-	Tier  string `json:"tier,omitempty" jsonschema:"enum=fast,enum=good,description=fast (default): mechanical work with a clear spec; good: design, judgement, or review of a fast worker's output."`
+	Brief string `json:"brief" jsonschema_description:"The worker's whole task: it sees nothing of this conversation, so say what to do, where, what done means and what to report."`
+	Label string `json:"label" jsonschema_description:"A few words naming the worker, shown to the person beside its tool calls."`
+	Tier  string `json:"tier,omitempty" jsonschema:"enum=fast,enum=good" jsonschema_description:"fast (default): mechanical work with a clear spec; good: design, judgement, or review of a fast worker's output."`
 }
 
 type sendArgs struct {
-	WorkerID string `json:"worker_id" jsonschema:"description=The worker, as vibe_spawn named it (w1, w2, …)."`
-	Message  string `json:"message" jsonschema:"description=More brief: a correction, the next step, an answer to its question."`
+	WorkerID string `json:"worker_id" jsonschema_description:"The worker, as vibe_spawn named it (w1, w2, …)."`
+	Message  string `json:"message" jsonschema_description:"More brief: a correction, the next step, an answer to its question."`
 }
 
 type waitArgs struct {
-	WorkerID       string `json:"worker_id" jsonschema:"description=The worker to wait for."`
-	TimeoutSeconds int    `json:"timeout_seconds,omitempty" jsonschema:"description=How long to wait at most (default 300, at most 1800); the worker goes on after a timeout."`
+	WorkerID string `json:"worker_id" jsonschema_description:"The worker to wait for."`
+	Timeout  int    `json:"timeout,omitempty" jsonschema_description:"Seconds to wait at most (default 300, at most 1800); the worker goes on after a timeout."`
 }
 
 type killArgs struct {
-	WorkerID string `json:"worker_id" jsonschema:"description=The worker to stop."`
+	WorkerID string `json:"worker_id" jsonschema_description:"The worker to stop."`
 }
 
 type listArgs struct{}
@@ -119,22 +119,23 @@ func sendTool(b *Board) tool.Tool {
 func waitTool(b *Board) tool.Tool {
 	return def(tool.Def[waitArgs]{
 		Name: "vibe_wait", Label: "Wait for a worker",
-		Description: "Wait until a worker ends and return its final message (or why it failed). After timeout_seconds (default 300) it returns saying the worker still runs; the worker goes on.",
+		Description: "Wait until a worker ends and return its final message (or why it failed). After timeout seconds (default 300) it returns saying the worker still runs; the worker goes on.",
 		Principal:   func(a waitArgs) string { return a.WorkerID },
 		Title:       func(_ tool.Env, a waitArgs, _ []string) string { return "Wait for worker " + a.WorkerID },
 		Check: func(a waitArgs) string {
 			if m := needID(a.WorkerID); m != "" {
 				return "vibe_wait " + m
 			}
-			if a.TimeoutSeconds < 0 {
-				return "vibe_wait: timeout_seconds cannot be negative."
+			if a.Timeout < 0 {
+				return "vibe_wait: timeout cannot be negative."
 			}
 			return ""
 		},
+		Formers: []tool.Former{{Name: "timeout_seconds", New: "timeout"}},
 		Run: func(ctx context.Context, _ tool.Env, a waitArgs) tool.Result {
 			timeout := defaultWait
-			if a.TimeoutSeconds > 0 {
-				timeout = min(time.Duration(a.TimeoutSeconds)*time.Second, maxWait)
+			if a.Timeout > 0 {
+				timeout = min(time.Duration(a.Timeout)*time.Second, maxWait)
 			}
 			s, ended, err := b.wait(ctx, a.WorkerID, timeout)
 			if err != nil {

@@ -86,7 +86,7 @@ func TestBadInput(t *testing.T) {
 		{"vibe_send", `{"message":"more"}`, "worker_id"},
 		{"vibe_send", `{"worker_id":"w1"}`, "message"},
 		{"vibe_send", `{"worker_id":"w1","message":"more"}`, "none was spawned"},
-		{"vibe_wait", `{"worker_id":"w1","timeout_seconds":-1}`, "negative"},
+		{"vibe_wait", `{"worker_id":"w1","timeout":-1}`, "negative"},
 		{"vibe_wait", `{"worker_id":"w7"}`, "no worker"},
 		{"vibe_kill", `{}`, "worker_id"},
 		{"vibe_spawn", `not json`, "JSON"},
@@ -111,12 +111,14 @@ func TestSendWaitKill(t *testing.T) {
 	if r := run(t, b, "vibe_send", `{"worker_id":"w1","message":"second"}`); !strings.Contains(r.Text, "when its current run ends") {
 		t.Errorf("send while running: %q", r.Text)
 	}
-	if r := run(t, b, "vibe_wait", `{"worker_id":"w1","timeout_seconds":1}`); r.IsError || !strings.Contains(r.Text, "still running") {
+	// timeout_seconds, the former spelling, still works and says it is deprecated.
+	if r := run(t, b, "vibe_wait", `{"worker_id":"w1","timeout_seconds":1}`); r.IsError || !strings.Contains(r.Text, "still running") ||
+		!strings.HasSuffix(r.Text, "(Note: timeout_seconds is deprecated; use timeout.)") {
 		t.Errorf("wait with a timeout: %q", r.Text)
 	}
 	f.release <- "did the first" // the run ends; the waiting message starts the next
 	f.release <- "did the second"
-	if r := run(t, b, "vibe_wait", `{"worker_id":"w1","timeout_seconds":5}`); !strings.Contains(r.Text, "did the second (second)") || !strings.Contains(r.Text, "done after") {
+	if r := run(t, b, "vibe_wait", `{"worker_id":"w1","timeout":5}`); !strings.Contains(r.Text, "did the second (second)") || !strings.Contains(r.Text, "done after") {
 		t.Errorf("wait: %q", r.Text)
 	}
 	// An ended worker runs again with what is sent.

@@ -23,11 +23,11 @@ const (
 )
 
 type fetchArgs struct {
-	URL           string            `json:"url" jsonschema:"description=The full http:// or https:// URL to fetch."`
-	ExtractMode   string            `json:"extract_mode,omitempty" jsonschema:"description=How an HTML page is returned: markdown (headings\\, links\\, lists\\, tables and code kept) or text (plain text\\, no markup).,enum=markdown,enum=text,default=markdown"`
-	MaxChars      int               `json:"max_chars,omitempty" jsonschema:"description=The most characters of content to return; the rest is cut with a note.,minimum=1,maximum=200000,default=50000"`
-	Headers       map[string]string `json:"headers,omitempty" jsonschema:"description=Extra request headers\\, name to value (e.g. Accept or Cookie)."`
-	Authorization string            `json:"authorization,omitempty" jsonschema:"description=The value of the Authorization header (e.g. Bearer <token>); not sent on to another host after a redirect."`
+	URL           string            `json:"url" jsonschema_description:"The full http:// or https:// URL to fetch."`
+	ExtractMode   string            `json:"extract_mode,omitempty" jsonschema:"enum=markdown,enum=text,default=markdown" jsonschema_description:"How an HTML page is returned: markdown (headings, links, lists, tables and code kept) or text (plain text, no markup)."`
+	MaxChars      int               `json:"max_chars,omitempty" jsonschema:"minimum=1,maximum=200000,default=50000" jsonschema_description:"The most characters of content to return; the rest is cut with a note."`
+	Headers       map[string]string `json:"headers,omitempty" jsonschema_description:"Extra request headers, name to value (e.g. Accept or Cookie)."`
+	Authorization string            `json:"authorization,omitempty" jsonschema_description:"The value of the Authorization header (e.g. Bearer <token>); not sent on to another host after a redirect."`
 }
 
 func (a fetchArgs) maxChars() int {

@@ -23,9 +23,9 @@ const (
 )
 
 type searchArgs struct {
-	Query string `json:"query" jsonschema:"description=What to search for."`
-	Count int    `json:"count,omitempty" jsonschema:"description=How many results to return.,minimum=1,maximum=10,default=5"`
-	Type  string `json:"type,omitempty" jsonschema:"description=auto lets the engine choose; keyword matches the words; neural matches the meaning.,enum=auto,enum=keyword,enum=neural,default=auto"`
+	Query string `json:"query" jsonschema_description:"What to search for."`
+	Count int    `json:"count,omitempty" jsonschema:"minimum=1,maximum=10,default=5" jsonschema_description:"How many results to return."`
+	Type  string `json:"type,omitempty" jsonschema:"enum=auto,enum=keyword,enum=neural,default=auto" jsonschema_description:"auto lets the engine choose; keyword matches the words; neural matches the meaning."`
 }
 
 func (a searchArgs) count() int {

@@ -226,7 +226,7 @@ func TestPermissionShowsDiff(t *testing.T) {
 func TestPlanApprovalShowsItsRules(t *testing.T) {
 	m := scripted.New(
 		scripted.Step{Calls: []scripted.Call{{ID: "p1", Name: "enter_plan_mode", Input: `{}`}}},
-		scripted.Step{Calls: []scripted.Call{{ID: "p2", Name: "exit_plan_mode", Input: `{"plan":"1. do it","allowedPrompts":["bash"]}`}}},
+		scripted.Step{Calls: []scripted.Call{{ID: "p2", Name: "exit_plan_mode", Input: `{"plan":"1. do it","allowed_prompts":["bash"]}`}}},
 		scripted.Step{Text: "planned"},
 	)
 	h := start(t, m, sdk.ClientCapabilities{})

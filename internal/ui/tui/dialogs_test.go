@@ -50,7 +50,7 @@ func TestPlanApproval(t *testing.T) {
 func TestPlanApprovalShowsItsRules(t *testing.T) {
 	m := scripted.New(
 		scripted.Step{Calls: []scripted.Call{{ID: "p1", Name: "enter_plan_mode", Input: `{}`}}},
-		scripted.Step{Calls: []scripted.Call{{ID: "p2", Name: "exit_plan_mode", Input: `{"plan":"1. Run it.","allowedPrompts":["bash",{"tool":"Bash","prompt":"run tests"}]}`}}},
+		scripted.Step{Calls: []scripted.Call{{ID: "p2", Name: "exit_plan_mode", Input: `{"plan":"1. Run it.","allowed_prompts":["bash",{"tool":"Bash","prompt":"run tests"}]}`}}},
 		scripted.Step{Text: "Starting."},
 	)
 	d := newDriver(t, m, 100, 30, false, nil)
