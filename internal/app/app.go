@@ -292,6 +292,9 @@ func New(opts Options) (_ *App, err error) {
 			CacheKey:  a.sess.ID(),
 		},
 	}
+	if opts.Preview {
+		a.asker.set(someone{}) // shown as a session with a person at it
+	}
 	a.reg, a.shell, a.skills, a.skillNotes = buildTools(a.sessionDeps())
 	a.agent.Tools = a.reg
 	a.agent.Config.ToolSearch, _ = a.reg.Find(toolsearch.Name)

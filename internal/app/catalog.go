@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/syntax"
 	"github.com/gantry-dev/gantry/internal/tool"
 )
@@ -113,4 +114,23 @@ func (a *App) MCPConfigured() []string {
 		names = append(names, e.status.Name)
 	}
 	return names
+}
+
+// someone stands for the person of a previewed session: it says someone answers, so
+// that the preview declares what an interactive session does (ask_user, the plan
+// tools), and it answers nothing, as a preview is never started.
+type someone struct{ nobody face.NoHuman }
+
+func (someone) NoHuman() bool { return false }
+func (s someone) AskPermission(ctx context.Context, r face.PermissionRequest) (face.Answer, error) {
+	return s.nobody.AskPermission(ctx, r)
+}
+func (s someone) AskUser(ctx context.Context, q []face.Question) (face.UserAnswer, error) {
+	return s.nobody.AskUser(ctx, q)
+}
+func (s someone) ApprovePlan(ctx context.Context, r face.PlanRequest) (face.PlanAnswer, error) {
+	return s.nobody.ApprovePlan(ctx, r)
+}
+func (s someone) TrustFolder(ctx context.Context, r face.TrustRequest) (bool, error) {
+	return s.nobody.TrustFolder(ctx, r)
 }
