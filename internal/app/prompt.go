@@ -97,3 +97,18 @@ func lastToldDate(history []llm.Message) string {
 	}
 	return ""
 }
+
+// Added reports whether a block of a user message is one gantry added for the model —
+// a reminder (the date, a change of mode), what hooks added — not what the person
+// wrote: faces replaying a conversation leave it out.
+func Added(b llm.Block) bool {
+	if b.Type != llm.BlockText {
+		return false
+	}
+	for _, p := range []string{"<system-reminder>", "<hook-context>", "<session-start-hooks>"} {
+		if strings.HasPrefix(strings.TrimSpace(b.Text), p) {
+			return true
+		}
+	}
+	return false
+}

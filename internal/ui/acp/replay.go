@@ -2,10 +2,10 @@ package acp
 
 import (
 	"encoding/base64"
-	"strings"
 
 	sdk "github.com/coder/acp-go-sdk"
 
+	"github.com/gantry-dev/gantry/internal/app"
 	"github.com/gantry-dev/gantry/internal/llm"
 	"github.com/gantry-dev/gantry/internal/tool"
 )
@@ -36,7 +36,7 @@ func (s *session) replayBlock(role llm.Role, b llm.Block) (sdk.SessionUpdate, bo
 		switch {
 		case b.Text == "":
 			return sdk.SessionUpdate{}, false
-		case role == llm.RoleUser && strings.HasPrefix(b.Text, "<hook-context>"):
+		case role == llm.RoleUser && app.Added(b):
 			return sdk.SessionUpdate{}, false
 		case role == llm.RoleUser:
 			return sdk.UpdateUserMessageText(b.Text), true

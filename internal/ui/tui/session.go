@@ -3,10 +3,10 @@ package tui
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gantry-dev/gantry/internal/app"
 	"github.com/gantry-dev/gantry/internal/llm"
 	"github.com/gantry-dev/gantry/internal/ui/termtext"
 )
@@ -23,7 +23,7 @@ func (m *Model) replay() {
 	for _, msg := range msgs {
 		for _, b := range msg.Content {
 			switch {
-			case b.Type == llm.BlockText && msg.Role == llm.RoleUser && !strings.HasPrefix(b.Text, "<hook-context>"):
+			case b.Type == llm.BlockText && msg.Role == llm.RoleUser && !app.Added(b):
 				m.print("", m.st.r(m.st.user, "› ")+m.st.r(m.st.bold, firstLines(b.Text, 6)))
 			case b.Type == llm.BlockText && msg.Role == llm.RoleAssistant:
 				m.print(m.md.render(b.Text, m.width))
