@@ -184,6 +184,9 @@ type Result struct {
 	Display Display
 	// Blocked are the programs the exec supervisor refused to run during the call.
 	Blocked []Blocked
+	// Preview is how much the model reads of a Text the bound cuts (see Fit): the
+	// zero value is the bound; a command's output asks for ShellPreview.
+	Preview Preview
 }
 
 // Blocked is one program a deny rule kept from running: the rule, and the command as
