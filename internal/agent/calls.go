@@ -354,11 +354,14 @@ func (a *Agent) settle(p *pending, r tool.Result, refused bool) {
 		return
 	}
 	a.start(p)
-	r.Text = tool.Bound(r.Text, a.Config.MaxOutput)
+	// The loop detector sees the whole text: a cut one's note names a file of its own
+	// each call.
+	note := a.loop.observe(p.block.ToolName, p.block.Input, r.Text)
+	r = tool.Fit(r, a.Config.MaxOutput, a.Outputs, p.block.ToolCallID)
 	if r.Text == "" && len(r.Images) == 0 {
 		r.Text = "(no output)"
 	}
-	if note := a.loop.observe(p.block.ToolName, p.block.Input, r.Text); note != "" {
+	if note != "" {
 		r.Text += "\n" + note
 	}
 	p.result = &r
@@ -421,7 +424,7 @@ func (a *Agent) Call(ctx context.Context, id, name string, input json.RawMessage
 	p.took = time.Since(start)
 	p.cancelled = ctx.Err() != nil
 	a.postToolUse(ctx, p, &r)
-	r.Text = tool.Bound(r.Text, a.Config.MaxOutput)
+	r = tool.Fit(r, a.Config.MaxOutput, a.Outputs, id)
 	p.result = &r
 	for _, b := range r.Blocked {
 		a.emit(face.ExecBlocked{CallID: id, Rule: b.Rule, Command: b.Command})
