@@ -38,7 +38,7 @@ type guardRules struct {
 	deny      []Rule
 	remember  []remembered
 	root      string
-	protected bool // writes of gantry's own settings are refused (yolo in the sandbox)
+	protected bool   // writes of gantry's own settings are refused (yolo in the sandbox)
 	outputs   string // the session's saved outputs, which a read may always read
 }
 
