@@ -275,6 +275,7 @@ func New(opts Options) (_ *App, err error) {
 			TasksText: a.board.Text,
 		},
 	}
+	a.keepOutputs()
 	a.reg, a.shell, a.skills, a.skillNotes = buildTools(a.sessionDeps())
 	a.agent.Tools = a.reg
 	a.gate.SetFileTools(fileTools(a.reg))

@@ -148,3 +148,25 @@ func TestSafeName(t *testing.T) {
 		}
 	}
 }
+
+func TestOutputDirBoundsAllSessionsTogether(t *testing.T) {
+	root := t.TempDir()
+	a := &OutputDir{Dir: filepath.Join(root, "a"), Total: 2500}
+	b := &OutputDir{Dir: filepath.Join(root, "b"), Total: 2500}
+	old, err := a.Save("c", strings.Repeat("a", 1000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Save("c", strings.Repeat("b", 1000)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(old); err != nil {
+		t.Fatalf("an output was removed within the total: %v", err)
+	}
+	if _, err := b.Save("d", strings.Repeat("b", 1000)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(old); !os.IsNotExist(err) {
+		t.Errorf("the oldest output of all sessions was kept past the total (%v)", err)
+	}
+}

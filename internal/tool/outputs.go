@@ -24,19 +24,29 @@ type Outputs interface {
 // its oldest saved outputs are removed first.
 const DefaultOutputBudget = 64 << 20
 
+// DefaultOutputTotal is how many bytes of saved outputs all sessions keep together
+// (sessions are kept, so their folders add up): past it, the oldest saved outputs of
+// any session are removed first.
+const DefaultOutputTotal = 512 << 20
+
 // OutputDir is an Outputs writing into one folder (a session's: outputs/<session id>
 // beside the session store), bounded in total size: before a file is written, the
-// folder's oldest files are removed until the new one fits in Budget.
+// folder's oldest files are removed until the new one fits in Budget, then the oldest
+// files of the folders beside it (the other sessions') until all fit in Total.
 type OutputDir struct {
 	// Dir is the folder, absolute; it is made on the first save.
 	Dir string
 	// Budget bounds the folder's files, in bytes (0: DefaultOutputBudget).
 	Budget int64
+	// Total bounds the files of Dir's parent's folders together, in bytes (0:
+	// DefaultOutputTotal).
+	Total int64
 	mu     sync.Mutex
 	last   time.Time // the time given to the newest file, so that ages never tie
 }
 
-// NewOutputDir returns the Outputs of dir, bounded to budget bytes (0: the default).
+// NewOutputDir returns the Outputs of dir, bounded to budget bytes (0: the default)
+// and, with the folders beside it, to DefaultOutputTotal.
 func NewOutputDir(dir string, budget int64) *OutputDir {
 	return &OutputDir{Dir: dir, Budget: budget}
 }
@@ -61,7 +71,15 @@ func (o *OutputDir) Save(name, text string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := o.evict(budget-int64(len(text)), filepath.Base(path)); err != nil {
+	total := o.Total
+	if total <= 0 {
+		total = DefaultOutputTotal
+	}
+	err = evict([]string{o.Dir}, budget-int64(len(text)), path)
+	if err == nil {
+		err = evict(siblings(o.Dir), total-int64(len(text)), path)
+	}
+	if err != nil {
 		f.Close()
 		os.Remove(path)
 		return "", err
@@ -88,50 +106,75 @@ func (o *OutputDir) Save(name, text string) (string, error) {
 	return path, nil
 }
 
-// evict removes the folder's oldest files, but the one named keep, until the others
-// take at most room bytes.
-func (o *OutputDir) evict(room int64, keep string) error {
-	entries, err := os.ReadDir(o.Dir)
-	if err != nil {
-		return fmt.Errorf("listing the outputs folder: %w", err)
-	}
+// evict removes the oldest files of dirs, but keep, until the others take at most
+// room bytes.
+func evict(dirs []string, room int64, keep string) error {
 	type file struct {
-		name string
+		path string
 		size int64
 		mod  int64
 	}
 	var files []file
 	var total int64
-	for _, e := range entries {
-		if !e.Type().IsRegular() || e.Name() == keep {
-			continue
-		}
-		info, err := e.Info()
+	for _, dir := range dirs {
+		entries, err := os.ReadDir(dir)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
 			return fmt.Errorf("listing the outputs folder: %w", err)
 		}
-		files = append(files, file{e.Name(), info.Size(), info.ModTime().UnixNano()})
-		total += info.Size()
+		for _, e := range entries {
+			path := filepath.Join(dir, e.Name())
+			if !e.Type().IsRegular() || path == keep {
+				continue
+			}
+			info, err := e.Info()
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return fmt.Errorf("listing the outputs folder: %w", err)
+			}
+			files = append(files, file{path, info.Size(), info.ModTime().UnixNano()})
+			total += info.Size()
+		}
+	}
+	if total <= room {
+		return nil
 	}
 	sort.Slice(files, func(i, j int) bool {
 		if files[i].mod != files[j].mod {
 			return files[i].mod < files[j].mod
 		}
-		return files[i].name < files[j].name
+		return files[i].path < files[j].path
 	})
 	for _, f := range files {
 		if total <= room {
 			break
 		}
-		if err := os.Remove(filepath.Join(o.Dir, f.name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := os.Remove(f.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("removing an old output: %w", err)
 		}
 		total -= f.size
 	}
 	return nil
+}
+
+// siblings are the folders in dir's parent, dir included.
+func siblings(dir string) []string {
+	parent := filepath.Dir(dir)
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return []string{dir}
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() {
+			out = append(out, filepath.Join(parent, e.Name()))
+		}
+	}
+	return out
 }
 
 // create makes a new file dir/name.txt, or dir/name-N.txt when that exists (a call id
