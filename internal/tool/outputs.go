@@ -41,8 +41,8 @@ type OutputDir struct {
 	// Total bounds the files of Dir's parent's folders together, in bytes (0:
 	// DefaultOutputTotal).
 	Total int64
-	mu     sync.Mutex
-	last   time.Time // the time given to the newest file, so that ages never tie
+	mu    sync.Mutex
+	last  time.Time // the time given to the newest file, so that ages never tie
 }
 
 // NewOutputDir returns the Outputs of dir, bounded to budget bytes (0: the default)
