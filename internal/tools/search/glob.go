@@ -162,19 +162,21 @@ func runGlob(ctx context.Context, env tool.Env, a globArgs, maxOut int) tool.Res
 		limit = DefaultGlobLimit
 	}
 	prefix := displayPrefix(env.Cwd, root)
-	var b strings.Builder
-	n := 0
-	for _, h := range hits {
-		line := prefix + h.path + "\n"
-		if n >= limit || b.Len()+len(line) > maxOut {
-			break
+	return tool.Result{Text: within(maxOut, func(room int) string {
+		var b strings.Builder
+		n := 0
+		for _, h := range hits {
+			line := prefix + h.path + "\n"
+			if n >= limit || b.Len()+len(line) > room {
+				break
+			}
+			b.WriteString(line)
+			n++
 		}
-		b.WriteString(line)
-		n++
-	}
-	out := strings.TrimSuffix(b.String(), "\n")
-	if n < len(hits) {
-		out += fmt.Sprintf("\n[showing %s of %s, newest first; narrow the pattern]", thousands(n), plural(len(hits), "file"))
-	}
-	return tool.Result{Text: sk.withNote(out)}
+		out := strings.TrimSuffix(b.String(), "\n")
+		if n < len(hits) {
+			out += fmt.Sprintf("\n[showing %s of %s, newest first; narrow the pattern]", thousands(n), plural(len(hits), "file"))
+		}
+		return sk.withNote(out)
+	})}
 }
