@@ -309,7 +309,7 @@ func (a *Agent) execute(ctx context.Context, p *pending) {
 	}
 	start := time.Now()
 	live := newTailer(p.block.ToolCallID, a.emit)
-	runCtx := tool.WithProgress(tool.WithRelay(tool.WithCallID(ctx, p.block.ToolCallID), a.relay(p.block.ToolCallID)), live.write)
+	runCtx := tool.WithProgress(tool.WithRelay(tool.WithCallID(tool.WithOutputs(ctx, a.Outputs), p.block.ToolCallID), a.relay(p.block.ToolCallID)), live.write)
 	r := p.inv.Run(runCtx)
 	live.stop()
 	p.took = time.Since(start)
@@ -420,7 +420,7 @@ func (a *Agent) Call(ctx context.Context, id, name string, input json.RawMessage
 	}
 	a.emit(face.ToolRunning{CallID: id, Name: name})
 	start := time.Now()
-	r := p.inv.Run(tool.WithRelay(tool.WithCallID(ctx, id), a.relay(id)))
+	r := p.inv.Run(tool.WithRelay(tool.WithCallID(tool.WithOutputs(ctx, a.Outputs), id), a.relay(id)))
 	p.took = time.Since(start)
 	p.cancelled = ctx.Err() != nil
 	a.postToolUse(ctx, p, &r)

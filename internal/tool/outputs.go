@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -216,4 +217,30 @@ func safeName(name string) string {
 		s = s[:100]
 	}
 	return s
+}
+
+type outputsKey struct{}
+
+// WithOutputs gives the calls run under ctx the Outputs that keeps their results
+// whole: the loop sets it, for a tool that bounds its own result and keeps the whole
+// of what it cut (web_fetch's page).
+func WithOutputs(ctx context.Context, out Outputs) context.Context {
+	if out == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, outputsKey{}, out)
+}
+
+// SaveWhole saves text whole for the call ctx runs, named by its CallID, and returns
+// the file's path; an error says why it could not (nothing keeps outputs here).
+func SaveWhole(ctx context.Context, text string) (string, error) {
+	out, _ := ctx.Value(outputsKey{}).(Outputs)
+	if out == nil {
+		return "", errors.New("nothing keeps cut outputs here")
+	}
+	name := CallID(ctx)
+	if name == "" {
+		name = "output"
+	}
+	return out.Save(name, text)
 }
