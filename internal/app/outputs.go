@@ -3,6 +3,7 @@ package app
 import (
 	"path/filepath"
 
+	"github.com/gantry-dev/gantry/internal/config"
 	"github.com/gantry-dev/gantry/internal/session"
 	"github.com/gantry-dev/gantry/internal/tool"
 )
@@ -18,6 +19,16 @@ func outputsDir(opts Options, id string) string {
 // outputs/standalone in gantry's data folder, bounded as a session's are.
 func StandaloneOutputs() *tool.OutputDir {
 	return tool.NewOutputDir(filepath.Join(filepath.Dir(session.DefaultPath()), "outputs", "standalone"), 0)
+}
+
+// StandaloneBound is how `gantry tool` bounds a result in cwd, as the loop does: the
+// maxOutput of the folder's config, and the standalone outputs folder.
+func StandaloneBound(cwd string) (int, *tool.OutputDir, error) {
+	cfg, err := config.LoadHeld(cwd)
+	if err != nil {
+		return 0, nil, err
+	}
+	return tool.MaxOutputOr(cfg.MaxOutput), StandaloneOutputs(), nil
 }
 
 // keepOutputs gives the session's loop its outputs folder, and lets its reads there
