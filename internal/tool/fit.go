@@ -123,3 +123,30 @@ func wholeLinesTail(tail string) string {
 	}
 	return tail
 }
+
+// Within is a tool's output within max characters whose body is bounded by a budget
+// (room, in bytes or characters) and followed by lines that depend on what the body
+// left out (how much was cut, the files skipped): the body's budget shrinks by what
+// those lines overshoot until the whole fits, so that the loop's bound never cuts the
+// middle of a list. When the closing lines alone are too long, the whole is Bound.
+func Within(max int, render func(room int) string) string {
+	room := max
+	for {
+		out := render(room)
+		over := utf8.RuneCountInString(out) - max
+		if over <= 0 {
+			return out
+		}
+		if room == 0 {
+			return Bound(out, max)
+		}
+		room = max0(room - over)
+	}
+}
+
+func max0(n int) int {
+	if n < 0 {
+		return 0
+	}
+	return n
+}

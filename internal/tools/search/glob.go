@@ -162,7 +162,7 @@ func runGlob(ctx context.Context, env tool.Env, a globArgs, maxOut int) tool.Res
 		limit = DefaultGlobLimit
 	}
 	prefix := displayPrefix(env.Cwd, root)
-	return tool.Result{Text: within(maxOut, func(room int) string {
+	return tool.Result{Text: tool.Within(maxOut, func(room int) string {
 		var b strings.Builder
 		n := 0
 		for _, h := range hits {

@@ -6,9 +6,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"unicode/utf8"
-
-	"github.com/gantry-dev/gantry/internal/tool"
 )
 
 // collector gathers the results of the files searched concurrently. In content mode it
@@ -59,8 +56,8 @@ func (c *collector) add(r fileResult) {
 }
 
 // render writes the output: the results in path order, head_limit applied, bounded to
-// maxOut bytes, with a closing line saying what was left out (within keeps the whole
-// within the bound).
+// maxOut bytes, with a closing line saying what was left out (tool.Within keeps the
+// whole within the bound).
 func (c *collector) render(a grepArgs, shown string, maxOut int) string {
 	rs := []fileResult(c.kept)
 	sort.Slice(rs, func(i, j int) bool { return rs[i].path < rs[j].path })
@@ -142,23 +139,4 @@ func (h *resultHeap) Pop() any {
 	x := old[len(old)-1]
 	*h = old[:len(old)-1]
 	return x
-}
-
-// within is an output within maxOut characters whose body is bounded by a budget
-// (room) and followed by lines that depend on what the body left out (how much was
-// cut, the files skipped): the body's budget shrinks by what those lines overshoot
-// until the whole fits, so that the loop's bound never cuts the middle of a list.
-func within(maxOut int, render func(room int) string) string {
-	room := maxOut
-	for {
-		out := render(room)
-		over := utf8.RuneCountInString(out) - maxOut
-		if over <= 0 {
-			return out
-		}
-		if room == 0 { // the closing lines alone are too long
-			return tool.Bound(out, maxOut)
-		}
-		room = max(0, room-over)
-	}
 }
