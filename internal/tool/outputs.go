@@ -244,3 +244,15 @@ func SaveWhole(ctx context.Context, text string) (string, error) {
 	}
 	return out.Save(name, text)
 }
+
+// FitIn is Fit for a tool that bounds its own result (a project checker's output):
+// the Outputs and the call's id are the ones the loop put on ctx, so the note names
+// the same folder, and the loop's bound then leaves the result as it is.
+func FitIn(ctx context.Context, r Result, max int) Result {
+	out, _ := ctx.Value(outputsKey{}).(Outputs)
+	name := CallID(ctx)
+	if name == "" {
+		name = "output"
+	}
+	return Fit(r, max, out, name)
+}
