@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/llm"
@@ -357,7 +358,11 @@ func (a *Agent) settle(p *pending, r tool.Result, refused bool) {
 	// The loop detector sees the whole text: a cut one's note names a file of its own
 	// each call.
 	note := a.loop.observe(p.block.ToolName, p.block.Input, r.Text)
-	r = tool.Fit(r, a.Config.MaxOutput, a.Outputs, p.block.ToolCallID)
+	bound := a.Config.MaxOutput
+	if note != "" && bound > 0 {
+		bound = max(1, bound-utf8.RuneCountInString(note)-1) // the note counts in the bound
+	}
+	r = tool.Fit(r, bound, a.Outputs, p.block.ToolCallID)
 	if r.Text == "" && len(r.Images) == 0 {
 		r.Text = "(no output)"
 	}

@@ -125,3 +125,16 @@ func TestCutTaskOutputIsSaved(t *testing.T) {
 		t.Fatalf("a relayed call gives:\n%s", rr.Text)
 	}
 }
+
+// The loop detector's note counts in the bound: the third identical long result, with
+// the note, is still within maxOutput.
+func TestLoopNoteWithinTheBound(t *testing.T) {
+	same := scripted.Step{Calls: []scripted.Call{{Name: "echo", Input: `{"text":"` + strings.Repeat("y", 5000) + `"}`}}}
+	p := scripted.New(same, same, same, scripted.Step{Text: "ok"})
+	a, _, _ := newAgent(t, p, permission.ModeYolo)
+	a.Run(context.Background(), "go")
+	r := results(t, p, 3)[0]
+	if n := utf8.RuneCountInString(r.Text); n > a.Config.MaxOutput || !strings.Contains(r.Text, "[LOOP_DETECTED: ") {
+		t.Errorf("%d characters (bound %d):\n%s", n, a.Config.MaxOutput, r.Text)
+	}
+}
