@@ -44,7 +44,7 @@ func Fit(r Result, max int, out Outputs, name string) Result {
 	var saved string
 	var why string
 	if out == nil {
-		why = "nothing keeps cut outputs here"
+		why = ErrNoOutputs.Error()
 	} else if p, err := out.Save(name, r.Text); err != nil {
 		why = OneLine(err.Error(), 300)
 	} else {

@@ -219,6 +219,10 @@ func safeName(name string) string {
 	return s
 }
 
+// ErrNoOutputs is SaveWhole's error where nothing keeps cut outputs (a tool run
+// outside the loop and `gantry tool`).
+var ErrNoOutputs = errors.New("nothing keeps cut outputs here")
+
 type outputsKey struct{}
 
 // WithOutputs gives the calls run under ctx the Outputs that keeps their results
@@ -236,7 +240,7 @@ func WithOutputs(ctx context.Context, out Outputs) context.Context {
 func SaveWhole(ctx context.Context, text string) (string, error) {
 	out, _ := ctx.Value(outputsKey{}).(Outputs)
 	if out == nil {
-		return "", errors.New("nothing keeps cut outputs here")
+		return "", ErrNoOutputs
 	}
 	name := CallID(ctx)
 	if name == "" {

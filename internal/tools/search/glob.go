@@ -162,6 +162,14 @@ func runGlob(ctx context.Context, env tool.Env, a globArgs, maxOut int) tool.Res
 		limit = DefaultGlobLimit
 	}
 	prefix := displayPrefix(env.Cwd, root)
+	whole := &wholeList{ctx: ctx}
+	all := func() string {
+		var b strings.Builder
+		for _, h := range hits {
+			b.WriteString(prefix + h.path + "\n")
+		}
+		return b.String()
+	}
 	return tool.Result{Text: tool.Within(maxOut, func(room int) string {
 		var b strings.Builder
 		n := 0
@@ -175,7 +183,7 @@ func runGlob(ctx context.Context, env tool.Env, a globArgs, maxOut int) tool.Res
 		}
 		out := strings.TrimSuffix(b.String(), "\n")
 		if n < len(hits) {
-			out += fmt.Sprintf("\n[showing %s of %s, newest first; narrow the pattern]", thousands(n), plural(len(hits), "file"))
+			out += fmt.Sprintf("\n[showing %s of %s, newest first; %snarrow the pattern]", thousands(n), plural(len(hits), "file"), whole.note(all))
 		}
 		return sk.withNote(out)
 	})}

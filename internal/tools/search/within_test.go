@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -40,13 +42,14 @@ func TestSearchesStayWithinTheBound(t *testing.T) {
 	writeFiles(t, dir, files)
 	const maxOut = 3000
 	o := Options{MaxOutput: maxOut}
+	out := tool.NewOutputDir(filepath.Join(t.TempDir(), "outputs"), 0)
 	run := func(tl tool.Tool, args A) string {
 		raw, _ := json.Marshal(args)
 		inv, msg := tl.Decode(tool.Env{Cwd: dir, Files: denySecrets{}}, raw)
 		if msg != "" {
 			t.Fatal(msg)
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		ctx, cancel := context.WithTimeout(tool.WithCallID(tool.WithOutputs(context.Background(), out), "c"), time.Minute)
 		defer cancel()
 		r := inv.Run(ctx)
 		if r.IsError {
@@ -75,6 +78,15 @@ func TestSearchesStayWithinTheBound(t *testing.T) {
 		}
 		if !strings.Contains(text, "\n"+c.last) || !strings.Contains(text, "\n[skipped secret_00_with_a_rather_long_name.txt: denied by read_file:secret.*]") {
 			t.Errorf("%s: the closing lines are missing:\n%s", name, text[max(0, len(text)-600):])
+		}
+		// The whole list of files (files, count, glob) is saved, and named.
+		if m := regexp.MustCompile(`the whole list is saved in (\S+) \(read_file or grep it\)`).FindStringSubmatch(text); m != nil {
+			b, err := os.ReadFile(m[1])
+			if n := strings.Count(string(b), "\n"); err != nil || n != 1500 {
+				t.Errorf("%s: the saved list has %d lines, not 1500 (%v)", name, n, err)
+			}
+		} else if c.last == "[showing " {
+			t.Errorf("%s: the note names no saved list:\n%s", name, text[max(0, len(text)-600):])
 		}
 		if c.entry == "" {
 			continue

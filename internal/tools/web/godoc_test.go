@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -125,4 +126,23 @@ func TestFetchGoMemAsMarkdown(t *testing.T) {
 		t.Fatal(res.Text)
 	}
 	wantContains(t, res.Text, "## Introduction", "## Memory Model", "```")
+}
+
+// failingOutputs cannot write.
+type failingOutputs struct{}
+
+func (failingOutputs) Save(string, string) (string, error) {
+	return "", errors.New("the disk is full")
+}
+
+// A page that cannot be saved says so and why, and how else to see more.
+func TestFetchSaysWhenThePageWasNotSaved(t *testing.T) {
+	dir := goDoc(t, "go_spec.html")
+	srv := serve(t, http.FileServer(http.Dir(dir)))
+	ctx := tool.WithOutputs(context.Background(), failingOutputs{})
+	res := callCtx(t, ctx, Fetch(Options{MaxOutput: 3000}), map[string]any{"url": srv.URL + "/go_spec.html"})
+	wantContains(t, res.Text, "the whole content could not be saved (the disk is full); to see more, fetch a more specific page")
+	if n := len([]rune(res.Text)); n > 3000 {
+		t.Errorf("%d characters", n)
+	}
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -120,6 +121,10 @@ func boundHead(ctx context.Context, s string, limit, grow int, mode string, save
 		return fmt.Sprintf("%s\n\n[… cut: showing the first %d of %d characters; the whole content is saved in %s: read on with read_file {\"path\": %q, \"start\": %d, \"end\": %d}, or search it with grep …]",
 			head, shown, n, path, path, next, next+199)
 	}
+	unsaved := ""
+	if _, err := saved.save(ctx, s); !errors.Is(err, tool.ErrNoOutputs) {
+		unsaved = fmt.Sprintf(" the whole content could not be saved (%s);", tool.OneLine(err.Error(), 200))
+	}
 	more := "fetch a more specific page (a section or sub-page)"
 	if grow > 0 {
 		more = fmt.Sprintf("call web_fetch again with a larger max_chars (at most %d) or %s", grow, more)
@@ -127,7 +132,7 @@ func boundHead(ctx context.Context, s string, limit, grow int, mode string, save
 	if mode != "text" {
 		more += `, or use extract_mode "text", which is shorter`
 	}
-	return fmt.Sprintf("%s\n\n[… cut: showing the first %d of %d characters; to see more, %s …]", head, shown, n, more)
+	return fmt.Sprintf("%s\n\n[… cut: showing the first %d of %d characters;%s to see more, %s …]", head, shown, n, unsaved, more)
 }
 
 // statusFailure is the error for an HTTP 4xx or 5xx answer: the status, a hint, and the
