@@ -66,8 +66,8 @@ func (o *OutputDir) Save(name, text string) (string, error) {
 	if err := os.MkdirAll(o.Dir, 0o700); err != nil {
 		return "", fmt.Errorf("making the outputs folder: %w", err)
 	}
-	// The file is made first, so that a name an evicted file had is not given again
-	// (an earlier result names it), and is left out of what evict removes.
+	// The file is made first, so that it never takes the name of a file this save
+	// removes (an earlier result names that one), and evict leaves it alone.
 	f, path, err := create(o.Dir, safeName(name))
 	if err != nil {
 		return "", err
