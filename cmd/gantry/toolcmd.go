@@ -9,12 +9,14 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/gantry-dev/gantry/internal/app"
 	"github.com/gantry-dev/gantry/internal/permission"
+	"github.com/gantry-dev/gantry/internal/tool"
 )
 
-const toolUsage = "usage: gantry tool [--no-rules] [--trust] NAME ['{\"arg\": …}']   (arguments may also come on stdin; `gantry tool list [--mcp] [--json]` lists every tool, `gantry tool NAME --help` shows one; the deny rules hold unless --no-rules; exit 1 when the tool fails, 2 for a usage error or a tool that does not run in one process)"
+const toolUsage = "usage: gantry tool [--no-rules] [--trust] [--raw] NAME ['{\"arg\": …}']   (arguments may also come on stdin; `gantry tool list [--mcp] [--json]` lists every tool, `gantry tool NAME --help` shows one; the deny rules hold unless --no-rules; exit 1 when the tool fails, 2 for a usage error or a tool that does not run in one process)"
 
 // runTool runs one tool without a model: `gantry tool NAME [JSON]` (the arguments may
 // come on stdin). It prints what the model would read; the exit status is 1 when the
@@ -22,9 +24,10 @@ const toolUsage = "usage: gantry tool [--no-rules] [--trust] NAME ['{\"arg\": �
 // permission is asked, but the deny rules of the rules files and config hold (bash
 // under the exec supervisor too), unless --no-rules says plainly to bypass them.
 func runTool(args []string) int {
-	rules, trust := true, false
-	for len(args) > 0 && (args[0] == "--no-rules" || args[0] == "--trust") {
+	rules, trust, raw := true, false, false
+	for len(args) > 0 && (args[0] == "--no-rules" || args[0] == "--trust" || args[0] == "--raw") {
 		rules, trust = rules && args[0] != "--no-rules", trust || args[0] == "--trust"
+		raw = raw || args[0] == "--raw"
 		args = args[1:]
 	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
@@ -76,7 +79,15 @@ func runTool(args []string) int {
 			input = s
 		}
 	}
+	// The result is bounded as the loop bounds it (tool.Fit): what is cut is saved in
+	// the standalone outputs folder, which the note names; --raw prints it whole.
+	maxOut, outputs, err := app.StandaloneBound(env.Cwd)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "gantry:", sentence(err))
+		return 1
+	}
 	if gate != nil {
+		gate.SetOwnOutputs(outputs.Dir) // its saved outputs are read as a session's are
 		env.Files = gate.FileGuard(t.Name())
 	}
 	inv, msg := t.Decode(env, json.RawMessage(input))
@@ -91,9 +102,13 @@ func runTool(args []string) int {
 			return 1
 		}
 	}
-	r := inv.Run(ctx)
+	id := t.Name() + "-" + time.Now().Format("20060102-150405")
+	r := inv.Run(tool.WithCallID(tool.WithOutputs(ctx, outputs), id))
 	for _, b := range r.Blocked {
 		fmt.Fprintf(os.Stderr, "gantry: ⛔ blocked by deny rule %s: %s\n", b.Rule, b.Command)
+	}
+	if !raw {
+		r = tool.Fit(r, maxOut, outputs, id)
 	}
 	fmt.Print(r.Text)
 	if !strings.HasSuffix(r.Text, "\n") {

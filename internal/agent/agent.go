@@ -98,6 +98,9 @@ type Agent struct {
 	Store    Recorder
 	Hooks    Hooks
 	Env      tool.Env
+	// Outputs keeps the whole text of the results Config.MaxOutput cuts, which their
+	// note names (nil: none is kept, and the note says so).
+	Outputs tool.Outputs
 	// Nested adds the memory files of the folders below the working directory as calls
 	// touch them (nil: none).
 	Nested NestedMemory

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/llm"
@@ -312,7 +313,7 @@ func (a *Agent) execute(ctx context.Context, p *pending) {
 	}
 	start := time.Now()
 	live := newTailer(p.block.ToolCallID, a.emit)
-	runCtx := tool.WithProgress(tool.WithRelay(tool.WithCallID(tool.WithDeferred(ctx, a.deferred()), p.block.ToolCallID), a.relay(p.block.ToolCallID)), live.write)
+	runCtx := tool.WithProgress(tool.WithRelay(tool.WithCallID(tool.WithOutputs(tool.WithDeferred(ctx, a.deferred()), a.Outputs), p.block.ToolCallID), a.relay(p.block.ToolCallID)), live.write)
 	r := p.inv.Run(runCtx)
 	live.stop()
 	p.took = time.Since(start)
@@ -357,11 +358,18 @@ func (a *Agent) settle(p *pending, r tool.Result, refused bool) {
 		return
 	}
 	a.start(p)
-	r.Text = tool.Bound(r.Text, a.Config.MaxOutput)
+	// The loop detector sees the whole text: a cut one's note names a file of its own
+	// each call.
+	note := a.loop.observe(p.block.ToolName, p.block.Input, r.Text)
+	bound := a.Config.MaxOutput
+	if note != "" && bound > 0 {
+		bound = max(1, bound-utf8.RuneCountInString(note)-1) // the note counts in the bound
+	}
+	r = tool.Fit(r, bound, a.Outputs, p.block.ToolCallID)
 	if r.Text == "" && len(r.Images) == 0 {
 		r.Text = "(no output)"
 	}
-	if note := a.loop.observe(p.block.ToolName, p.block.Input, r.Text); note != "" {
+	if note != "" {
 		r.Text += "\n" + note
 	}
 	p.result = &r
@@ -420,11 +428,11 @@ func (a *Agent) Call(ctx context.Context, id, name string, input json.RawMessage
 	}
 	a.emit(face.ToolRunning{CallID: id, Name: name})
 	start := time.Now()
-	r := p.inv.Run(tool.WithRelay(tool.WithCallID(ctx, id), a.relay(id)))
+	r := p.inv.Run(tool.WithRelay(tool.WithCallID(tool.WithOutputs(ctx, a.Outputs), id), a.relay(id)))
 	p.took = time.Since(start)
 	p.cancelled = ctx.Err() != nil
 	a.postToolUse(ctx, p, &r)
-	r.Text = tool.Bound(r.Text, a.Config.MaxOutput)
+	r = tool.Fit(r, a.Config.MaxOutput, a.Outputs, id)
 	p.result = &r
 	for _, b := range r.Blocked {
 		a.emit(face.ExecBlocked{CallID: id, Rule: b.Rule, Command: b.Command})

@@ -295,6 +295,7 @@ func New(opts Options) (_ *App, err error) {
 	if opts.Preview {
 		a.asker.set(someone{}) // shown as a session with a person at it
 	}
+	a.keepOutputs()
 	a.reg, a.shell, a.skills, a.skillNotes = buildTools(a.sessionDeps())
 	a.agent.Tools = a.reg
 	a.agent.Config.ToolSearch, _ = a.reg.Find(toolsearch.Name)

@@ -34,5 +34,5 @@ func debugOptions(cfg *config.Config) debugtool.Options {
 // evalOptions are the eval tool's options from the config.
 func evalOptions(cfg *config.Config) evaltool.Options {
 	return evaltool.Options{Python: cfg.Eval.Python, Node: cfg.Eval.Node,
-		Idle: time.Duration(cfg.Eval.IdleTimeout) * time.Second, MaxOutput: cfg.MaxOutput}
+		Idle: time.Duration(cfg.Eval.IdleTimeout) * time.Second}
 }

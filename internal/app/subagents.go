@@ -47,6 +47,7 @@ func (s *spawner) Spawn(ctx context.Context, req subagent.Request) (string, erro
 		Asker:    parent.Asker,
 		Hooks:    parent.Hooks,
 		Env:      parent.Env,
+		Outputs:  parent.Outputs,
 		// A fresh conversation: the nested memory files it touches are given to it.
 		Nested: config.NewNested(parent.Env.Cwd, s.app.memory),
 		Sink: func(e face.Event) {

@@ -108,7 +108,7 @@ func buildTools(d deps) (*tool.Registry, *shell.Set, []skill.Skill, []string) {
 	// The desktop: declared while a display is reachable ($DISPLAY connects; macOS).
 	dk := computer.New(computer.Options{MaxOutput: cfg.MaxOutput})
 	reg.AddSetWhen(dk, dk.Usable)
-	wo := web.Options{}.WithEnv(d.getenv)
+	wo := web.Options{MaxOutput: cfg.MaxOutput}.WithEnv(d.getenv)
 	reg.Add(web.Fetch(wo))
 	reg.AddIf(wo.ExaAPIKey != "", web.Search(wo))
 	skills, skillNotices := skill.Catalog(cfg.SkillDirs()...)

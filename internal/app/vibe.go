@@ -85,6 +85,7 @@ func (a *App) newWorker(spec vibe.Spec) (vibe.Made, error) {
 		Asker:    parent.Asker,
 		Hooks:    parent.Hooks,
 		Store:    records,
+		Outputs:  parent.Outputs,
 		Env:      tool.Env{Cwd: parent.Env.Cwd, SessionID: ws.ID(), Editor: parent.Env.Editor, Terminals: parent.Env.Terminals},
 		Nested:   config.NewNested(parent.Env.Cwd, a.memory),
 		Sink: func(e face.Event) {

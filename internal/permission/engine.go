@@ -27,6 +27,7 @@ type Engine struct {
 	protectedDirs []string
 	codeFiles     []string        // files outside the project that run code later (SetRunsCode)
 	sandboxed     func(Mode) bool // commands run in the sandbox in a mode (SetSandboxed)
+	outputs       string          // the session's saved outputs, read freely (SetOwnOutputs)
 }
 
 type remembered struct {
@@ -143,6 +144,9 @@ func (e *Engine) AddAskRules(rules []string, source string) error {
 func (e *Engine) Check(c Call) Verdict {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.ownOutputs(c) {
+		return Verdict{Decision: Allow, Reason: "it reads the session's own saved outputs"}
+	}
 	v := e.check(c)
 	if v.Decision == Deny || len(e.ask) == 0 {
 		return v

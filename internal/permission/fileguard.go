@@ -38,7 +38,8 @@ type guardRules struct {
 	deny      []Rule
 	remember  []remembered
 	root      string
-	protected bool // writes of gantry's own settings are refused (yolo in the sandbox)
+	protected bool   // writes of gantry's own settings are refused (yolo in the sandbox)
+	outputs   string // the session's saved outputs, which a read may always read
 }
 
 // rules returns the engine's rules that speak of the files a call of name reads
@@ -58,6 +59,9 @@ func (e *Engine) guardRules(name string, kind tool.Files) (r guardRules, ok bool
 	}
 	r.protected = kind == tool.FilesWrite && e.mode == ModeYolo && e.sandboxed != nil && e.sandboxed(e.mode)
 	r.root = e.root
+	if kind == tool.FilesRead {
+		r.outputs = e.outputs
+	}
 	return r, len(r.deny) > 0 || len(r.remember) > 0 || r.protected
 }
 
@@ -68,6 +72,9 @@ func (g *fileGuard) check(kind tool.Files, abs string) error {
 		return nil // no rule can deny it: nothing to resolve
 	}
 	cp := canonIn(rs.root, g.resolve(abs))
+	if rs.outputs != "" && strings.HasPrefix(cp.abs, resolvePath(rs.outputs)+"/") {
+		return nil // the session's own saved output (SetOwnOutputs)
+	}
 	denied := func(rule string) error {
 		return &tool.FileDenied{Path: cp.rel, Rule: rule, Write: kind == tool.FilesWrite}
 	}

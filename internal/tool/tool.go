@@ -188,6 +188,9 @@ type Result struct {
 	// model from the next request on, and kept with the result so that a resumed
 	// session declares them too.
 	Found []string
+	// Preview is how much the model reads of a Text the bound cuts (see Fit): the
+	// zero value is the bound; a command's output asks for ShellPreview.
+	Preview Preview
 }
 
 // Blocked is one program a deny rule kept from running: the rule, and the command as

@@ -919,12 +919,13 @@ func (d *Debugger) output(s *dap.Session) tool.Result {
 	if out == "" {
 		return tool.Result{Text: "No output since the last call.", Display: tool.Display{Note: "no output"}}
 	}
-	text := tool.Bound(out, tool.MaxOutputOr(d.o.MaxOutput))
 	note := fmt.Sprintf("%d bytes", len(out))
 	if cut > 0 {
 		note += fmt.Sprintf(" (%d cut)", cut)
 	}
-	return tool.Result{Text: text, Display: tool.Display{Note: note}}
+	// The program's output, like a command's: the loop bounds it (tool.Fit), saves it
+	// whole when it cuts it, and the model reads a command's short preview.
+	return tool.Result{Text: out, Display: tool.Display{Note: note}, Preview: tool.ShellPreview}
 }
 
 // rel is p relative to cwd when under it.

@@ -47,8 +47,6 @@ type Options struct {
 	// Policy is the session's: kernels run under its deny rules, sandbox (asked when
 	// a kernel starts) and environment, as bash commands do (nil: gantry's own).
 	Policy *contain.Policy
-	// MaxOutput bounds a result's text (0: tool.DefaultMaxOutput).
-	MaxOutput int
 }
 
 // Kernels is a conversation's eval tool and its kernels: a toolset, closed with the
@@ -333,10 +331,11 @@ func (ks *Kernels) result(lang string, c *kernel.Cell, notes []string, k *kernel
 	if text == "" {
 		text = "(no output)"
 	}
-	text = tool.Bound(text, tool.MaxOutputOr(ks.o.MaxOutput))
+	// The loop bounds the text (tool.Fit) and saves it whole when it cuts it; the
+	// model reads a command's short preview of it.
 	note := ""
 	if len(sizes) > 0 {
 		note = "[" + strings.Join(sizes, "] [") + "]"
 	}
-	return tool.Result{Text: text, IsError: isErr, Images: images, Display: tool.Display{Note: note}}
+	return tool.Result{Text: text, IsError: isErr, Images: images, Display: tool.Display{Note: note}, Preview: tool.ShellPreview}
 }

@@ -285,12 +285,23 @@ func TestInterrupts(t *testing.T) {
 	}
 }
 
-// 10 MB of output keeps the protocol whole and comes back as its head and tail.
+// 10 MB of output keeps the protocol whole and comes back as its head and tail; the
+// loop's bound (tool.Fit) gives the model a command's short preview and saves what
+// the kernel kept whole.
 func TestHugeOutput(t *testing.T) {
-	h := newHarness(t, Options{MaxOutput: 30000})
+	h := newHarness(t, Options{})
 	r := h.ok(py("import sys\nfor i in range(1_000_000):\n    print('%09d' % i)\n'after'"), "000000000", "000999999", "characters", "→ 'after'")
-	if len(r.Text) > 31000 {
-		t.Errorf("%d characters", len(r.Text))
+	if r.Preview != tool.ShellPreview {
+		t.Errorf("eval asks for the preview %+v, not a command's", r.Preview)
+	}
+	out := tool.NewOutputDir(filepath.Join(t.TempDir(), "outputs"), 0)
+	fit := tool.Fit(r, 30000, out, "call")
+	if n := len([]rune(fit.Text)); n > tool.ShellPreview.Chars || !strings.HasSuffix(fit.Text, "→ 'after'") || !strings.Contains(fit.Text, "The whole output is saved in ") {
+		t.Errorf("the model reads %d characters:\n%s", n, fit.Text)
+	}
+	saved, err := os.ReadFile(filepath.Join(out.Dir, "call.txt"))
+	if err != nil || string(saved) != r.Text {
+		t.Errorf("the saved output is not the cell's whole text (%v)", err)
 	}
 	h.ok(py("import os\nos.system('head -c 10000000 /dev/zero | tr \"\\\\0\" x')\n'raw'"), "xxxx", "→ 'raw'")
 	h.ok(py("1 + 1"), "→ 2")

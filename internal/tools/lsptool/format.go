@@ -325,9 +325,6 @@ func projectCheck(ctx context.Context, m *lsp.Manager, o Options, env tool.Env) 
 		}
 		end := proc.Wait(ctx, checkerTimeout, time.Second, nil)
 		text := strings.TrimSpace(hideDenied(env, t.Root, out.String()))
-		if len(text) > max {
-			text = text[:max] + "\n(output cut at " + fmt.Sprint(max) + " bytes)"
-		}
 		head := fmt.Sprintf("$ %s (in %s)", script, rel(env.Cwd, t.Root))
 		switch {
 		case end.TimedOut:
@@ -345,7 +342,8 @@ func projectCheck(ctx context.Context, m *lsp.Manager, o Options, env tool.Env) 
 		}
 		parts = append(parts, head+"\n"+text)
 	}
-	return tool.Result{Text: strings.Join(parts, "\n\n"), IsError: failed}
+	// Within the bound by itself, the whole output saved when it is cut.
+	return tool.FitIn(ctx, tool.Result{Text: strings.Join(parts, "\n\n"), IsError: failed}, max)
 }
 
 // skippedLines names the files whose results were left out because a rule denies

@@ -47,7 +47,8 @@ type args struct {
 
 // Options configure the tools.
 type Options struct {
-	// MaxOutput bounds a checker's output, in bytes (0: 30000).
+	// MaxOutput bounds a project check's result, in characters (0: 30000); past it,
+	// its whole output is saved (tool.FitIn).
 	MaxOutput int
 }
 

@@ -164,19 +164,29 @@ func runGlob(ctx context.Context, env tool.Env, a globArgs, maxOut int) tool.Res
 		limit = DefaultGlobLimit
 	}
 	prefix := displayPrefix(env.Cwd, root)
-	var b strings.Builder
-	n := 0
-	for _, h := range hits {
-		line := prefix + h.path + "\n"
-		if n >= limit || b.Len()+len(line) > maxOut {
-			break
+	whole := &wholeList{ctx: ctx}
+	all := func() string {
+		var b strings.Builder
+		for _, h := range hits {
+			b.WriteString(prefix + h.path + "\n")
 		}
-		b.WriteString(line)
-		n++
+		return b.String()
 	}
-	out := strings.TrimSuffix(b.String(), "\n")
-	if n < len(hits) {
-		out += fmt.Sprintf("\n[showing %s of %s, newest first; narrow the pattern]", thousands(n), plural(len(hits), "file"))
-	}
-	return tool.Result{Text: sk.withNote(out)}
+	return tool.Result{Text: tool.Within(maxOut, func(room int) string {
+		var b strings.Builder
+		n := 0
+		for _, h := range hits {
+			line := prefix + h.path + "\n"
+			if n >= limit || b.Len()+len(line) > room {
+				break
+			}
+			b.WriteString(line)
+			n++
+		}
+		out := strings.TrimSuffix(b.String(), "\n")
+		if n < len(hits) {
+			out += fmt.Sprintf("\n[showing %s of %s, newest first; %snarrow the pattern]", thousands(n), plural(len(hits), "file"), whole.note(all))
+		}
+		return sk.withNote(out)
+	})}
 }

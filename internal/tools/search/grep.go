@@ -220,5 +220,6 @@ func runGrep(ctx context.Context, env tool.Env, a grepArgs, maxOut int) tool.Res
 			return tool.Fail(walkError("grep", shown, err))
 		}
 	}
-	return tool.Result{Text: sk.withNote(g.coll.render(a, shown, maxOut))}
+	whole := &wholeList{ctx: ctx}
+	return tool.Result{Text: tool.Within(maxOut, func(room int) string { return sk.withNote(g.coll.render(a, shown, room, whole)) })}
 }

@@ -140,22 +140,25 @@ func head(s string) string {
 }
 
 // TestGrepOutputBound: a file whose every line matches renders only what can be shown,
-// and the output is what the whole rendering would be, cut.
+// and the output is what the whole rendering would be, cut, with its closing line,
+// all within the bound.
 func TestGrepOutputBound(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"a.txt": strings.Repeat("match me\nnot this one\n", 20000)})
 	full := call(t, Grep(Options{MaxOutput: 1 << 30}), dir, A{"pattern": "match", "output_mode": "content", "context": 1}).Text
 	const maxOut = 1000
 	got := call(t, Grep(Options{MaxOutput: maxOut}), dir, A{"pattern": "match", "output_mode": "content", "context": 1}).Text
+	// The closing line counts in the bound: the lines shown leave room for it.
+	const note = "\n[output cut: 20,000 lines in 1 file match in all; narrow the pattern, path or glob, or raise head_limit]"
 	var b strings.Builder
 	for _, l := range strings.SplitAfter(full, "\n") {
-		if b.Len()+len(l) > maxOut {
+		if b.Len()+len(l) > maxOut-len(note)+1 {
 			break
 		}
 		b.WriteString(l)
 	}
-	want := strings.TrimSuffix(b.String(), "\n") + "\n[output cut: 20,000 lines in 1 file match in all; narrow the pattern, path or glob, or raise head_limit]"
-	if got != want {
+	want := strings.TrimSuffix(b.String(), "\n") + note
+	if got != want || len(got) > maxOut {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
 }

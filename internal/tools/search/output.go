@@ -2,10 +2,14 @@ package search
 
 import (
 	"container/heap"
+	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/gantry-dev/gantry/internal/tool"
 )
 
 // collector gathers the results of the files searched concurrently. In content mode it
@@ -56,8 +60,9 @@ func (c *collector) add(r fileResult) {
 }
 
 // render writes the output: the results in path order, head_limit applied, bounded to
-// maxOut characters, with a closing line saying what was left out.
-func (c *collector) render(a grepArgs, shown string, maxOut int) string {
+// maxOut bytes, with a closing line saying what was left out (tool.Within keeps the
+// whole within the bound).
+func (c *collector) render(a grepArgs, shown string, maxOut int, whole *wholeList) string {
 	rs := []fileResult(c.kept)
 	sort.Slice(rs, func(i, j int) bool { return rs[i].path < rs[j].path })
 	if c.files == 0 {
@@ -112,9 +117,9 @@ files:
 		case modeContent:
 			notes = append(notes, fmt.Sprintf("[output cut: %s in %s match in all; narrow the pattern, path or glob, or raise head_limit]", plural(c.matches, "line"), plural(c.files, "file")))
 		case modeCount:
-			notes = append(notes, fmt.Sprintf("[showing %s of %s with matches; narrow the search]", thousands(lines), plural(c.files, "file")))
+			notes = append(notes, fmt.Sprintf("[showing %s of %s with matches; %snarrow the search]", thousands(lines), plural(c.files, "file"), whole.note(func() string { return c.list(rs) })))
 		default:
-			notes = append(notes, fmt.Sprintf("[showing %s of %s; narrow the pattern, path or glob]", thousands(lines), plural(c.files, "file")))
+			notes = append(notes, fmt.Sprintf("[showing %s of %s; %snarrow the pattern, path or glob]", thousands(lines), plural(c.files, "file"), whole.note(func() string { return c.list(rs) })))
 		}
 	}
 	if c.unreadables > 0 {
@@ -124,6 +129,48 @@ files:
 		out += "\n" + strings.Join(notes, "\n")
 	}
 	return out
+}
+
+// list is the whole listing of rs in files or count mode, one line each.
+func (c *collector) list(rs []fileResult) string {
+	var b strings.Builder
+	for _, r := range rs {
+		if c.mode == modeCount {
+			fmt.Fprintf(&b, "%s:%d\n", r.path, r.count)
+		} else {
+			b.WriteString(r.path + "\n")
+		}
+	}
+	return b.String()
+}
+
+// wholeList saves, once, the whole of a listing that was cut (tool.SaveWhole: the
+// outputs folder the loop gives the call), and says where in the cut note.
+type wholeList struct {
+	ctx  context.Context
+	done bool
+	path string
+	err  error
+}
+
+// note is "the whole list is saved in PATH (read_file or grep it), or " once the
+// listing list() returns is saved; why it could not be, when it could not; "" where
+// nothing keeps outputs (a call outside the loop).
+func (w *wholeList) note(list func() string) string {
+	if w == nil {
+		return ""
+	}
+	if !w.done {
+		w.done = true
+		w.path, w.err = tool.SaveWhole(w.ctx, list())
+	}
+	switch {
+	case errors.Is(w.err, tool.ErrNoOutputs):
+		return ""
+	case w.err != nil:
+		return fmt.Sprintf("the whole list could not be saved (%s); ", tool.OneLine(w.err.Error(), 200))
+	}
+	return fmt.Sprintf("the whole list is saved in %s (read_file or grep it), or ", w.path)
 }
 
 // resultHeap is a max-heap of results by path.

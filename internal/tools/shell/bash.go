@@ -130,7 +130,7 @@ func render(o outcome, timeout time.Duration) tool.Result {
 		status = exitLine(o.err)
 	}
 	return tool.Result{Text: withStatus(o.output, "(no output)", append([]string{status}, o.blocked...)...), IsError: status != "",
-		Blocked: o.blocks}
+		Blocked: o.blocks, Preview: tool.ShellPreview}
 }
 
 // exitLine is the line that reports how a command ended, as Go's exec prints it:

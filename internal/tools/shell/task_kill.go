@@ -51,7 +51,7 @@ func taskKill(ts *Tasks, id string) tool.Result {
 	if err != nil {
 		out = fmt.Sprintf("(its output could not be read: %v)", err)
 	}
-	return tool.Result{Text: head + "\n" + withStatus(out, "(no unread output)", t.status(true, "")...)}
+	return tool.Result{Text: head + "\n" + withStatus(out, "(no unread output)", t.status(true, "")...), Preview: tool.ShellPreview}
 }
 
 // short cuts s to at most n characters, on one line.

@@ -76,5 +76,6 @@ func taskOutput(ctx context.Context, ts *Tasks, a taskOutputArgs) tool.Result {
 	return tool.Result{
 		Text:    withStatus(out, "(no new output)", t.status(fin, note)...),
 		IsError: fin && t.err != nil,
+		Preview: tool.ShellPreview,
 	}
 }

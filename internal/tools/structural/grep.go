@@ -67,7 +67,12 @@ func Grep(o Options) tool.Tool {
 			if msg != "" {
 				return tool.Fail(msg)
 			}
-			text, summary := renderMatches(q, out, limit, tool.MaxOutputOr(o.MaxOutput))
+			var summary string
+			text := tool.Within(tool.MaxOutputOr(o.MaxOutput), func(room int) string {
+				text, s := renderMatches(q, out, limit, room)
+				summary = s
+				return text
+			})
 			return tool.Result{Text: text, Display: tool.Display{Note: summary}}
 		},
 	})

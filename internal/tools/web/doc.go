@@ -36,6 +36,9 @@ type Options struct {
 	ExaBaseURL string
 	// UserAgent is sent with every request; "" means DefaultUserAgent.
 	UserAgent string
+	// MaxOutput bounds web_fetch's result, in characters, header and notes included
+	// (0: tool.DefaultMaxOutput): the session's maxOutput.
+	MaxOutput int
 }
 
 // The defaults used for the zero fields of Options.
@@ -67,6 +70,8 @@ func Tools(o Options) []tool.Tool {
 	}
 	return ts
 }
+
+func (o Options) maxOutput() int { return tool.MaxOutputOr(o.MaxOutput) }
 
 func (o Options) maxBody() int64 {
 	if o.MaxBody <= 0 {

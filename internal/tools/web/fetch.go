@@ -15,24 +15,24 @@ import (
 //go:embed web_fetch.md
 var fetchDoc string
 
-// DefaultMaxChars bounds the text web_fetch returns when max_chars is not given;
-// MaxMaxChars is the most max_chars may ask for.
-const (
-	DefaultMaxChars = 50000
-	MaxMaxChars     = 200000
-)
+// MaxMaxChars is the most max_chars may ask for. The content returned is bounded by
+// the result's bound (Options.MaxOutput) whatever max_chars asks, and max_chars not
+// given is that bound: the whole result, header and notes included, is within it.
+const MaxMaxChars = 200000
 
 type fetchArgs struct {
 	URL           string            `json:"url" jsonschema_description:"The full http:// or https:// URL to fetch."`
 	ExtractMode   string            `json:"extract_mode,omitempty" jsonschema:"enum=markdown,enum=text,default=markdown" jsonschema_description:"How an HTML page is returned: markdown (headings, links, lists, tables and code kept) or text (plain text, no markup)."`
-	MaxChars      int               `json:"max_chars,omitempty" jsonschema:"minimum=1,maximum=200000,default=50000" jsonschema_description:"The most characters of content to return; the rest is cut with a note."`
+	MaxChars      int               `json:"max_chars,omitempty" jsonschema:"minimum=1,maximum=200000" jsonschema_description:"The most characters of content to return; at most and by default what one result may hold (maxOutput). The rest is cut with a note."`
 	Headers       map[string]string `json:"headers,omitempty" jsonschema_description:"Extra request headers, name to value (e.g. Accept or Cookie)."`
 	Authorization string            `json:"authorization,omitempty" jsonschema_description:"The value of the Authorization header (e.g. Bearer <token>); not sent on to another host after a redirect."`
 }
 
-func (a fetchArgs) maxChars() int {
-	if a.MaxChars <= 0 {
-		return DefaultMaxChars
+// maxChars is the most characters of content to return within a result of bound
+// characters.
+func (a fetchArgs) maxChars(bound int) int {
+	if a.MaxChars <= 0 || a.MaxChars > bound {
+		return bound
 	}
 	return a.MaxChars
 }

@@ -50,5 +50,5 @@ func fetch(ctx context.Context, o Options, a fetchArgs) tool.Result {
 	if resp.StatusCode >= 400 {
 		return tool.Fail(statusFailure(resp, b))
 	}
-	return tool.Result{Text: render(resp, b, a), Display: tool.Display{Note: b.summary()}}
+	return tool.Result{Text: render(ctx, resp, b, a, o.maxOutput()), Display: tool.Display{Note: b.summary()}}
 }

@@ -1,38 +1,59 @@
 package web
 
 import (
+	"context"
+	"errors"
 	"fmt"
-	"github.com/gantry-dev/gantry/internal/tool"
 	"net/http"
 	"net/url"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/gantry-dev/gantry/internal/tool"
 )
 
 // render writes a successful fetch for the model: a one-line header (final URL, status,
 // content type, size), the redirects and title when there are any, then the content
-// bounded to max_chars, with notes for what was cut.
-func render(resp *http.Response, b *body, a fetchArgs) string {
+// bounded to max_chars, with notes for what was cut; all of it within maxOut
+// characters. Content that is cut is saved whole (tool.SaveWhole) and its note says
+// where.
+func render(ctx context.Context, resp *http.Response, b *body, a fetchArgs, maxOut int) string {
 	final := resp.Request.URL
-	var out strings.Builder
+	var head strings.Builder
 	mt := b.mediaType
 	if b.sniffed {
 		mt += " (detected)"
 	}
-	fmt.Fprintf(&out, "%s · HTTP %s · %s · %s\n", final.Redacted(), resp.Status, mt, b.size())
+	fmt.Fprintf(&head, "%s · HTTP %s · %s · %s\n", final.Redacted(), resp.Status, mt, b.size())
 	if chain := redirects(resp); chain != nil {
-		fmt.Fprintf(&out, "Redirected %d time%s: %s\n", len(chain)-1, plural(len(chain)-1), chainLine(chain))
+		fmt.Fprintf(&head, "Redirected %d time%s: %s\n", len(chain)-1, plural(len(chain)-1), chainLine(chain))
 	}
 	text, title := content(b, final, a.ExtractMode)
 	if title != "" {
-		fmt.Fprintf(&out, "Title: %s\n", title)
+		fmt.Fprintf(&head, "Title: %s\n", tool.OneLine(title, 300))
 	}
-	out.WriteString("\n")
-	out.WriteString(boundHead(text, a.maxChars(), a.ExtractMode))
+	head.WriteString("\n")
+	var tail string
 	if b.cut {
-		fmt.Fprintf(&out, "\n\n[The body went on past %s, the most web_fetch reads; the rest was not read.]", byteSize(b.limit))
+		tail = fmt.Sprintf("\n\n[The body went on past %s, the most web_fetch reads; the rest was not read.]", byteSize(b.limit))
 	}
-	return out.String()
+	// The content's share is what the header and the notes leave of the bound,
+	// shrunk by what a longer note overshoots.
+	fixed := utf8.RuneCountInString(head.String()) + utf8.RuneCountInString(tail)
+	room := min(a.maxChars(maxOut), maxOut-fixed)
+	saved := &savedPage{}
+	for {
+		grow := 0 // a larger max_chars would show more
+		if a.MaxChars > 0 && a.MaxChars < maxOut-fixed {
+			grow = maxOut - fixed
+		}
+		out := head.String() + boundHead(ctx, text, room, grow, a.ExtractMode, saved) + tail
+		over := utf8.RuneCountInString(out) - maxOut
+		if over <= 0 || room <= 0 {
+			return tool.PrefixRunes(out, maxOut)
+		}
+		room -= over
+	}
 }
 
 // content renders the body as the mode asks and returns it with the page's title.
@@ -59,32 +80,59 @@ func content(b *body, final *url.URL, mode string) (text, title string) {
 	return text, title
 }
 
+// savedPage is the whole content of a page that was cut, saved once however many
+// times its note is written.
+type savedPage struct {
+	done bool
+	path string
+	err  error
+}
+
+func (p *savedPage) save(ctx context.Context, text string) (string, error) {
+	if !p.done {
+		p.path, p.err = tool.SaveWhole(ctx, text)
+		p.done = true
+	}
+	return p.path, p.err
+}
+
 // boundHead keeps the first max characters of s, at a line end when one is near, and
-// says what was cut and how to see more.
-func boundHead(s string, max int, mode string) string {
+// says what was cut and how to see more: the whole content is saved, and the note
+// gives the file and the read_file call for the lines that follow. Not saved, it says
+// how to see more: a larger max_chars, up to grow, when grow is not 0.
+func boundHead(ctx context.Context, s string, limit, grow int, mode string, saved *savedPage) string {
 	n := utf8.RuneCountInString(s)
-	if n <= max {
+	if n <= limit {
 		return s
 	}
-	head := tool.PrefixRunes(s, max)
+	head := tool.PrefixRunes(s, max(limit, 0))
 	if i := strings.LastIndexByte(head, '\n'); i > len(head)*4/5 {
 		head = head[:i]
 	}
+	head = strings.TrimRight(head, "\n")
 	shown := utf8.RuneCountInString(head)
-	var more string
-	switch {
-	case max < MaxMaxChars:
-		more = fmt.Sprintf("call web_fetch again with a larger max_chars (at most %d)", MaxMaxChars)
-		if n > MaxMaxChars {
-			more += " or fetch a more specific page"
+	if path, err := saved.save(ctx, s); err == nil {
+		// The head's last line is line next-1 when it is whole; the line the cut fell
+		// in is read again whole.
+		next := strings.Count(head, "\n") + 1
+		if strings.HasPrefix(s[len(head):], "\n") {
+			next++
 		}
-	default:
-		more = "fetch a more specific page (a section or sub-page)"
+		return fmt.Sprintf("%s\n\n[… cut: showing the first %d of %d characters; the whole content is saved in %s: read on with read_file {\"path\": %q, \"start\": %d, \"end\": %d}, or search it with grep …]",
+			head, shown, n, path, path, next, next+199)
+	}
+	unsaved := ""
+	if _, err := saved.save(ctx, s); !errors.Is(err, tool.ErrNoOutputs) {
+		unsaved = fmt.Sprintf(" the whole content could not be saved (%s);", tool.OneLine(err.Error(), 200))
+	}
+	more := "fetch a more specific page (a section or sub-page)"
+	if grow > 0 {
+		more = fmt.Sprintf("call web_fetch again with a larger max_chars (at most %d) or %s", grow, more)
 	}
 	if mode != "text" {
 		more += `, or use extract_mode "text", which is shorter`
 	}
-	return fmt.Sprintf("%s\n\n[… cut: showing the first %d of %d characters; to see more, %s …]", strings.TrimRight(head, "\n"), shown, n, more)
+	return fmt.Sprintf("%s\n\n[… cut: showing the first %d of %d characters;%s to see more, %s …]", head, shown, n, unsaved, more)
 }
 
 // statusFailure is the error for an HTTP 4xx or 5xx answer: the status, a hint, and the
