@@ -217,7 +217,9 @@ func New(opts Options) (_ *App, err error) {
 		provider, a.provider = noModel{}, "none"
 	}
 	if provider == nil && opts.Preview {
-		provider = noModel{} // a preview calls no model: it needs no key
+		// A preview calls no model (it needs no key) but shows what the chosen one
+		// would be sent.
+		provider = noModel{searches: a.provider == "anthropic" || a.provider == "openai"}
 	}
 	if provider == nil {
 		base, _ := baseURLFor(a.provider, cfg)

@@ -48,7 +48,13 @@ func (a *App) CallTool(ctx context.Context, id, name string, input json.RawMessa
 
 // noModel is the model of a ToolServer session where none is configured: what asks
 // it (a prompt hook) is told so.
-type noModel struct{}
+type noModel struct {
+	// searches: the provider a preview stands for searches deferred tools itself,
+	// so the preview shows the request that provider would get.
+	searches bool
+}
+
+func (n noModel) SearchesTools() bool { return n.searches }
 
 func (noModel) Name() string { return "none" }
 

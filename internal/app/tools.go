@@ -125,9 +125,14 @@ func buildTools(d deps) (*tool.Registry, *shell.Set, []skill.Skill, []string) {
 	// answer (not in print mode without -i), and known always, so rules may name them.
 	someone := func() bool { return !face.Nobody(d.asker) }
 	reg.AddWhen(ask.Tool(d.asker, 0), someone)
-	each(plan.Tools(d.modes, d.asker), func(t tool.Tool) { reg.AddWhen(t, someone) })
-	// Plan mode needs its way out declared; elsewhere it is found when needed.
-	reg.CoreWhen("exit_plan_mode", func() bool { return d.modes.Mode() == permission.ModePlan })
+	// The way into plan mode is declared outside it, the way out inside it, where it
+	// is part of the core (plan mode needs it; elsewhere it could only fail).
+	inPlan := func() bool { return d.modes.Mode() == permission.ModePlan }
+	pt := plan.Tools(d.modes, d.asker) // enter and exit, sharing the mode they left
+	enter, exit := pt[0], pt[1]
+	reg.AddWhen(enter, func() bool { return someone() && !inPlan() })
+	reg.AddWhen(exit, func() bool { return someone() && inPlan() })
+	reg.CoreWhen(exit.Name(), inPlan)
 	reg.Add(hooktool.Tool(d.hooks))
 	reg.Add(compacttool.Tool(d.compactor))
 	each(todo.Tools(d.todos), reg.Add)

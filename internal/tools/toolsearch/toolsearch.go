@@ -120,7 +120,7 @@ func rank(ts []tool.Tool, query string, limit int) []tool.Tool {
 			}
 		}
 	}
-	terms := words(query)
+	terms := slices.DeleteFunc(words(query), func(w string) bool { return stop[w] })
 	type scored struct {
 		t     tool.Tool
 		score float64
@@ -141,6 +141,14 @@ func rank(ts []tool.Tool, query string, limit int) []tool.Tool {
 			idf := math.Log(1 + (n-float64(df[q])+0.5)/(float64(df[q])+0.5))
 			score += idf * f * 2.2 / (f + 1.2*(0.25+0.75*float64(len(d))/avg))
 		}
+		// A word of the tool's name weighs more than any in its description: "todo
+		// list" is todo_read's, not every tool's that mentions a todo list.
+		name := words(ts[i].Name())
+		for _, q := range terms {
+			if slices.Contains(name, q) {
+				score += 5
+			}
+		}
 		if strings.Contains(strings.ToLower(query), ts[i].Name()) {
 			score += 100
 		}
@@ -151,10 +159,20 @@ func rank(ts []tool.Tool, query string, limit int) []tool.Tool {
 	slices.SortStableFunc(out, func(a, b scored) int { return cmp.Compare(b.score, a.score) })
 	var found []tool.Tool
 	for _, s := range out[:min(limit, len(out))] {
+		// A tool far below the best match is noise: every tool loaded is declared in
+		// every request from then on.
+		if s.score < out[0].score/2 {
+			break
+		}
 		found = append(found, s.t)
 	}
 	return found
 }
+
+// stop are the words a query is searched without: they say nothing of a tool.
+var stop = map[string]bool{"a": true, "an": true, "the": true, "to": true, "of": true, "for": true, "and": true,
+	"or": true, "in": true, "on": true, "with": true, "my": true, "me": true, "i": true, "is": true, "it": true,
+	"what": true, "how": true, "do": true, "can": true, "that": true, "this": true, "from": true, "by": true}
 
 // document is the words a tool is found by: its name (three times: it weighs most),
 // its family, its description and its arguments' names and descriptions.
