@@ -25,6 +25,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -74,26 +75,28 @@ func run(bin, mcpDir, dump, only string) error {
 	version, _ := exec.Command(path, "version").Output()
 	fmt.Fprintf(w, "## What the model reads: %s (%s)\n\n", path, strings.TrimSpace(string(version)))
 	apis := []string{apiAnthropic, apiResponses, apiChat}
+	var body strings.Builder
+	var sum summary
 	if only == "" || only == "first" {
 		firsts, err := b.firstRequests(apis)
 		if err != nil {
 			return err
 		}
-		writeFirst(w, firsts)
+		sum.firsts = firsts
+		writeFirst(&body, firsts)
 		if b.mcp == "" {
-			fmt.Fprintf(w, "MCP rows left out: the servers are not installed (`npm ci --prefix %s`).\n\n", mcpDir)
+			fmt.Fprintf(&body, "MCP rows left out: the servers are not installed (`npm ci --prefix %s`).\n\n", mcpDir)
 		}
 	}
 	if only == "" || only == "session" {
-		var runs []*sessionRun
 		for _, api := range apis {
 			r, err := b.session(api)
 			if err != nil {
 				return err
 			}
-			runs = append(runs, r)
+			sum.sessions = append(sum.sessions, r)
 		}
-		if err := writeSessions(w, runs); err != nil {
+		if err := writeSessions(&body, sum.sessions); err != nil {
 			return err
 		}
 	}
@@ -102,10 +105,15 @@ func run(bin, mcpDir, dump, only string) error {
 		if err != nil {
 			return err
 		}
-		writeResults(w, rows)
+		sum.results = rows
+		writeResults(&body, rows)
 	}
 	if only == "" || only == "peers" {
-		writePeers(w, b.peers())
+		writePeers(&body, b.peers())
 	}
-	return nil
+	if err := sum.write(w); err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, body.String())
+	return err
 }

@@ -31,7 +31,7 @@ var resultCalls = []resultCall{
 	{"bash `grep -rn needle tree` (1,000 files)", "bash", `{"command":"grep -rn needle tree"}`, "grep -rn needle tree"},
 	{"grep tool, content mode, same tree", "grep", `{"pattern":"needle","path":"tree","output_mode":"content"}`, "grep -rn needle tree"},
 	{"grep tool, files with matches, same tree", "grep", `{"pattern":"needle","path":"tree"}`, "grep -rl needle tree"},
-	{"read_file of a 20,000-line file", "read_file", `{"path":"big.txt"}`, "cat -n big.txt"},
+	{"read_file of a 20,000-line file", "read_file", `{"path":"big.txt"}`, "cat big.txt"},
 	{"glob `tree/**/*.go` (1,000 files)", "glob", `{"pattern":"tree/**/*.go"}`, "find tree -name '*.go'"},
 	{"web_fetch of an HTML page on 127.0.0.1", "web_fetch", `{"url":"{PAGE}"}`, ""},
 }
@@ -41,7 +41,7 @@ type resultRow struct {
 	call       resultCall
 	whole      int // bytes of everything the call could return
 	chars, siz int
-	note       string // the result's note on what was cut, else its last line
+	note       string // the result's notes on what was cut, else its last line
 	problem    string // an argument this binary does not declare, or no result
 }
 
@@ -82,12 +82,15 @@ func (b *bench) results() ([]resultRow, error) {
 		}
 		row.chars, row.siz = utf8.RuneCountInString(text), len(text)
 		lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
-		row.note = lines[len(lines)-1]
+		var notes []string
 		for _, l := range lines {
 			if notePattern.MatchString(l) {
-				row.note = l
-				break
+				notes = append(notes, l)
 			}
+		}
+		row.note = strings.Join(notes, " / ")
+		if row.note == "" {
+			row.note = lines[len(lines)-1]
 		}
 		if c.whole == "" {
 			row.whole = pageSize
@@ -182,7 +185,7 @@ func writeResults(w io.Writer, rows []resultRow) {
 	fmt.Fprintln(w, "### Tool results the model reads")
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "Each call scripted through the fake model (Anthropic); its result read from the next request. Over %s characters (gantry's documented `maxOutput`) is flagged.\n\n", comma(maxOutput))
-	fmt.Fprintln(w, "| call | whole output | characters read | tokens read | over the bound | the result's note (else its last line) |")
+	fmt.Fprintln(w, "| call | whole output | characters read | tokens read | over the bound | the result's notes on what was cut (else its last line) |")
 	fmt.Fprintln(w, "| --- | ---: | ---: | ---: | --- | --- |")
 	for _, r := range rows {
 		over := ""
@@ -193,7 +196,7 @@ func writeResults(w io.Writer, rows []resultRow) {
 		if r.problem != "" {
 			note = "⚠ " + r.problem + " — " + note
 		}
-		fmt.Fprintf(w, "| %s | %s B | %s | %s | %s | %s |\n", r.call.what, comma(r.whole), comma(r.chars), comma(tokens(r.siz)), over, cell(note, 160))
+		fmt.Fprintf(w, "| %s | %s B | %s | %s | %s | %s |\n", r.call.what, comma(r.whole), comma(r.chars), comma(tokens(r.siz)), over, cell(note, 300))
 	}
 	fmt.Fprintln(w)
 }

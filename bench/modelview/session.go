@@ -239,6 +239,25 @@ func (c *acpClient) kill() {
 	}
 }
 
+// breaks counts the prefix breaks of a session and the bytes they re-cache.
+func (r *sessionRun) breaks() (n, lost int, err error) {
+	prev, err := r.Reqs[0].prefix()
+	if err != nil {
+		return 0, 0, err
+	}
+	for i := 1; i < len(r.Reqs); i++ {
+		cur, err := r.Reqs[i].prefix()
+		if err != nil {
+			return 0, 0, err
+		}
+		if br := comparePrefix(prev, cur); br != nil {
+			n, lost = n+1, lost+br.Lost
+		}
+		prev = cur
+	}
+	return n, lost, nil
+}
+
 // writeSessions prints the prefix stability of each API's session.
 func writeSessions(w io.Writer, runs []*sessionRun) error {
 	fmt.Fprintf(w, "### Prefix stability over a %d-request session\n\n", len(runs[0].Reqs))
