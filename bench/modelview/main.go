@@ -23,9 +23,12 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -52,7 +55,7 @@ func run(bin, mcpDir, dump, only string) error {
 	if path, err = filepath.Abs(path); err != nil {
 		return err
 	}
-	root, err := os.MkdirTemp("", "gantry-modelview-")
+	root, err := scratch()
 	if err != nil {
 		return err
 	}
@@ -116,4 +119,19 @@ func run(bin, mcpDir, dump, only string) error {
 	}
 	_, err = io.WriteString(w, body.String())
 	return err
+}
+
+// scratch makes the scratch folder. Its name has a fixed length: the project's path is
+// in the system prompt, and a path one digit longer would move the figures by a byte.
+func scratch() (string, error) {
+	for {
+		dir := filepath.Join(os.TempDir(), fmt.Sprintf("gantry-modelview-%010d", rand.Uint32()))
+		err := os.Mkdir(dir, 0o700)
+		if err == nil {
+			return dir, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return "", err
+		}
+	}
 }

@@ -42,6 +42,19 @@ func (s *summary) write(w io.Writer) error {
 		fmt.Fprintf(w, "| %s | %s | |\n", label, strings.Join(tools, " | "))
 	}
 	if len(s.sessions) == 3 {
+		// The session's first request is gantry acp's, where a person can answer
+		// (ask_user and the plan tools declared); its seventh the first in plan mode.
+		for _, at := range []struct {
+			what string
+			i    int
+		}{{"fixed part through gantry acp (a person there), first request", 0}, {"fixed part through gantry acp in plan mode", 6}} {
+			var fixed []string
+			for _, r := range s.sessions {
+				_, size := r.Reqs[at.i].declared()
+				fixed = append(fixed, tok(bytesOf(r.Reqs[at.i].System)+size))
+			}
+			fmt.Fprintf(w, "| %s | %s | |\n", at.what, strings.Join(fixed, " | "))
+		}
 		var breaks, lost []string
 		for _, r := range s.sessions {
 			n, l, err := r.breaks()
