@@ -52,7 +52,7 @@ func (b *bench) firstRequests(apis []string) ([]firstRequest, error) {
 func writeFirst(w io.Writer, firsts []firstRequest) {
 	fmt.Fprintln(w, "### The first request, by part")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Bytes as sent; tokens estimated at four bytes a token, as gantry's `/context` does. The fixed part is what every request repeats: system and the tools in the prompt (deferred tools are not in it until found; server tools such as tool search are counted with the tools).")
+	fmt.Fprintln(w, "Bytes as sent; tokens estimated at four bytes a token, as gantry's `/context` does. The fixed part is what every request repeats: system and the tools in the prompt (deferred tools are not in it until found; server tools such as tool search are counted with the tools). On Chat Completions, which has no deferred loading, tools left for a client-side search are not in the body at all, so they are in no column.")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| API | MCP servers | system | tools in the prompt | deferred tools | messages | other fields | whole body | **fixed part** |")
 	fmt.Fprintln(w, "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
@@ -63,7 +63,7 @@ func writeFirst(w io.Writer, firsts []firstRequest) {
 		dn, dsize := r.deferred()
 		mcp := "none"
 		if f.MCP {
-			mcp = "3 (" + fmt.Sprint(mcpTools(r)) + " tools)"
+			mcp = fmt.Sprintf("3 (%d of their tools in the body)", mcpTools(r))
 		}
 		fmt.Fprintf(w, "| %s | %s | %s | %d: %s | %d: %s | %s | %s | %s | **%s** |\n", apiName(f.API), mcp, bt(sys), n, bt(tools), dn, bt(dsize),
 			bt(bytesOf(r.Messages)), bt(r.Other), bt(r.Size), tok(sys+tools))
