@@ -96,7 +96,16 @@ func parseRequest(path string, body []byte) (*request, error) {
 		// The system and developer messages before the first other one are the system
 		// prompt of the OpenAI APIs.
 		for len(msgs) > 0 && r.API != apiAnthropic && isSystem(msgs[0]) {
-			r.System, msgs = append(r.System, msgs[0]), msgs[1:]
+			tools, ok, err := additionalTools(msgs[0])
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				r.Tools = append(r.Tools, tools...)
+			} else {
+				r.System = append(r.System, msgs[0])
+			}
+			msgs = msgs[1:]
 		}
 		r.Messages = msgs
 	}
@@ -120,6 +129,46 @@ func parseRequest(path string, body []byte) (*request, error) {
 		}
 	}
 	return r, nil
+}
+
+// additionalTools reads the tools of a Responses input item of type
+// additional_tools (codex declares its tools there, in namespaces, rather than in
+// the request's tools); ok is false for any other item.
+func additionalTools(m json.RawMessage) (tools []toolDecl, ok bool, err error) {
+	var v struct {
+		Type  string            `json:"type"`
+		Tools []json.RawMessage `json:"tools"`
+	}
+	if json.Unmarshal(m, &v) != nil || v.Type != "additional_tools" {
+		return nil, false, nil
+	}
+	for _, raw := range v.Tools {
+		var ns struct {
+			Type  string            `json:"type"`
+			Name  string            `json:"name"`
+			Tools []json.RawMessage `json:"tools"`
+		}
+		if err := json.Unmarshal(raw, &ns); err != nil {
+			return nil, true, fmt.Errorf("reading additional tools: %w", err)
+		}
+		if ns.Type != "namespace" {
+			d, err := parseTool(raw)
+			if err != nil {
+				return nil, true, err
+			}
+			tools = append(tools, d)
+			continue
+		}
+		for _, t := range ns.Tools {
+			d, err := parseTool(t)
+			if err != nil {
+				return nil, true, err
+			}
+			d.Name = ns.Name + "." + d.Name
+			tools = append(tools, d)
+		}
+	}
+	return tools, true, nil
 }
 
 func isSystem(m json.RawMessage) bool {

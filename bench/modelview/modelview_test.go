@@ -157,3 +157,31 @@ func TestDeferredAndServerTools(t *testing.T) {
 		t.Errorf("responses tools read as %+v", r.Tools)
 	}
 }
+
+// codex declares its tools in an input item of type additional_tools, in namespaces,
+// after which come its developer messages (the system) and the conversation.
+func TestCodexAdditionalTools(t *testing.T) {
+	body := `{"input":[
+		{"type":"additional_tools","role":"developer","tools":[
+			{"type":"namespace","name":"functions","tools":[{"type":"custom","name":"exec"},{"type":"function","name":"wait","parameters":{}}]},
+			{"type":"function","name":"sleep","parameters":{},"defer_loading":true}]},
+		{"type":"message","role":"developer","content":[{"type":"input_text","text":"You are Codex."}]},
+		{"type":"message","role":"user","content":[{"type":"input_text","text":"hello"}]}]}`
+	r, err := parseRequest("/v1/responses", []byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, d := range r.Tools {
+		names = append(names, d.Name)
+	}
+	if got := strings.Join(names, ","); got != "functions.exec,functions.wait,sleep" {
+		t.Errorf("tools %s", got)
+	}
+	if n, _ := r.deferred(); n != 1 {
+		t.Errorf("deferred %d", n)
+	}
+	if len(r.System) != 1 || !strings.Contains(string(r.System[0]), "You are Codex.") || len(r.Messages) != 1 {
+		t.Errorf("system %s, messages %s", r.System, r.Messages)
+	}
+}
