@@ -14,6 +14,9 @@ type summary struct {
 }
 
 func (s *summary) write(w io.Writer) error {
+	if len(s.firsts) == 0 && len(s.sessions) == 0 && len(s.results) == 0 {
+		return nil // only the peers were measured
+	}
 	fmt.Fprintln(w, "| measure | Anthropic Messages | OpenAI Responses | OpenAI Chat | target |")
 	fmt.Fprintln(w, "| --- | ---: | ---: | ---: | --- |")
 	for _, withMCP := range []bool{false, true} {
