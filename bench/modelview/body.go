@@ -266,6 +266,19 @@ func (r *request) prefix() ([]segment, error) {
 		}
 	}
 	for _, s := range r.System {
+		// Anthropic's system as a string is the same prompt as one text block.
+		if r.API == apiAnthropic && len(s) > 0 && s[0] == '"' {
+			block, err := json.Marshal([]any{map[string]any{"type": "text", "text": json.RawMessage(s)}})
+			if err != nil {
+				return nil, err
+			}
+			c, err := canonical(block)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, segment{Where: "system", Size: len(s), Canon: c})
+			continue
+		}
 		if err := add("system", "", s); err != nil {
 			return nil, err
 		}
@@ -309,10 +322,16 @@ func canonical(raw json.RawMessage) (string, error) {
 	return string(b), nil
 }
 
+// strip removes cache_control markers and writes a message's text content in one
+// form: a string is the same prompt as one text block holding it (Claude Code sends
+// the latest user message as blocks, to mark it, and earlier ones as strings).
 func strip(v any) any {
 	switch x := v.(type) {
 	case map[string]any:
 		delete(x, "cache_control")
+		if s, ok := x["content"].(string); ok && x["role"] != nil {
+			x["content"] = []any{map[string]any{"type": "text", "text": s}}
+		}
 		for k, e := range x {
 			x[k] = strip(e)
 		}

@@ -40,8 +40,15 @@ func main() {
 	mcpDir := flag.String("mcp", "bench/modelview/mcp", "the folder whose node_modules holds the stock MCP servers")
 	dump := flag.String("dump", "", "write every request body to this folder (a subfolder per run)")
 	only := flag.String("only", "", "measure one part only: first, session, results or peers")
+	bodies := flag.String("bodies", "", "run nothing: read the request bodies NNN.json of this folder (a -dump's or fakeserve's) and print their first request by part and their prefix breaks")
 	flag.Parse()
-	if err := run(*bin, *mcpDir, *dump, *only); err != nil {
+	var err error
+	if *bodies != "" {
+		err = readBodies(os.Stdout, *bodies)
+	} else {
+		err = run(*bin, *mcpDir, *dump, *only)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "modelview:", err)
 		os.Exit(1)
 	}
@@ -99,7 +106,7 @@ func run(bin, mcpDir, dump, only string) error {
 			}
 			sum.sessions = append(sum.sessions, r)
 		}
-		if err := writeSessions(&body, sum.sessions); err != nil {
+		if err := writeSessions(&body, sum.sessions, acpSessionHow); err != nil {
 			return err
 		}
 	}
@@ -112,7 +119,9 @@ func run(bin, mcpDir, dump, only string) error {
 		writeResults(&body, rows)
 	}
 	if only == "" || only == "peers" {
-		writePeers(&body, b.peers())
+		if err := writePeers(&body, b.peers()); err != nil {
+			return err
+		}
 	}
 	if err := sum.write(w); err != nil {
 		return err

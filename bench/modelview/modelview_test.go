@@ -185,3 +185,39 @@ func TestCodexAdditionalTools(t *testing.T) {
 		t.Errorf("system %s, messages %s", r.System, r.Messages)
 	}
 }
+
+// A message's text as a string and as one text block (with a marker) is one prompt;
+// so is Anthropic's system as a string and as a block.
+func TestTextFormsAreOnePrompt(t *testing.T) {
+	a, err := parseRequest("/v1/messages", []byte(`{"system":"be brief","messages":[{"role":"user","content":"hi"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := parseRequest("/v1/messages", []byte(`{"system":[{"type":"text","text":"be brief","cache_control":{"type":"ephemeral"}}],"messages":[{"role":"user","content":[{"type":"text","text":"hi","cache_control":{"type":"ephemeral"}}]},{"role":"assistant","content":"hello"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pa, _ := a.prefix()
+	pb, _ := b.prefix()
+	if br := comparePrefix(pa, pb); br != nil {
+		t.Errorf("broke at %s", br.Where)
+	}
+	c, err := parseRequest("/v1/messages", []byte(`{"system":"be brief","messages":[{"role":"user","content":"hi there"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pc, _ := c.prefix()
+	if br := comparePrefix(pa, pc); br == nil || br.Where != "message 1" {
+		t.Errorf("a changed message is not a break at message 1: %+v", br)
+	}
+}
+
+func TestReadBodies(t *testing.T) {
+	var out strings.Builder
+	if err := readBodies(&out, filepath.Join("testdata", "session-anthropic")); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "| Anthropic Messages | 10 | 3 |") || !strings.Contains(out.String(), "| read_file |") {
+		t.Errorf("output:\n%s", out.String())
+	}
+}

@@ -38,6 +38,9 @@ type peerResult struct {
 	version string
 	req     *request
 	note    string
+	// session is the peer's prefix over a resumed session, or sessionNote why not.
+	session     *sessionRun
+	sessionNote string
 }
 
 func (b *bench) peers() []peerResult {
@@ -51,6 +54,10 @@ func (b *bench) peers() []peerResult {
 		r := peerResult{peer: p, version: peerVersion(path)}
 		if r.req, err = b.peerRun(p, path); err != nil {
 			r.note = err.Error()
+		} else if _, ok := peerSessions[p.name]; !ok {
+			r.sessionNote = "no scripted session: its shell tool is not a plain function call"
+		} else if r.session, err = b.peerPrefix(p, path); err != nil {
+			r.sessionNote = err.Error()
 		}
 		out = append(out, r)
 	}
@@ -124,7 +131,7 @@ func peerVersion(path string) string {
 	return line
 }
 
-func writePeers(w io.Writer, rs []peerResult) {
+func writePeers(w io.Writer, rs []peerResult) error {
 	fmt.Fprintln(w, "### Peers on PATH")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "The first request of one prompt (`hello`) that declares tools; a peer is stopped once it has sent it.")
@@ -148,4 +155,14 @@ func writePeers(w io.Writer, rs []peerResult) {
 		fmt.Fprintf(w, "| %s | %s | %s | %d: %s | %d: %s | %s | **%s** |\n", name, apiName(r.req.API), bt(sys), n, bt(tools), dn, bt(dsize), bt(bytesOf(r.req.Messages)), tok(sys+tools))
 	}
 	fmt.Fprintln(w)
+	runs, notes := map[string]*sessionRun{}, map[string]string{}
+	for _, r := range rs {
+		switch {
+		case r.session != nil:
+			runs[r.name] = r.session
+		case r.sessionNote != "":
+			notes[r.name] = r.sessionNote
+		}
+	}
+	return writePeerSessions(w, runs, notes)
 }

@@ -258,10 +258,13 @@ func (r *sessionRun) breaks() (n, lost int, err error) {
 	return n, lost, nil
 }
 
-// writeSessions prints the prefix stability of each API's session.
-func writeSessions(w io.Writer, runs []*sessionRun) error {
-	fmt.Fprintf(w, "### Prefix stability over a %d-request session\n\n", len(runs[0].Reqs))
-	fmt.Fprintf(w, "Through `gantry acp`: two prompts, one in plan mode (session/set_mode), one back in yolo carrying it out, then the process ends and another loads the session (session/load) \"the next day\" (TZ=%s, then TZ=%s: 26 hours apart) for two more. A break is where request i's tools, system and messages (cache_control markers left out) stop being the start of request i+1's; re-cached is what request i held from there on, in tokens.\n\n", dayOneTZ, dayTwoTZ)
+// acpSessionHow says how the session of sessionSteps is run.
+var acpSessionHow = fmt.Sprintf("Through `gantry acp`: two prompts, one in plan mode (session/set_mode), one back in yolo carrying it out, then the process ends and another loads the session (session/load) \"the next day\" (TZ=%s, then TZ=%s: 26 hours apart) for two more.", dayOneTZ, dayTwoTZ)
+
+// writeSessions prints the prefix stability of each run, how saying how they were made.
+func writeSessions(w io.Writer, runs []*sessionRun, how string) error {
+	fmt.Fprintf(w, "### Prefix stability over %d requests\n\n", len(runs[0].Reqs))
+	fmt.Fprintf(w, "%s A break is where request i's tools, system and messages (cache_control markers left out) stop being the start of request i+1's; re-cached is what request i held from there on, in tokens.\n\n", how)
 	fmt.Fprintln(w, "| API | requests | breaks | re-cached in all | where |")
 	fmt.Fprintln(w, "| --- | ---: | ---: | ---: | --- |")
 	var details []string
