@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds gantry and measures it against a local fake model server (bench/harness).
 # Usage: bash bench/run.sh [harness flags, e.g. -runs 30 -big 0]
+# What the model reads (request bodies by part, prefix stability, tool results) is measured
+# apart: go run ./bench/modelview -gantry bench/out/gantry (docs/benchmarks.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=bench/out
