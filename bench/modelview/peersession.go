@@ -147,25 +147,18 @@ func writePeerSessions(w io.Writer, runs map[string]*sessionRun, notes map[strin
 			continue
 		}
 		var where []string
-		breaks, lost := 0, 0
-		prev, err := r.Reqs[0].prefix()
+		bs, err := r.breakList()
 		if err != nil {
 			return err
 		}
-		for i := 1; i < len(r.Reqs); i++ {
-			cur, err := r.Reqs[i].prefix()
-			if err != nil {
-				return err
+		breaks, lost := len(bs), 0
+		for _, br := range bs {
+			lost += br.Lost
+			at := br.Where
+			if br.Detail != "" {
+				at += ": " + br.Detail
 			}
-			if br := comparePrefix(prev, cur); br != nil {
-				breaks, lost = breaks+1, lost+br.Lost
-				at := br.Where
-				if br.Detail != "" {
-					at += ": " + br.Detail
-				}
-				where = append(where, fmt.Sprintf("%d→%d %s (%s)", i, i+1, at, r.Labels[i]))
-			}
-			prev = cur
+			where = append(where, fmt.Sprintf("%d→%d %s (%s)", br.I, br.I+1, at, r.Labels[br.I]))
 		}
 		fmt.Fprintf(w, "| %s | %d | %d | %s | %s |\n", p.name, len(r.Reqs), breaks, tok(lost), cell(strings.Join(where, "; "), 400))
 	}

@@ -23,8 +23,9 @@ type step struct {
 	calls  [][2]string // tool name, JSON arguments
 }
 
-// sessionSteps is a 20-request session: two prompts at work, one in plan mode, one
-// carrying the plan out, then the next day a resumed session with two more.
+// sessionSteps is a 20-request session (21 on Chat Completions): two prompts at
+// work, one in plan mode, one carrying the plan out, then the next day a resumed
+// session with two more, the last finding a deferred tool by a tool search.
 var sessionSteps = []step{
 	{prompt: "Where does the program start?", calls: [][2]string{{"read_file", `{"path":"main.go"}`}, {"bash", `{"command":"cat go.mod"}`}}},
 	{prompt: "Which packages use needle?", calls: [][2]string{{"grep", `{"pattern":"needle0 =","path":"tree","head_limit":5}`}, {"glob", `{"pattern":"*.go"}`}}},
@@ -34,9 +35,17 @@ var sessionSteps = []step{
 		{"bash", `{"command":"cat main.go"}`}}},
 	{resume: true, prompt: "Good morning. Is the change still there?", calls: [][2]string{{"read_file", `{"path":"main.go"}`}, {"bash", `{"command":"git diff --stat"}`}}},
 	{prompt: "Tidy up and tell me what is left.", calls: [][2]string{
-		{"glob", `{"pattern":"tree/pkg00/*.go"}`}, {"grep", `{"pattern":"lookup","path":"tree/pkg00","head_limit":3}`},
+		{searchCall, "todo_read"}, {"grep", `{"pattern":"lookup","path":"tree/pkg00","head_limit":3}`},
 		{"read_file", `{"path":"tree/pkg00/file00.go"}`}, {"bash", `{"command":"git status --short"}`}}},
 }
+
+// searchCall, as a call's tool name, is a tool search that finds the tool named
+// as its arguments and calls it: the API's own search (Anthropic, Responses: one
+// response with the search's blocks and the call), or gantry's tool_search on Chat
+// Completions (a response calling tool_search, then one calling the tool found). A
+// binary that defers nothing just calls the tool; the old one's tool_search call is
+// answered that there is no such tool.
+const searchCall = "@search"
 
 // The time zones of the two days: 26 hours apart, so the local dates always differ.
 const (
@@ -52,28 +61,42 @@ type sessionRun struct {
 	Labels []string
 }
 
-// sessionTurns is the fake model's script for steps, and a label for each request.
-func sessionTurns(steps []step) ([]fakellm.Turn, []string) {
+// sessionTurns is the fake model's script for steps on api, and a label for each
+// request: what led to it.
+func sessionTurns(steps []step, api string) ([]fakellm.Turn, []string) {
 	var turns []fakellm.Turn
 	var labels []string
 	for k, s := range steps {
-		what := fmt.Sprintf("prompt %d", k+1)
+		led := fmt.Sprintf("prompt %d", k+1)
 		switch {
 		case s.resume:
-			what += " (resumed the next day)"
+			led += " (resumed the next day)"
 		case s.mode != "":
-			what += " (mode " + s.mode + ")"
+			led += " (mode " + s.mode + ")"
+		}
+		answer := func(parts ...fakellm.Part) {
+			turns = append(turns, fakellm.Turn{Parts: parts})
+			labels = append(labels, led)
 		}
 		for j, c := range s.calls {
-			turns = append(turns, fakellm.Turn{Parts: []fakellm.Part{fakellm.Text("Let me look."), fakellm.ToolCall(fmt.Sprintf("s%dc%d", k+1, j+1), c[0], c[1])}})
-			if j == 0 {
-				labels = append(labels, what)
-			} else {
-				labels = append(labels, fmt.Sprintf("prompt %d, after %s", k+1, s.calls[j-1][0]))
+			id := fmt.Sprintf("s%dc%d", k+1, j+1)
+			switch {
+			case c[0] == searchCall && api == apiChat:
+				answer(fakellm.Text("Let me find the tool."), fakellm.ToolCall(id+"s", "tool_search", `{"query":"select:`+c[1]+`"}`))
+				led = fmt.Sprintf("prompt %d, after tool_search", k+1)
+				answer(fakellm.ToolCall(id, c[1], `{}`))
+			case c[0] == searchCall:
+				answer(fakellm.Text("Let me find the tool."), fakellm.ToolSearch(id+"s", c[1]), fakellm.ToolFound(id+"s", c[1]), fakellm.ToolCall(id, c[1], `{}`))
+			default:
+				answer(fakellm.Text("Let me look."), fakellm.ToolCall(id, c[0], c[1]))
 			}
+			name := c[0]
+			if name == searchCall {
+				name = c[1] + " (found by a tool search)"
+			}
+			led = fmt.Sprintf("prompt %d, after %s", k+1, name)
 		}
-		turns = append(turns, fakellm.Turn{Parts: []fakellm.Part{fakellm.Text(fmt.Sprintf("Done with step %d.", k+1))}})
-		labels = append(labels, fmt.Sprintf("prompt %d, after %s", k+1, s.calls[len(s.calls)-1][0]))
+		answer(fakellm.Text(fmt.Sprintf("Done with step %d.", k+1)))
 	}
 	return turns, labels
 }
@@ -81,7 +104,7 @@ func sessionTurns(steps []step) ([]fakellm.Turn, []string) {
 // session runs the scripted session through gantry acp for one API: day one in one
 // process, then the next day another process loads the session and goes on.
 func (b *bench) session(api string) (*sessionRun, error) {
-	turns, labels := sessionTurns(sessionSteps)
+	turns, labels := sessionTurns(sessionSteps, api)
 	srv := fakellm.New(turns...)
 	defer srv.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -239,27 +262,43 @@ func (c *acpClient) kill() {
 	}
 }
 
-// breaks counts the prefix breaks of a session and the bytes they re-cache.
-func (r *sessionRun) breaks() (n, lost int, err error) {
+// brk is one prefix break of a session: between request I and I+1 (0-based I).
+type brk struct {
+	I int
+	*prefixBreak
+}
+
+// breakList returns the prefix breaks of a session, in order.
+func (r *sessionRun) breakList() ([]brk, error) {
 	prev, err := r.Reqs[0].prefix()
 	if err != nil {
-		return 0, 0, err
+		return nil, err
 	}
+	var out []brk
 	for i := 1; i < len(r.Reqs); i++ {
 		cur, err := r.Reqs[i].prefix()
 		if err != nil {
-			return 0, 0, err
+			return nil, err
 		}
 		if br := comparePrefix(prev, cur); br != nil {
-			n, lost = n+1, lost+br.Lost
+			out = append(out, brk{i, br})
 		}
 		prev = cur
 	}
-	return n, lost, nil
+	return out, nil
+}
+
+// breaks counts the prefix breaks of a session and the bytes they re-cache.
+func (r *sessionRun) breaks() (n, lost int, err error) {
+	bs, err := r.breakList()
+	for _, b := range bs {
+		lost += b.Lost
+	}
+	return len(bs), lost, err
 }
 
 // acpSessionHow says how the session of sessionSteps is run.
-var acpSessionHow = fmt.Sprintf("Through `gantry acp`: two prompts, one in plan mode (session/set_mode), one back in yolo carrying it out, then the process ends and another loads the session (session/load) \"the next day\" (TZ=%s, then TZ=%s: 26 hours apart) for two more.", dayOneTZ, dayTwoTZ)
+var acpSessionHow = fmt.Sprintf("Through `gantry acp`: two prompts, one in plan mode (session/set_mode), one back in yolo carrying it out, then the process ends and another loads the session (session/load) \"the next day\" (TZ=%s, then TZ=%s: 26 hours apart) for two more, the last of which finds todo_read by a tool search (the API's own; gantry's tool_search on Chat Completions, one request more) and calls it.", dayOneTZ, dayTwoTZ)
 
 // writeSessions prints the prefix stability of each run, how saying how they were made.
 func writeSessions(w io.Writer, runs []*sessionRun, how string) error {
@@ -269,32 +308,25 @@ func writeSessions(w io.Writer, runs []*sessionRun, how string) error {
 	fmt.Fprintln(w, "| --- | ---: | ---: | ---: | --- |")
 	var details []string
 	for _, r := range runs {
-		breaks, lost := 0, 0
 		var where []string
-		prev, err := r.Reqs[0].prefix()
+		bs, err := r.breakList()
 		if err != nil {
 			return err
 		}
-		for i := 1; i < len(r.Reqs); i++ {
-			cur, err := r.Reqs[i].prefix()
-			if err != nil {
-				return err
+		breaks, lost := len(bs), 0
+		for _, br := range bs {
+			i := br.I
+			lost += br.Lost
+			at := br.Where
+			if br.What != "" && br.Where != "tools" {
+				at += " (" + br.What + ")"
 			}
-			if br := comparePrefix(prev, cur); br != nil {
-				breaks++
-				lost += br.Lost
-				at := br.Where
-				if br.What != "" && br.Where != "tools" {
-					at += " (" + br.What + ")"
-				}
-				where = append(where, fmt.Sprintf("%d→%d %s", i, i+1, at))
-				d := br.Detail
-				if d == "" {
-					d = "—"
-				}
-				details = append(details, fmt.Sprintf("| %s | %d → %d | %s | %s | %s | %s |", apiName(r.API), i, i+1, r.Labels[i], at, d, tok(br.Lost)))
+			where = append(where, fmt.Sprintf("%d→%d %s", i, i+1, at))
+			d := br.Detail
+			if d == "" {
+				d = "—"
 			}
-			prev = cur
+			details = append(details, fmt.Sprintf("| %s | %d → %d | %s | %s | %s | %s |", apiName(r.API), i, i+1, r.Labels[i], at, d, tok(br.Lost)))
 		}
 		fmt.Fprintf(w, "| %s | %d | %d | %s | %s |\n", apiName(r.API), len(r.Reqs), breaks, tok(lost), strings.Join(where, "; "))
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -269,4 +270,35 @@ func (b optBool) ptr() *bool {
 	}
 	v := b.val
 	return &v
+}
+
+// parseCommand parses a sub-command's flags (its name as people type it, its usage
+// line): -h prints the usage and ends with 0; a bad flag or an argument it takes none
+// of says so on stderr and ends with 2. ok is false when the command ends there.
+func parseCommand(fs *flag.FlagSet, args []string, name, usage string) (code int, ok bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Println(usage)
+			return 0, false
+		}
+		fmt.Fprintf(os.Stderr, "gantry %s: %s; %s\n", name, flagError(err), usage)
+		return 2, false
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "gantry %s: unexpected argument %q; %s\n", name, fs.Arg(0), usage)
+		return 2, false
+	}
+	return 0, true
+}
+
+// printJSON prints v as indented JSON for the sub-command cmd and returns its exit
+// status.
+func printJSON(cmd string, v any) int {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "gantry %s: %s\n", cmd, sentence(err))
+		return 1
+	}
+	fmt.Println(string(b))
+	return 0
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -35,17 +34,8 @@ func runPromptCmd(args []string) int {
 	fs.StringVar(&o.Cwd, "cwd", "", "")
 	fs.StringVar(&o.Cwd, "C", "", "")
 	asJSON := fs.Bool("json", false, "")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Println(promptUsage)
-			return 0
-		}
-		fmt.Fprintf(os.Stderr, "gantry prompt: %s; %s\n", flagError(err), promptUsage)
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "gantry prompt: unexpected argument %q; %s\n", fs.Arg(0), promptUsage)
-		return 2
+	if code, ok := parseCommand(fs, args, "prompt", promptUsage); !ok {
+		return code
 	}
 	o.Preview = true
 	p, err := preview(o)
@@ -54,13 +44,7 @@ func runPromptCmd(args []string) int {
 		return exitCode(err)
 	}
 	if *asJSON {
-		b, err := json.MarshalIndent(p, "", "  ")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "gantry prompt:", sentence(err))
-			return 1
-		}
-		fmt.Println(string(b))
-		return 0
+		return printJSON("prompt", p)
 	}
 	p.print(os.Stdout)
 	return 0

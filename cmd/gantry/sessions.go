@@ -48,17 +48,8 @@ func runSessions(args []string) int {
 	fs.SetOutput(io.Discard)
 	limit := fs.Int("limit", 30, "")
 	asJSON := fs.Bool("json", false, "")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Println(sessionsUsage)
-			return 0
-		}
-		fmt.Fprintf(os.Stderr, "gantry sessions: %s; %s\n", flagError(err), sessionsUsage)
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "gantry sessions: unexpected argument %q; %s\n", fs.Arg(0), sessionsUsage)
-		return 2
+	if code, ok := parseCommand(fs, args, "sessions", sessionsUsage); !ok {
+		return code
 	}
 	if *limit < 0 {
 		fmt.Fprintf(os.Stderr, "gantry sessions: --limit must be 0 (all) or more, not %d\n", *limit)

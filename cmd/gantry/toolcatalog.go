@@ -89,17 +89,8 @@ func listTools(args []string, rules, trust bool) int {
 	fs.SetOutput(io.Discard)
 	withMCP := fs.Bool("mcp", false, "")
 	asJSON := fs.Bool("json", false, "")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Println(toolListUsage)
-			return 0
-		}
-		fmt.Fprintf(os.Stderr, "gantry tool list: %s; %s\n", flagError(err), toolListUsage)
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "gantry tool list: unexpected argument %q; %s\n", fs.Arg(0), toolListUsage)
-		return 2
+	if code, ok := parseCommand(fs, args, "tool list", toolListUsage); !ok {
+		return code
 	}
 	c, err := loadCatalog(trust)
 	if err != nil {
@@ -118,13 +109,7 @@ func listTools(args []string, rules, trust bool) int {
 		rows = append(rows, mcpRows...)
 	}
 	if *asJSON {
-		b, err := json.MarshalIndent(rows, "", "  ")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "gantry:", sentence(err))
-			return 1
-		}
-		fmt.Println(string(b))
-		return 0
+		return printJSON("tool list", rows)
 	}
 	fmt.Printf("%-18s %-5s %-8s %-7s %s\n", "NAME", "LEVEL", "STATE", "RUNS", "WHAT IT DOES")
 	for _, r := range rows {

@@ -13,23 +13,6 @@ import (
 	"github.com/gantry-dev/gantry/internal/llm/scripted"
 )
 
-// asking is a face where someone answers (it is never asked here): NoHuman's answers
-// behind a type face.Nobody does not know.
-type asking struct{ nobody face.NoHuman }
-
-func (a asking) AskPermission(ctx context.Context, r face.PermissionRequest) (face.Answer, error) {
-	return a.nobody.AskPermission(ctx, r)
-}
-func (a asking) AskUser(ctx context.Context, q []face.Question) (face.UserAnswer, error) {
-	return a.nobody.AskUser(ctx, q)
-}
-func (a asking) ApprovePlan(ctx context.Context, r face.PlanRequest) (face.PlanAnswer, error) {
-	return a.nobody.ApprovePlan(ctx, r)
-}
-func (a asking) TrustFolder(ctx context.Context, r face.TrustRequest) (bool, error) {
-	return a.nobody.TrustFolder(ctx, r)
-}
-
 // Every tool the system prompt names is one the model can call in the first request
 // of a session: declared, not deferred (the dedicated tools it prefers to the shell).
 func TestSystemPromptNamesOnlyDeclaredTools(t *testing.T) {
@@ -74,7 +57,7 @@ func TestSystemPromptNamesOnlyDeclaredTools(t *testing.T) {
 func TestDateGoesWithThePromptAndThePrefixHoldsAcrossAResume(t *testing.T) {
 	dir := project(t, "", map[string]string{})
 	p := scripted.New(scripted.Step{Text: "one"})
-	a, err := newStarted(Options{Cwd: dir, LLM: p}, func(face.Event) {}, asking{})
+	a, err := newStarted(Options{Cwd: dir, LLM: p}, func(face.Event) {}, someone{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +74,7 @@ func TestDateGoesWithThePromptAndThePrefixHoldsAcrossAResume(t *testing.T) {
 	}
 
 	p2 := scripted.New(scripted.Step{Text: "two"})
-	b, err := newStarted(Options{Cwd: dir, LLM: p2, Resume: id}, func(face.Event) {}, asking{})
+	b, err := newStarted(Options{Cwd: dir, LLM: p2, Resume: id}, func(face.Event) {}, someone{})
 	if err != nil {
 		t.Fatal(err)
 	}

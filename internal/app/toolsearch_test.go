@@ -16,7 +16,7 @@ import (
 // would ask for, first, and does not load the tools that merely mention the words.
 func TestToolSearchFindsDeferredToolsByPurpose(t *testing.T) {
 	dir := project(t, "", map[string]string{})
-	a, err := newStarted(Options{Cwd: dir, LLM: noModel{}}, func(face.Event) {}, asking{})
+	a, err := newStarted(Options{Cwd: dir, LLM: noModel{}}, func(face.Event) {}, someone{})
 	if err != nil {
 		t.Fatal(err)
 	}

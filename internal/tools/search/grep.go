@@ -20,7 +20,7 @@ type grepArgs struct {
 	Pattern    string `json:"pattern" jsonschema_description:"Regular expression (Go RE2 syntax) searched line by line."`
 	Path       string `json:"path,omitempty" jsonschema_description:"File or folder to search (default: the working directory)."`
 	Glob       string `json:"glob,omitempty" jsonschema_description:"Only files matching this glob (e.g. *.go or src/**/*.{ts,tsx}); a leading ! excludes instead."`
-	Type       string `json:"type,omitempty" jsonschema_description:"Only files of this ripgrep type (go js ts py rust java c cpp h md json yaml toml sh html css ruby php swift kotlin cs sql txt …)."`
+	Type       string `json:"type,omitempty" jsonschema_description:"Only files of this ripgrep type (go, py, ts, js, rust, java, c, cpp, md, json, yaml, …)."`
 	OutputMode string `json:"output_mode,omitempty" jsonschema:"enum=files_with_matches,enum=content,enum=count" jsonschema_description:"files_with_matches (default) lists the files; content shows the matching lines; count gives the matching lines per file."`
 	Context    int    `json:"context,omitempty" jsonschema:"minimum=0,maximum=100" jsonschema_description:"Lines of context before and after each match (content mode)."`
 	HeadLimit  int    `json:"head_limit,omitempty" jsonschema:"minimum=0" jsonschema_description:"Keep only the first N lines or entries of the output."`
