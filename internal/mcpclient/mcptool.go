@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -124,7 +125,9 @@ func (t *mcpTool) call(ctx context.Context, args json.RawMessage) (res tool.Resu
 		return t.fail(fmt.Sprintf("no answer within %s, so the call was cancelled", seconds(timeout)))
 	}
 	why := err.Error()
-	if errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
+	// A server that dies ends its output: the read sees the end, or — when the
+	// process's exit closed the pipe first — a closed file.
+	if errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, os.ErrClosed) {
 		why = fmt.Sprintf("the server closed the connection (%s)", why)
 		if w := t.conn.lastWordsAfterExit(); w != "" {
 			why += fmt.Sprintf("; the server's last words on stderr: %q", w)
