@@ -26,6 +26,7 @@ func TestCostContextExport(t *testing.T) {
 	for _, c := range []struct{ cmd, want string }{
 		{"/cost", "claude-sonnet-4-5"},
 		{"/context", "tools' schemas"},
+		{"/context", "found by tool_search"},
 		{"/export out.md", "wrote the transcript to"},
 	} {
 		d.typeText(c.cmd)
