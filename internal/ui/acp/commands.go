@@ -49,6 +49,32 @@ func commandTable() []command {
 			}
 			return "There was nothing to compact yet."
 		}},
+		{"context", "Show what fills the model's context, and the tools declared, deferred and found", "", func(s *session, _ context.Context, _ string) string {
+			parts, window := s.app.Context()
+			var b strings.Builder
+			total := 0
+			for _, p := range parts {
+				total += p.Tokens
+			}
+			fmt.Fprintf(&b, "Context: ~%d tokens", total)
+			if window > 0 {
+				fmt.Fprintf(&b, " of %d (%.0f%%)", window, 100*float64(total)/float64(window))
+			}
+			b.WriteString(", estimated at four characters a token:\n\n")
+			for _, p := range parts {
+				fmt.Fprintf(&b, "- %s: ~%d\n", p.Name, p.Tokens)
+			}
+			tv := s.app.Tools()
+			fmt.Fprintf(&b, "\nTools declared (%d): %s\n", len(tv.Declared), strings.Join(tv.Declared, ", "))
+			if len(tv.Deferred) > 0 {
+				found := "none yet"
+				if len(tv.Found) > 0 {
+					found = strings.Join(tv.Found, ", ")
+				}
+				fmt.Fprintf(&b, "\nDeferred (%d, found by %s): %s\n\nFound: %s\n", len(tv.Deferred), tv.Search, strings.Join(tv.Deferred, ", "), found)
+			}
+			return b.String()
+		}},
 		{"mode", "Switch the permission mode: default, accept-edits, plan or yolo", "mode", func(s *session, _ context.Context, mode string) string {
 			if mode == "" {
 				return fmt.Sprintf("The mode is %s. Switch with /mode default, accept-edits, plan or yolo.", s.app.Mode())

@@ -162,6 +162,11 @@ func TestSlashCommands(t *testing.T) {
 		t.Error("no current_mode_update after /mode plan")
 	}
 	h.client.reset()
+	h.prompt(id, "/context")
+	if got := agentText(h.client.snapshot()); !strings.Contains(got, "tools' schemas") || !strings.Contains(got, "Tools declared (") {
+		t.Errorf("/context: %q", got)
+	}
+	h.client.reset()
 	h.prompt(id, "/help")
 	if !strings.Contains(agentText(h.client.snapshot()), "/compact") {
 		t.Errorf("/help: %q", agentText(h.client.snapshot()))
