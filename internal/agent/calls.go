@@ -140,7 +140,7 @@ func (a *Agent) prepare(c llm.Block, unsettled *atomic.Int32) *pending {
 		ok = false
 	}
 	if !ok {
-		a.settle(p, tool.Fail(fmt.Sprintf("There is no tool named %q here. Available tools: %s.", c.ToolName, joinNames(a.declaredNames()))), false)
+		a.settle(p, tool.Fail(a.unknownTool(c.ToolName)), false)
 		return p
 	}
 	p.tool = t
@@ -178,6 +178,20 @@ func (a *Agent) start(p *pending) {
 	}
 	p.started = true
 	a.emit(face.ToolStarted{CallID: p.block.ToolCallID, Call: p.call, Input: p.block.Input, Note: p.note})
+}
+
+// unknownTool is the answer to a call of a tool that is not here: the gantry tool to
+// call instead when the name is another agent's (Claude Code's Bash, Codex's shell),
+// else the tools there are.
+func (a *Agent) unknownTool(name string) string {
+	level := tool.LevelExec
+	if a.MaxLevel != nil {
+		level = a.MaxLevel()
+	}
+	if t, ok := a.Tools.Counterpart(name, level); ok {
+		return fmt.Sprintf("There is no tool named %q here: gantry's tool for it is %s. Call %s with its own arguments (see its schema).", name, t.Name(), t.Name())
+	}
+	return fmt.Sprintf("There is no tool named %q here. Available tools: %s.", name, joinNames(a.declaredNames()))
 }
 
 func (a *Agent) declaredNames() []string {

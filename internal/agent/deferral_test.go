@@ -157,3 +157,30 @@ func TestReadToolsFirstWithABreakpoint(t *testing.T) {
 		t.Fatalf("tools %+v", req.Tools)
 	}
 }
+
+// A call by another agent's name (Claude Code's Bash, Codex's shell) is answered with
+// the gantry tool to call; an unknown name with the tools there are.
+func TestOtherAgentsNamesAreAnsweredWithGantrys(t *testing.T) {
+	p := scripted.New(
+		scripted.Step{Calls: []scripted.Call{
+			{ID: "a", Name: "Bash", Input: `{"command":"ls"}`},
+			{ID: "b", Name: "shell", Input: `{"command":["ls"]}`},
+			{ID: "c", Name: "Frobnicate", Input: `{}`},
+		}},
+		scripted.Step{Text: "ok"},
+	)
+	a, _, _ := newAgent(t, p, permission.ModeYolo)
+	a.Tools.Add(tool.New(tool.Def[struct{}]{Name: "bash", Level: tool.LevelExec, Kind: tool.KindExecute,
+		ClaudeNames: []string{"Bash"}, Aliases: []string{"shell"},
+		Run: func(context.Context, tool.Env, struct{}) tool.Result { return tool.Result{Text: "ran"} }}))
+	a.Run(context.Background(), "go")
+	rs := results(t, p, 1)
+	for i, r := range rs[:2] {
+		if !r.IsError || !strings.Contains(r.Text, "gantry's tool for it is bash") {
+			t.Errorf("result %d: %q", i, r.Text)
+		}
+	}
+	if !strings.Contains(rs[2].Text, "Available tools: ") {
+		t.Errorf("unknown: %q", rs[2].Text)
+	}
+}

@@ -59,3 +59,25 @@ func TestToolSearchFindsDeferredToolsByPurpose(t *testing.T) {
 func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }
 
 var _ llm.Provider = noModel{}
+
+// Claude Code's and Codex's tool names, as models trained on them call them, each lead
+// to the gantry tool of a real session.
+func TestOtherAgentsToolNamesInASession(t *testing.T) {
+	dir := project(t, "", map[string]string{})
+	a, err := newStarted(Options{Cwd: dir, LLM: noModel{}}, func(face.Event) {}, someone{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	for name, want := range map[string]string{
+		"Bash": "bash", "Read": "read_file", "Write": "write_file", "Edit": "edit_file", "MultiEdit": "edit_file",
+		"Glob": "glob", "Grep": "grep", "LS": "glob", "Task": "agent", "WebFetch": "web_fetch", "TodoWrite": "todo_write",
+		"BashOutput": "task_output", "KillShell": "task_kill", "AskUserQuestion": "ask_user", "EnterPlanMode": "enter_plan_mode",
+		"Skill": "read_skill", "shell": "bash", "exec_command": "bash", "update_plan": "todo_write", "view_image": "read_file",
+		"str_replace_based_edit_tool": "edit_file",
+	} {
+		if got, ok := a.reg.Counterpart(name, tool.LevelExec); !ok || got.Name() != want {
+			t.Errorf("%s: %v, want %s", name, got, want)
+		}
+	}
+}

@@ -39,6 +39,10 @@ type Def[T any] struct {
 	// Check validates arguments beyond their types (may be nil); a non-empty sentence
 	// refuses the call before the permission gate.
 	Check func(args T) string
+	// Aliases are other agents' names for what this tool does (Codex's shell,
+	// Claude Code's BashOutput, the text editor's str_replace_based_edit_tool) that
+	// are not its ClaudeNames: a call by one is answered with this tool's name.
+	Aliases []string
 	// ClaudeNames are the names Claude Code gives this tool, which hook matchers may
 	// use (nil: it has none).
 	ClaudeNames []string
@@ -86,7 +90,7 @@ func (t *defTool[T]) Level() Level { return t.def.Level }
 func (t *defTool[T]) Kind() Kind   { return t.def.Kind }
 
 func (t *defTool[T]) Info() Info {
-	return Info{Level: t.def.Level, Kind: t.def.Kind, Icon: t.def.Icon, Counter: t.def.Counter, Files: t.def.Files, ClaudeNames: t.def.ClaudeNames, Brief: t.def.Brief,
+	return Info{Level: t.def.Level, Kind: t.def.Kind, Icon: t.def.Icon, Counter: t.def.Counter, Files: t.def.Files, ClaudeNames: t.def.ClaudeNames, Aliases: t.def.Aliases, Brief: t.def.Brief,
 		Label: t.def.Label, Conversation: t.def.Conversation, Core: t.def.Core, Family: t.def.Family}
 }
 

@@ -166,6 +166,27 @@ func (r *Registry) Find(name string) (Tool, bool) {
 	return e.t, ok
 }
 
+// Counterpart is the tool declared now up to level max that another agent calls
+// name (Claude Code's Bash, Codex's shell): a tool whose Claude names or aliases hold
+// it, the one naming it earliest and with the fewest such names (Write is write_file,
+// not apply_patch, which Claude's Write, Edit and MultiEdit all stand for).
+func (r *Registry) Counterpart(name string, max Level) (Tool, bool) {
+	var best Tool
+	bestAt, bestN := 0, 0
+	for _, t := range r.Declared(max) {
+		info := t.Info()
+		others := append(slices.Clone(info.ClaudeNames), info.Aliases...)
+		at := slices.Index(others, name)
+		if at < 0 {
+			continue
+		}
+		if best == nil || at < bestAt || (at == bestAt && len(others) < bestN) {
+			best, bestAt, bestN = t, at, len(others)
+		}
+	}
+	return best, best != nil
+}
+
 // All returns every known tool, sorted by name.
 func (r *Registry) All() []Tool {
 	var out []Tool

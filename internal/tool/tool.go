@@ -274,6 +274,8 @@ type Info struct {
 	Counter Counter
 	// Files says how its calls use their paths, for path rules.
 	Files Files
+	// Aliases are other agents' names for it (see Def.Aliases).
+	Aliases []string
 	// ClaudeNames are the names Claude Code gives the tool (Bash; Edit, MultiEdit):
 	// a hook matcher written for Claude Code selects it by any of them.
 	ClaudeNames []string

@@ -49,6 +49,7 @@ func Tool(asker face.Asker, timeout time.Duration) tool.Tool {
 	return tool.New(tool.Def[args]{
 		Conversation: true,
 		Name:         "ask_user",
+		Aliases:      []string{"AskUserQuestion"},
 		Description:  description,
 		Level:        tool.LevelRead,
 		Kind:         tool.KindOther,

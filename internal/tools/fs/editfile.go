@@ -42,6 +42,7 @@ func EditFile(o Options) tool.Tool {
 			return []tool.ClaudeView{{Name: "MultiEdit", Input: map[string]any{"file_path": path, "edits": edits}}}
 		},
 		Name:        "edit_file",
+		Aliases:     []string{"str_replace_based_edit_tool", "str_replace_editor", "replace_in_file"},
 		Core:        true,
 		Label:       "Edit a file",
 		Description: editFileDoc,

@@ -40,6 +40,7 @@ func ReadFile(o Options) tool.Tool {
 			return []tool.ClaudeView{{Name: "Read", Input: in}}
 		},
 		Name:        "read_file",
+		Aliases:     []string{"view_image", "NotebookRead"},
 		Core:        true,
 		Label:       "Read a file",
 		Description: readFileDoc,

@@ -19,6 +19,7 @@ func (w *Switch) Enter() tool.Tool {
 	return tool.New(tool.Def[enterArgs]{
 		Conversation: true,
 		Name:         "enter_plan_mode",
+		Aliases:      []string{"EnterPlanMode"},
 		Description:  enterDescription,
 		Level:        tool.LevelRead,
 		Kind:         tool.KindSwitchMode,

@@ -40,6 +40,7 @@ func Glob(o Options) tool.Tool {
 			return []tool.ClaudeView{{Name: "Glob", Input: in}}
 		},
 		Name:        "glob",
+		Aliases:     []string{"LS", "list_dir", "find_files"},
 		Core:        true,
 		Label:       "Find files by name",
 		Description: globDoc,

@@ -40,6 +40,7 @@ func bashTool(o Options) tool.Tool {
 			return []tool.ClaudeView{{Name: "Bash", Input: in}}
 		},
 		Name:        "bash",
+		Aliases:     []string{"shell", "exec_command", "local_shell", "run_terminal_cmd"},
 		Core:        true,
 		Label:       "Run a shell command",
 		Description: strings.TrimSpace(desc),

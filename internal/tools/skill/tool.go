@@ -61,6 +61,7 @@ func Tool(skills []Skill, o Options) tool.Tool {
 		Conversation: true,
 		Family:       "skills",
 		Name:         "read_skill",
+		Aliases:      []string{"Skill"},
 		Description:  description(sorted),
 		Level:        tool.LevelRead,
 		Kind:         tool.KindRead,

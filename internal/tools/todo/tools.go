@@ -35,6 +35,7 @@ func Tools(l *List) []tool.Tool {
 	write := tool.New(tool.Def[writeArgs]{
 		Conversation: true,
 		Name:         "todo_write",
+		Aliases:      []string{"update_plan"},
 		Core:         true,
 		ClaudeNames:  []string{"TodoWrite"},
 		Claude: func(_ tool.Env, a writeArgs) []tool.ClaudeView {
