@@ -28,6 +28,24 @@ var MemoryNames = []string{agentsName, "CLAUDE.md", filepath.Join(".claude", "CL
 // override of AGENTS.md).
 var userMemoryNames = []string{agentsName, "CLAUDE.md"}
 
+// otherUserMemory are the user memory files of Claude Code and Codex: a folder ("" when
+// there is no home) and the file's name in it.
+func otherUserMemory() []struct{ dir, name string } {
+	return []struct{ dir, name string }{{ClaudeDir(), "CLAUDE.md"}, {CodexDir(), agentsName}}
+}
+
+// CodexDir is Codex's home folder: $CODEX_HOME, else ~/.codex.
+func CodexDir() string {
+	if d := os.Getenv("CODEX_HOME"); d != "" {
+		return d
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return ""
+	}
+	return filepath.Join(home, ".codex")
+}
+
 // MemoryPrecedence says how memory files rank against each other and against the
 // person's instructions; the system prompt's memory section states it once.
 const MemoryPrecedence = "They are given from the broadest to the closest: the user's own files, then each folder's " +
@@ -66,6 +84,16 @@ func Memory(cwd string) (MemoryFiles, error) {
 	a := newAssembler(MaxMemory)
 	if err := a.folder(absClean(UserDir()), userMemoryNames); err != nil {
 		return MemoryFiles{}, err
+	}
+	// The other agents' user memory, as they read it: Claude Code's CLAUDE.md in its
+	// user folder, Codex's AGENTS.md (or AGENTS.override.md) in its home.
+	for _, f := range otherUserMemory() {
+		if f.dir == "" {
+			continue
+		}
+		if err := a.folder(absClean(f.dir), []string{f.name}); err != nil {
+			return MemoryFiles{}, err
+		}
 	}
 	for _, dir := range lineage(ProjectRoot(cwd), cwd) {
 		if err := a.folder(dir, MemoryNames); err != nil {

@@ -438,3 +438,36 @@ func TestNestedRestore(t *testing.T) {
 		t.Errorf("a folder never touched: %v", files)
 	}
 }
+
+// Claude Code's and Codex's user memory files are read after gantry's own user files
+// and before the project's, where those agents read them (their folders moved by
+// CLAUDE_CONFIG_DIR and CODEX_HOME too); Codex's override replaces its AGENTS.md.
+func TestMemoryOtherAgentsUserFiles(t *testing.T) {
+	e := newEnv(t)
+	write(t, filepath.Join(e.user, "AGENTS.md"), "gantry user\n")
+	write(t, filepath.Join(e.home, ".claude", "CLAUDE.md"), "claude user\n")
+	write(t, filepath.Join(e.home, ".codex", "AGENTS.md"), "codex user\n")
+	write(t, filepath.Join(e.root, "AGENTS.md"), "project\n")
+	m, err := Memory(e.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertOrder(t, m.Text, "gantry user", "claude user", "codex user", "project")
+
+	moved := filepath.Join(e.home, "elsewhere")
+	t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(moved, "claude"))
+	t.Setenv("CODEX_HOME", filepath.Join(moved, "codex"))
+	write(t, filepath.Join(moved, "claude", "CLAUDE.md"), "moved claude\n")
+	write(t, filepath.Join(moved, "codex", "AGENTS.md"), "moved codex\n")
+	write(t, filepath.Join(moved, "codex", "AGENTS.override.md"), "codex override\n")
+	m, err = Memory(e.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertOrder(t, m.Text, "gantry user", "moved claude", "codex override", "project")
+	for _, gone := range []string{"claude user", "codex user", "moved codex"} {
+		if strings.Contains(m.Text, gone) {
+			t.Errorf("%q is read:\n%s", gone, m.Text)
+		}
+	}
+}
