@@ -73,6 +73,9 @@ type MemoryFiles struct {
 	Files []string
 	// Truncated says that Text was cut at MaxMemory.
 	Truncated bool
+	// Scoped are the rule files with paths, not in Text: each waits for the model to
+	// touch a file matching its globs (see Nested.Touch).
+	Scoped []Rule
 }
 
 // Memory gathers the memory files for a session in cwd: those of UserDir, then those of
@@ -95,12 +98,36 @@ func Memory(cwd string) (MemoryFiles, error) {
 			return MemoryFiles{}, err
 		}
 	}
-	for _, dir := range lineage(ProjectRoot(cwd), cwd) {
-		if err := a.folder(dir, MemoryNames); err != nil {
+	root := ProjectRoot(cwd)
+	var scoped []Rule
+	// Claude Code's user rules follow its user CLAUDE.md; their paths are relative to
+	// the project root.
+	if d := ClaudeDir(); d != "" {
+		s, err := a.rules(filepath.Join(absClean(d), "rules"), root)
+		if err != nil {
+			return MemoryFiles{}, err
+		}
+		scoped = append(scoped, s...)
+	}
+	// In each folder, its .claude/rules follow its .claude/CLAUDE.md (as Claude Code
+	// gives them the same rank) and come before CLAUDE.local.md.
+	local := len(MemoryNames) - 1
+	for _, dir := range lineage(root, cwd) {
+		if err := a.folder(dir, MemoryNames[:local]); err != nil {
+			return MemoryFiles{}, err
+		}
+		s, err := a.rules(filepath.Join(dir, rulesDir), dir)
+		if err != nil {
+			return MemoryFiles{}, err
+		}
+		scoped = append(scoped, s...)
+		if err := a.folder(dir, MemoryNames[local:]); err != nil {
 			return MemoryFiles{}, err
 		}
 	}
-	return a.result(), nil
+	m := a.result()
+	m.Scoped = scoped
+	return m, nil
 }
 
 // Nested gives the memory files of the folders below a session's working directory,
@@ -111,6 +138,8 @@ type Nested struct {
 	cwd string
 	mu  sync.Mutex
 	a   *assembler
+	// pending are the scoped rules not given yet.
+	pending []Rule
 }
 
 // NewNested returns the nested memory of a session in cwd whose memory at the start
@@ -121,7 +150,7 @@ func NewNested(cwd string, start MemoryFiles) *Nested {
 	for _, f := range start.Files {
 		a.seen[fileKey(f)] = true
 	}
-	return &Nested{cwd: absClean(cwd), a: a}
+	return &Nested{cwd: absClean(cwd), a: a, pending: slices.Clone(start.Scoped)}
 }
 
 // Touch returns the memory files (and their imports) of every folder from below the
@@ -137,6 +166,7 @@ func (n *Nested) Touch(paths []string) (text string, files []string) {
 			continue
 		}
 		p = filepath.Clean(p)
+		n.touchRules(p)
 		dir := p
 		if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
 			dir = filepath.Dir(p)
@@ -149,6 +179,39 @@ func (n *Nested) Touch(paths []string) (text string, files []string) {
 		}
 	}
 	return strings.TrimRight(n.a.b.String()[mark:], "\n"), append([]string(nil), n.a.files[first:]...)
+}
+
+// touchRules gives the pending rules that match the file p, in their order.
+func (n *Nested) touchRules(p string) {
+	kept := n.pending[:0]
+	for _, r := range n.pending {
+		if !r.Matches(p) {
+			kept = append(kept, r)
+			continue
+		}
+		data, err := os.ReadFile(r.Path)
+		if err != nil {
+			continue // a rule that cannot be read is not memory
+		}
+		body, _ := parseRule(string(data))
+		_, _ = n.a.addText(r.Path, body, "", 0) // its imports too; one that cannot be read is left out
+	}
+	clear(n.pending[len(kept):])
+	n.pending = kept
+}
+
+// Given returns the files Touch gave so far (and those Restore marked), in order.
+func (n *Nested) Given() []string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return slices.Clone(n.a.files)
+}
+
+// Pending returns the scoped rules not given yet.
+func (n *Nested) Pending() []Rule {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return slices.Clone(n.pending)
 }
 
 // Restore marks as given the nested memory files that text (a resumed conversation's
@@ -167,6 +230,9 @@ func (n *Nested) Restore(text string) {
 			continue // not a label, or an import's (its importer brings it back)
 		}
 		path = strings.TrimSuffix(path, ":")
+		if n.restoreRule(path) {
+			continue
+		}
 		dir, name := filepath.Split(path)
 		dir = filepath.Clean(dir)
 		if filepath.Base(dir) == ".claude" {
@@ -177,6 +243,22 @@ func (n *Nested) Restore(text string) {
 		}
 		_, _ = n.a.add(path, "", 0) // one that cannot be read is not memory any more
 	}
+}
+
+// restoreRule gives again the pending rule at path, reporting whether there was one.
+func (n *Nested) restoreRule(path string) bool {
+	for i, r := range n.pending {
+		if r.Path != path {
+			continue
+		}
+		n.pending = slices.Delete(n.pending, i, i+1)
+		if data, err := os.ReadFile(r.Path); err == nil {
+			body, _ := parseRule(string(data))
+			_, _ = n.a.addText(r.Path, body, "", 0) // one that cannot be read is not memory any more
+		}
+		return true
+	}
+	return false
 }
 
 // Text returns every nested memory file given so far, in the order given (what a
@@ -270,7 +352,18 @@ func (a *assembler) add(path, importedBy string, depth int) (ok bool, err error)
 	case err != nil:
 		return false, fmt.Errorf("memory file: %w", err)
 	}
-	text := strings.TrimRight(string(data), "\n")
+	return a.addText(path, string(data), importedBy, depth)
+}
+
+// addText appends the file at path whose text is data (unless it is empty or was
+// added already), then its imports; see add.
+func (a *assembler) addText(path, data, importedBy string, depth int) (ok bool, err error) {
+	path = filepath.Clean(path)
+	key := fileKey(path)
+	if a.seen[key] || a.truncated {
+		return true, nil
+	}
+	text := strings.TrimRight(data, "\n")
 	if strings.TrimSpace(text) == "" {
 		return false, nil // an empty file says nothing (and does not replace AGENTS.md)
 	}
