@@ -123,6 +123,7 @@ type App struct {
 	lease   *session.Lease // this process is the session's one writer
 	records *session.Pipeline
 	memory  config.MemoryFiles // read at the start; subagents add nested ones of their own
+	nested  *config.Nested     // the memory files the main agent's calls added since (/memory)
 	// unfinished are the calls of a resumed session's last response that have no
 	// stored result (said once the face listens).
 	unfinished []session.Unfinished
@@ -243,6 +244,7 @@ func New(opts Options) (_ *App, err error) {
 	}
 	a.memory = memory
 	nested := config.NewNested(opts.Cwd, memory)
+	a.nested = nested
 	maxTurns := opts.MaxTurns
 	if maxTurns == 0 {
 		maxTurns = cfg.MaxTurns

@@ -207,6 +207,13 @@ func (n *Nested) Given() []string {
 	return slices.Clone(n.a.files)
 }
 
+// Truncated says the memory was cut at MaxMemory.
+func (n *Nested) Truncated() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.a.truncated
+}
+
 // Pending returns the scoped rules not given yet.
 func (n *Nested) Pending() []Rule {
 	n.mu.Lock()
