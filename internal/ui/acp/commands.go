@@ -75,6 +75,29 @@ func commandTable() []command {
 			}
 			return b.String()
 		}},
+		{"memory", "List the memory files in force, in order, and the rules waiting for their paths", "", func(s *session, _ context.Context, _ string) string {
+			files, truncated := s.app.MemoryFiles()
+			if len(files) == 0 {
+				return "No memory files (see docs/config.md for where gantry looks)."
+			}
+			var b strings.Builder
+			b.WriteString("Memory files, from the broadest to the closest:\n\n")
+			for _, f := range files {
+				size := "unreadable"
+				if f.Size >= 0 {
+					size = fmt.Sprintf("%d bytes", f.Size)
+				}
+				fmt.Fprintf(&b, "- `%s` (%s) — %s", f.Path, size, f.State)
+				if len(f.Globs) > 0 {
+					fmt.Fprintf(&b, ": `%s`", strings.Join(f.Globs, "`, `"))
+				}
+				b.WriteString("\n")
+			}
+			if truncated {
+				b.WriteString("\nThe memory was cut at its bound: the rest is left out.\n")
+			}
+			return b.String()
+		}},
 		{"mode", "Switch the permission mode: default, accept-edits, plan or yolo", "mode", func(s *session, _ context.Context, mode string) string {
 			if mode == "" {
 				return fmt.Sprintf("The mode is %s. Switch with /mode default, accept-edits, plan or yolo.", s.app.Mode())

@@ -144,8 +144,21 @@ func TestCommandsPlanAndUsage(t *testing.T) {
 func TestSlashCommands(t *testing.T) {
 	m := scripted.New()
 	h := start(t, m, sdk.ClientCapabilities{})
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	rule := filepath.Join(h.dir, ".claude", "rules", "sql.md")
+	if err := os.MkdirAll(filepath.Dir(rule), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(rule, []byte("---\npaths: \"**/*.sql\"\n---\nSQL RULE\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	id := h.newSession()
 	h.client.waitFor(t, "available_commands_update", func(u sdk.SessionUpdate) bool { return u.AvailableCommandsUpdate != nil })
+	h.client.reset()
+	h.prompt(id, "/memory")
+	if got := agentText(h.client.snapshot()); !strings.Contains(got, "`"+rule+"` (") || !strings.Contains(got, "waiting for its paths: `**/*.sql`") {
+		t.Errorf("/memory: %q", got)
+	}
 	h.client.reset()
 	if r := h.prompt(id, "/mode plan"); r.StopReason != sdk.StopReasonEndTurn {
 		t.Fatalf("stop %s", r.StopReason)

@@ -49,3 +49,31 @@ func TestCostContextExport(t *testing.T) {
 		}
 	}
 }
+
+// /memory lists the memory files in force and the rules waiting for their paths.
+func TestMemoryCommand(t *testing.T) {
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	d := newDriver(t, scripted.New(), 120, 40, false, func(dir string) {
+		for name, body := range map[string]string{
+			"CLAUDE.md":            "project memory\n",
+			".claude/rules/sql.md": "---\npaths: \"**/*.sql\"\n---\nsql rule\n",
+		} {
+			p := filepath.Join(dir, name)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	d.typeText("/memory")
+	d.press("enter")
+	d.idle()
+	tr := transcript(d)
+	for _, want := range []string{"CLAUDE.md", "15 B", "read at the start", ".claude/rules/sql.md", "waiting for its paths: **/*.sql"} {
+		if !strings.Contains(tr, want) {
+			t.Errorf("/memory: no %q in:\n%s", want, tr)
+		}
+	}
+}

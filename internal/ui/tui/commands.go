@@ -42,6 +42,7 @@ func init() {
 		{"permissions", "show the mode and the allow and deny rules", "", (*Model).cmdPermissions},
 		{"cost", "the session's tokens and cost, by model", "", (*Model).cmdCost},
 		{"context", "what fills the model's context window, in tokens", "", (*Model).cmdContext},
+		{"memory", "list the memory files in force, in order, and the rules waiting for their paths", "", (*Model).cmdMemory},
 		{"export", "write the transcript as Markdown", "[file]", (*Model).cmdExport},
 		{"rewind", "go back to before a prompt: its files, its conversation, or both", "", (*Model).cmdRewind},
 		{"vibe", "turn vibe mode (background workers) on or off, list the workers, stop them", "[on|off|stop]", (*Model).cmdVibe},
@@ -382,6 +383,37 @@ func (m *Model) cmdContext(string) tea.Cmd {
 			found = strings.Join(tv.Found, ", ")
 		}
 		lines = append(lines, "  found: "+found)
+	}
+	m.print(lines...)
+	return nil
+}
+
+func (m *Model) cmdMemory(string) tea.Cmd {
+	files, truncated := m.app.MemoryFiles()
+	if len(files) == 0 {
+		m.print("no memory files (docs/config.md says where gantry looks)")
+		return nil
+	}
+	lines := []string{m.st.r(m.st.bold, "Memory files, from the broadest to the closest")}
+	var rows [][]string
+	for _, f := range files {
+		path := f.Path
+		if rel, err := filepath.Rel(m.app.Cwd(), path); err == nil && !strings.HasPrefix(rel, "..") {
+			path = rel
+		}
+		size := "unreadable"
+		if f.Size >= 0 {
+			size = short(f.Size) + " B"
+		}
+		state := f.State
+		if len(f.Globs) > 0 {
+			state += ": " + strings.Join(f.Globs, ", ")
+		}
+		rows = append(rows, []string{path, size, state})
+	}
+	lines = append(lines, table(rows, m.width, "  ")...)
+	if truncated {
+		lines = append(lines, m.st.r(m.st.warn, "⚠ the memory was cut at its bound: the rest is left out"))
 	}
 	m.print(lines...)
 	return nil
