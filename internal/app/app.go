@@ -124,6 +124,7 @@ type App struct {
 	records *session.Pipeline
 	memory  config.MemoryFiles // read at the start; subagents add nested ones of their own
 	nested  *config.Nested     // the memory files the main agent's calls added since (/memory)
+	style   styleState         // the output style at the end of the system prompt (outputstyle.go)
 	// unfinished are the calls of a resumed session's last response that have no
 	// stored result (said once the face listens).
 	unfinished []session.Unfinished
@@ -360,6 +361,7 @@ func (a *App) Start(ctx context.Context, sink face.Sink, asker face.Asker) error
 	} else {
 		notices = a.settleTrust(ctx, asker)
 	}
+	notices = append(notices, a.startOutputStyle()...)
 	notices = append(notices, a.connectMCP(ctx)...)
 	notices = append(notices, mcpRuleNotices(a.gate, a.reg)...)
 	notices = append(notices, a.skillNotes...)
