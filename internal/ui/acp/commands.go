@@ -75,6 +75,37 @@ func commandTable() []command {
 			}
 			return b.String()
 		}},
+		{"output-style", "List the output styles, or switch to one (default: none)", "name", func(s *session, _ context.Context, name string) string {
+			if name != "" {
+				got, err := s.app.SetOutputStyle(name)
+				switch {
+				case err != nil && got == "":
+					return "Not switched: " + err.Error() + "."
+				case err != nil:
+					return fmt.Sprintf("The output style is now %s, but %v.", got, err)
+				case got == "":
+					return "The output style is now the default. The system prompt changed: the next request caches it anew."
+				}
+				return "The output style is now " + got + ". The system prompt changed: the next request caches it anew."
+			}
+			current := s.app.OutputStyle()
+			if current == "" {
+				current = "default"
+			}
+			var b strings.Builder
+			fmt.Fprintf(&b, "The output style is %s. Switch with /output-style name, or default.\n", current)
+			styles, err := s.app.OutputStyles()
+			if err != nil {
+				fmt.Fprintf(&b, "\nSome styles could not be read: %v.\n", err)
+			}
+			if len(styles) == 0 {
+				b.WriteString("\nNo output styles were found (see docs/config.md for where gantry looks).\n")
+			}
+			for _, st := range styles {
+				fmt.Fprintf(&b, "\n- `%s` — %s", st.Name, st.Description)
+			}
+			return b.String()
+		}},
 		{"memory", "List the memory files in force, in order, and the rules waiting for their paths", "", func(s *session, _ context.Context, _ string) string {
 			files, truncated := s.app.MemoryFiles()
 			if len(files) == 0 {

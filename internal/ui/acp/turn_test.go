@@ -152,8 +152,25 @@ func TestSlashCommands(t *testing.T) {
 	if err := os.WriteFile(rule, []byte("---\npaths: \"**/*.sql\"\n---\nSQL RULE\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	style := filepath.Join(h.dir, ".claude", "output-styles", "terse.md")
+	if err := os.MkdirAll(filepath.Dir(style), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(style, []byte("---\ndescription: one line answers\n---\nONE LINE\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	id := h.newSession()
 	h.client.waitFor(t, "available_commands_update", func(u sdk.SessionUpdate) bool { return u.AvailableCommandsUpdate != nil })
+	h.client.reset()
+	h.prompt(id, "/output-style")
+	if got := agentText(h.client.snapshot()); !strings.Contains(got, "The output style is default") || !strings.Contains(got, "- `terse` — one line answers") {
+		t.Errorf("/output-style: %q", got)
+	}
+	h.client.reset()
+	h.prompt(id, "/output-style terse")
+	if got := agentText(h.client.snapshot()); !strings.Contains(got, "The output style is now terse.") {
+		t.Errorf("/output-style terse: %q", got)
+	}
 	h.client.reset()
 	h.prompt(id, "/memory")
 	if got := agentText(h.client.snapshot()); !strings.Contains(got, "`"+rule+"` (") || !strings.Contains(got, "waiting for its paths: `**/*.sql`") {

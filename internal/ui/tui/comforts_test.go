@@ -77,3 +77,37 @@ func TestMemoryCommand(t *testing.T) {
 		}
 	}
 }
+
+// /output-style lists the styles found and switches to one; the next request's system
+// prompt has it.
+func TestOutputStyleCommand(t *testing.T) {
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	model := scripted.New(scripted.Step{Text: "aye"})
+	d := newDriver(t, model, 120, 40, false, func(dir string) {
+		p := filepath.Join(dir, ".claude", "output-styles", "pirate.md")
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("---\nname: Pirate\ndescription: talks like a pirate\n---\nSPEAK LIKE A PIRATE\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	})
+	for _, c := range []struct{ cmd, want string }{
+		{"/output-style", "talks like a pirate"},
+		{"/output-style nope", `no output style named "nope"`},
+		{"/output-style pirate", "output style: Pirate (the system prompt changed"},
+	} {
+		d.typeText(c.cmd)
+		d.press("enter")
+		d.idle()
+		if tr := transcript(d); !strings.Contains(tr, c.want) {
+			t.Errorf("%s: no %q in:\n%s", c.cmd, c.want, tr)
+		}
+	}
+	d.typeText("hello")
+	d.press("enter")
+	d.idle()
+	if reqs := model.Requests(); len(reqs) != 1 || !strings.Contains(reqs[0].System, "SPEAK LIKE A PIRATE") {
+		t.Errorf("the request's system prompt lacks the style (%d requests)", len(reqs))
+	}
+}

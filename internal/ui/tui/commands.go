@@ -42,6 +42,7 @@ func init() {
 		{"permissions", "show the mode and the allow and deny rules", "", (*Model).cmdPermissions},
 		{"cost", "the session's tokens and cost, by model", "", (*Model).cmdCost},
 		{"context", "what fills the model's context window, in tokens", "", (*Model).cmdContext},
+		{"output-style", "list the output styles, or switch to one (default: none)", "[name|default]", (*Model).cmdOutputStyle},
 		{"memory", "list the memory files in force, in order, and the rules waiting for their paths", "", (*Model).cmdMemory},
 		{"export", "write the transcript as Markdown", "[file]", (*Model).cmdExport},
 		{"rewind", "go back to before a prompt: its files, its conversation, or both", "", (*Model).cmdRewind},
@@ -416,6 +417,42 @@ func (m *Model) cmdMemory(string) tea.Cmd {
 		lines = append(lines, m.st.r(m.st.warn, "⚠ the memory was cut at its bound: the rest is left out"))
 	}
 	m.print(lines...)
+	return nil
+}
+
+func (m *Model) cmdOutputStyle(args string) tea.Cmd {
+	if args != "" {
+		name, err := m.app.SetOutputStyle(args)
+		switch {
+		case err != nil && name == "":
+			m.print(m.st.r(m.st.warn, "⚠ "+err.Error()))
+		case err != nil:
+			m.print(m.st.r(m.st.warn, "⚠ output style "+name+" in force, but "+err.Error()))
+		case name == "":
+			m.print("output style: default (the system prompt changed: the next request caches it anew)")
+		default:
+			m.print("output style: " + name + " (the system prompt changed: the next request caches it anew)")
+		}
+		return nil
+	}
+	styles, err := m.app.OutputStyles()
+	if err != nil {
+		m.print(m.st.r(m.st.warn, "⚠ "+err.Error()))
+	}
+	current := m.app.OutputStyle()
+	if current == "" {
+		current = "default"
+	}
+	lines := []string{m.st.r(m.st.bold, "Output style: "+current+" (switch with /output-style name, or default)")}
+	if len(styles) == 0 {
+		m.print(append(lines, "  no output styles found (docs/config.md says where gantry looks)")...)
+		return nil
+	}
+	var rows [][]string
+	for _, s := range styles {
+		rows = append(rows, []string{s.Name, s.Description})
+	}
+	m.print(append(lines, table(rows, m.width, "  ")...)...)
 	return nil
 }
 
