@@ -22,7 +22,7 @@ type NestedMemory interface {
 
 // memoryReminder carries the memory files a call's folders added, appended to its
 // result for the model (the person reads a notice instead).
-const memoryReminder = "\n\n<system-reminder>\nMemory files of the folders this call touched, now part of your memory: they apply to the files under their folders and win over the memory files of the folders above; the user's instructions still win over them.\n\n%s\n</system-reminder>"
+const memoryReminder = "\n\n<system-reminder>\nMemory files of the folders this call touched (or rules whose paths match the files it touched), now part of your memory: they apply to the files under their folders (a rule, to the files its paths match) and win over the memory files of the folders above; the user's instructions still win over them.\n\n%s\n</system-reminder>"
 
 // touchMemory gives the memory files of the folders a call that ran touched, when its
 // tool declares the files it reads or writes: the reminder for its result, and the
