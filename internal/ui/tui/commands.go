@@ -421,6 +421,11 @@ func (m *Model) cmdMemory(string) tea.Cmd {
 }
 
 func (m *Model) cmdOutputStyle(args string) tea.Cmd {
+	if args != "" && m.running {
+		// The system prompt is fixed while a turn runs (its requests read it).
+		m.print(m.st.r(m.st.warn, "⚠ switch the output style when this turn ends"))
+		return nil
+	}
 	if args != "" {
 		name, err := m.app.SetOutputStyle(args)
 		switch {
