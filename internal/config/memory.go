@@ -28,12 +28,6 @@ var MemoryNames = []string{agentsName, "CLAUDE.md", filepath.Join(".claude", "CL
 // override of AGENTS.md).
 var userMemoryNames = []string{agentsName, "CLAUDE.md"}
 
-// otherUserMemory are the user memory files of Claude Code and Codex: a folder ("" when
-// there is no home) and the file's name in it.
-func otherUserMemory() []struct{ dir, name string } {
-	return []struct{ dir, name string }{{ClaudeDir(), "CLAUDE.md"}, {CodexDir(), agentsName}}
-}
-
 // CodexDir is Codex's home folder: $CODEX_HOME, else ~/.codex.
 func CodexDir() string {
 	if d := os.Getenv("CODEX_HOME"); d != "" {
@@ -89,25 +83,24 @@ func Memory(cwd string) (MemoryFiles, error) {
 		return MemoryFiles{}, err
 	}
 	// The other agents' user memory, as they read it: Claude Code's CLAUDE.md in its
-	// user folder, Codex's AGENTS.md (or AGENTS.override.md) in its home.
-	for _, f := range otherUserMemory() {
-		if f.dir == "" {
-			continue
-		}
-		if err := a.folder(absClean(f.dir), []string{f.name}); err != nil {
-			return MemoryFiles{}, err
-		}
-	}
+	// user folder and its user rules (paths relative to the project root), then
+	// Codex's AGENTS.md (or AGENTS.override.md) in its home.
 	root := ProjectRoot(cwd)
 	var scoped []Rule
-	// Claude Code's user rules follow its user CLAUDE.md; their paths are relative to
-	// the project root.
 	if d := ClaudeDir(); d != "" {
+		if err := a.folder(absClean(d), []string{"CLAUDE.md"}); err != nil {
+			return MemoryFiles{}, err
+		}
 		s, err := a.rules(filepath.Join(absClean(d), "rules"), root)
 		if err != nil {
 			return MemoryFiles{}, err
 		}
 		scoped = append(scoped, s...)
+	}
+	if d := CodexDir(); d != "" {
+		if err := a.folder(absClean(d), []string{agentsName}); err != nil {
+			return MemoryFiles{}, err
+		}
 	}
 	// In each folder, its .claude/rules follow its .claude/CLAUDE.md (as Claude Code
 	// gives them the same rank) and come before CLAUDE.local.md.
