@@ -132,4 +132,43 @@ func TestAgentDefinitionsNeedATrustedFolder(t *testing.T) {
 	if got := a.Agents(); len(got) != 1 || got[0].Name != "explorer" {
 		t.Errorf("an untrusted folder offers %+v", got)
 	}
+
+	// A "yes" at the start reads the project's too, and the agent tool offers them.
+	b, _ := sessionIn(t, Options{Cwd: dir}, &trustAsker{yes: true})
+	if got := b.Agents(); len(got) != 2 || got[1].Name != "reviewer" {
+		t.Errorf("after a yes: %+v", got)
+	}
+	if ag, ok := b.reg.Lookup("agent"); !ok || !strings.Contains(ag.Spec().Description, "- reviewer: Reviews a change for bugs.") {
+		t.Error("after a yes the agent tool does not list the project's definition")
+	}
+}
+
+// A definition's tools are still capped by the caller's: read_only leaves a
+// definition listing Bash without bash; inherit is the session's model.
+func TestAgentDefinitionIsCappedByTheCaller(t *testing.T) {
+	dir := agentsProject(t)
+	if err := os.WriteFile(filepath.Join(dir, ".claude", "agents", "runner.md"), []byte("---\nname: runner\ndescription: Runs things\ntools: Bash, Read\nmodel: inherit\n---\nRun.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := &router{
+		parent:  []scripted.Step{{Calls: []scripted.Call{{ID: "a", Name: "agent", Input: `{"prompt":"run the tests","subagent_type":"runner","read_only":true}`}}}},
+		subStep: func(llm.Request) scripted.Step { return scripted.Step{Text: "done"} },
+	}
+	a, err := newStarted(Options{Cwd: dir, LLM: r, PermissionMode: "yolo"}, func(face.Event) {}, face.NoHuman{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	if end := a.Run(context.Background(), "run", nil); end.StopReason != "end_turn" {
+		t.Fatalf("end %+v", end)
+	}
+	if len(r.subReqs) != 1 {
+		t.Fatalf("%d subagent requests", len(r.subReqs))
+	}
+	if names := toolNames(r.subReqs[0]); !slices.Equal(names, []string{"read_file"}) {
+		t.Errorf("a read-only runner got %v, want read_file alone", names)
+	}
+	if got, want := r.subReqs[0].Model, a.agent.Config.Model; got != want {
+		t.Errorf("inherit ran on %q, want the session's %q", got, want)
+	}
 }
