@@ -115,7 +115,12 @@ func read(path string) (def Def, note string, err error) {
 	}
 	fields, err := decode(block)
 	if err != nil {
-		return def, "", fmt.Errorf("its front matter is not valid YAML (%v)", err)
+		// Claude Code reads a description holding ": " unquoted (most of its plugins'
+		// agents have one, with examples inside): so does gantry, key by key.
+		var ok bool
+		if fields, ok = lenient(block); !ok {
+			return def, "", fmt.Errorf("its front matter is not valid YAML (%v)", err)
+		}
 	}
 	def.Name = strings.TrimSpace(str(fields["name"]))
 	if def.Name == "" {
@@ -124,7 +129,7 @@ func read(path string) (def Def, note string, err error) {
 	if !validName.MatchString(def.Name) {
 		return def, "", fmt.Errorf("its name %q is not a name (letters, digits, hyphens, dots, underscores)", def.Name)
 	}
-	def.Description = strings.Join(strings.Fields(str(fields["description"])), " ")
+	def.Description = strings.Join(strings.Fields(strings.ReplaceAll(str(fields["description"]), `\n`, " ")), " ")
 	if def.Description == "" {
 		return def, "", errors.New("it has no description (the front matter's description says when to use the agent)")
 	}
@@ -190,6 +195,54 @@ func list(fields map[string]any, key string) ([]string, error) {
 func str(v any) string {
 	s, _ := v.(string)
 	return s
+}
+
+// claudeKeys are the front-matter keys Claude Code documents for an agent: a line
+// starting with one of them starts that key when the block is read leniently.
+var claudeKeys = append(slices.Clone(known), "color", "permissionMode", "maxTurns", "skills", "hooks", "mcpServers", "memory", "background", "isolation", "effort", "disabled")
+
+var keyLine = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_-]*):(?:\s+(.*))?$`)
+
+// lenient reads a front matter block that is not YAML as Claude Code does: each line
+// starting with a known key and a colon starts that key, every other line continues
+// the value before; a value in quotes or a [list] is read as YAML. It fails when a
+// line comes before any key.
+func lenient(block string) (map[string]any, bool) {
+	fields := map[string]any{}
+	var key string
+	var lines []string
+	flush := func() {
+		if key == "" {
+			return
+		}
+		v := strings.TrimSpace(strings.Join(lines, "\n"))
+		var parsed any
+		if strings.HasPrefix(v, "[") || strings.HasPrefix(v, `"`) || strings.HasPrefix(v, "'") {
+			if f, err := decode("v: " + v); err == nil {
+				parsed = f["v"]
+			}
+		}
+		if parsed == nil {
+			parsed = v
+		}
+		fields[key] = parsed
+	}
+	for line := range strings.SplitSeq(block, "\n") {
+		if m := keyLine.FindStringSubmatch(line); m != nil && slices.Contains(claudeKeys, m[1]) {
+			flush()
+			key, lines = m[1], []string{m[2]}
+			continue
+		}
+		if key == "" {
+			if strings.TrimSpace(line) == "" || strings.HasPrefix(strings.TrimSpace(line), "#") {
+				continue
+			}
+			return nil, false
+		}
+		lines = append(lines, line)
+	}
+	flush()
+	return fields, len(fields) > 0
 }
 
 // decode reads the front matter block into its keys.

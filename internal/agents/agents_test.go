@@ -36,7 +36,7 @@ func TestLoadOrderAndNotices(t *testing.T) {
 	write(t, filepath.Join(root, ".claude", "agents"), "code-explorer.md", explorer)
 	write(t, filepath.Join(root, ".gantry", "agents"), "reviewer.md", "---\nname: reviewer\ndescription: Reviews a change\ntools: [read_file, Grep]\npermissionMode: plan\n---\nReview it.\n")
 	write(t, filepath.Join(user, "agents"), "reviewer.md", "---\nname: reviewer\ndescription: the user's\n---\nx\n")
-	write(t, filepath.Join(claude, "agents"), "bad.md", "---\nname: [oops\n---\nbody\n")
+	write(t, filepath.Join(claude, "agents"), "bad.md", "---\n: : :\nname oops\n---\nbody\n")
 	write(t, filepath.Join(claude, "agents"), "nodesc.md", "---\nname: nodesc\n---\nbody\n")
 	write(t, filepath.Join(claude, "agents"), "plain.md", "just text\n")
 	write(t, filepath.Join(claude, "agents"), "notes.txt", "not a definition\n")
@@ -76,5 +76,39 @@ func TestLoadOrderAndNotices(t *testing.T) {
 	defs, _ = Load(Dirs(root, user, claude, false))
 	if len(defs) != 1 || defs[0].Name != "reviewer" || defs[0].Description != "the user's" {
 		t.Errorf("without the project: %+v", defs)
+	}
+}
+
+// Most of the claude-code repository's agents have a description holding ": " and
+// examples on the following lines, which is not YAML; Claude Code reads them, and so
+// does gantry.
+func TestLenientFrontMatter(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "analyzer.md", `---
+name: transcript-analyzer
+description: Use this agent when reading a transcript. Examples: <example>Context: the user asks\nuser: "/look"\nassistant: "I'll look"</example>
+Context: a continuation line that looks like a key
+model: inherit
+color: green
+tools: ["Read", "Grep"]
+---
+
+Analyze the transcript.
+`)
+	write(t, dir, "garbage.md", "---\nthis: is: not: yaml\n---\nbody\n")
+	defs, notices := Load([]Dir{{dir, "test"}})
+	if len(defs) != 1 {
+		t.Fatalf("defs %+v, notices %q", defs, notices)
+	}
+	d := defs[0]
+	if d.Name != "transcript-analyzer" || d.Model != "inherit" || !slices.Equal(d.Tools, []string{"Read", "Grep"}) || d.Prompt != "Analyze the transcript." {
+		t.Errorf("read as %+v", d)
+	}
+	if !strings.HasPrefix(d.Description, "Use this agent when reading a transcript. Examples: <example>Context: the user asks user: ") ||
+		!strings.HasSuffix(d.Description, "Context: a continuation line that looks like a key") {
+		t.Errorf("description %q", d.Description)
+	}
+	if len(notices) != 1 || !strings.Contains(notices[0], "garbage.md is not used: its front matter is not valid YAML") {
+		t.Errorf("notices %q", notices)
 	}
 }

@@ -31,7 +31,7 @@ func agentsProject(t *testing.T) string {
 	t.Helper()
 	dir := project(t, "", map[string]string{
 		".claude/agents/reviewer.md": reviewerDef,
-		".gantry/agents/broken.md":   "---\nname: [broken\n---\nbody\n",
+		".gantry/agents/broken.md":   "---\n: : :\nname broken\n---\nbody\n",
 	})
 	claude := t.TempDir()
 	t.Setenv("CLAUDE_CONFIG_DIR", claude)

@@ -10,6 +10,8 @@ import (
 // tool is always declared, so each definition costs every request about 15 tokens.
 const maxLine = 56
 
+const useThis = "Use this agent "
+
 // catalog is the description's list of the agent definitions, one line each: the
 // name and the first sentence of the description, cut at maxLine.
 func catalog(defs []Brief) string {
@@ -28,9 +30,13 @@ func catalog(defs []Brief) string {
 	return b.String()
 }
 
-// firstSentence is s up to the end of its first sentence.
+// firstSentence is s up to the end of its first sentence, without the "Use this
+// agent" most of Claude Code's descriptions open with (the line says it already).
 func firstSentence(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > len(useThis) && strings.EqualFold(s[:len(useThis)], useThis) {
+		s = s[len(useThis):]
+	}
 	if i := strings.Index(s, ". "); i >= 0 {
 		return s[:i+1]
 	}

@@ -11,9 +11,10 @@ func TestCatalogLinesAreShort(t *testing.T) {
 	defs := []Brief{
 		{"code-explorer", "Deeply analyzes existing codebase features by tracing execution paths, mapping architecture layers, understanding patterns"},
 		{"reviewer", "Reviews a change for bugs. Use it after writing code.\n\n<example>long</example>"},
+		{"simplifier", "Use this agent when code was written. It simplifies it."},
 	}
 	got := catalog(defs)
-	want := "\n\nAgents (subagent_type):\n- code-explorer: Deeply analyzes existing codebase featur…\n- reviewer: Reviews a change for bugs."
+	want := "\n\nAgents (subagent_type):\n- code-explorer: Deeply analyzes existing codebase featur…\n- reviewer: Reviews a change for bugs.\n- simplifier: when code was written."
 	if got != want {
 		t.Errorf("catalog\n%q, want\n%q", got, want)
 	}
@@ -31,11 +32,11 @@ func TestCatalogLinesAreShort(t *testing.T) {
 		}
 		return len(b)
 	}
-	none, two := size(nil), size(defs)
-	if per := (two - none) / 2; per > 4*20 {
+	none, three := size(nil), size(defs)
+	if per := (three - none) / 3; per > 4*20 {
 		t.Errorf("each definition adds %d bytes to the declaration", per)
 	}
-	t.Logf("the declaration: %d bytes without definitions, %d with two", none, two)
+	t.Logf("the declaration: %d bytes without definitions, %d with three", none, three)
 }
 
 func TestUnknownDefinition(t *testing.T) {

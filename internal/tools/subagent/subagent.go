@@ -60,7 +60,7 @@ func Tool(s Spawner, bg Background, defs []Brief) tool.Tool {
 	return tool.New(tool.Def[args]{
 		Conversation: true,
 		Core:         true,
-		Name:         Name, Description: description + catalog(defs), Level: tool.LevelExec, Kind: tool.KindOther, Icon: "🤖",
+		Name:         Name, Description: strings.TrimRight(description, "\n") + catalog(defs), Level: tool.LevelExec, Kind: tool.KindOther, Icon: "🤖",
 		ClaudeNames: []string{"Task"},
 		Claude: func(_ tool.Env, a args) []tool.ClaudeView {
 			return []tool.ClaudeView{{Name: "Task", Input: map[string]any{"description": a.Description, "prompt": a.Prompt, "subagent_type": first(a.SubagentType, general)}}}
