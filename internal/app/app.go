@@ -139,7 +139,10 @@ type App struct {
 	board       *task.Board
 	staged      *structural.Staged // ast_edit's changes, staged until resolve
 	skills      []skill.Skill
-	skillNotes  []string // what the skill catalogue could not use (said by Start)
+	skillNotes  []string   // what the skill catalogue could not use (said by Start)
+	agentDefs   []AgentDef // the agent definitions the agent tool offers (a.mu)
+	agentNotes  []string   // what their files could not give, said by Start (a.mu)
+	spawner     *spawner   // the agent tool's subagents
 	provider    string
 	resumed     bool
 	asker       askerRef
@@ -301,7 +304,10 @@ func New(opts Options) (_ *App, err error) {
 		a.asker.set(someone{}) // shown as a session with a person at it
 	}
 	a.keepOutputs()
+	a.spawner = &spawner{app: a}
+	a.loadAgents(a.trust.Trusted())
 	a.reg, a.shell, a.skills, a.skillNotes = buildTools(a.sessionDeps())
+	a.agentNotes = append(a.agentNotes, agentToolNotices(a.Agents(), a.reg)...)
 	a.agent.Tools = a.reg
 	a.agent.Config.ToolSearch, _ = a.reg.Find(toolsearch.Name)
 	a.gate.SetFileTools(fileTools(a.reg))
@@ -365,6 +371,9 @@ func (a *App) Start(ctx context.Context, sink face.Sink, asker face.Asker) error
 	notices = append(notices, a.connectMCP(ctx)...)
 	notices = append(notices, mcpRuleNotices(a.gate, a.reg)...)
 	notices = append(notices, a.skillNotes...)
+	a.mu.Lock()
+	notices = append(notices, a.agentNotes...)
+	a.mu.Unlock()
 	// What the sandbox cannot guarantee here is said once, when the probe is done:
 	// probing starts a helper and bubblewrap, which a session's start need not wait
 	// for (its first command would).

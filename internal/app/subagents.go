@@ -32,6 +32,13 @@ func (s *spawner) Spawn(ctx context.Context, req subagent.Request) (string, erro
 	parent := s.app.agent
 	id := fmt.Sprintf("sub_%d", s.n.Add(1))
 	readOnly := req.ReadOnly
+	var def AgentDef
+	if req.Agent != "" {
+		var ok bool
+		if def, ok = s.app.agentDef(req.Agent); !ok {
+			return "", fmt.Errorf("there is no agent definition %q", req.Agent)
+		}
+	}
 	// Its own eval kernels and debug session, ended with its run.
 	tools := parent.Tools.Without(subagent.Name)
 	s.app.ownTools(tools)
@@ -40,9 +47,15 @@ func (s *spawner) Spawn(ctx context.Context, req subagent.Request) (string, erro
 			s.app.emit(face.Notice{Text: fmt.Sprintf("subagent %s (%s): its eval kernels or debug session did not close cleanly: %v", id, req.Description, err)})
 		}
 	}()
+	// A definition's tools only (mapped from Claude Code's names), still capped by
+	// the caller's level below.
+	view := tools
+	if hide := hiddenTools(def, tools); len(hide) > 0 {
+		view = tools.Without(hide...)
+	}
 	sub := &agent.Agent{
 		Provider: parent.Provider,
-		Tools:    tools,
+		Tools:    view,
 		Gate:     parent.Gate,
 		Asker:    parent.Asker,
 		Hooks:    parent.Hooks,
@@ -67,6 +80,12 @@ func (s *spawner) Spawn(ctx context.Context, req subagent.Request) (string, erro
 		Config: parent.Config,
 	}
 	sub.Config.System = parent.Config.System + subagentNote
+	if def.Name != "" {
+		// Its body is its instructions; its model is its own or the session's.
+		sub.Config.System += "\n\n<agent-definition name=\"" + def.Name + "\">\n" + def.Prompt + "\n</agent-definition>\n"
+		sub.Config.Model = agentModel(def.Model, s.app.provider, parent.Config.Model, s.app.cfg.Models)
+		sub.Config.ContextWindow = contextWindow(s.app.cfg, sub.Config.Model)
+	}
 	sub.Config.SaveRule = nil
 	end := sub.Run(ctx, req.Prompt)
 	u, cost := sub.Usage()

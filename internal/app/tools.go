@@ -59,6 +59,7 @@ type deps struct {
 	hooks     *hook.Runner
 	compactor compacttool.Compactor
 	spawner   subagent.Spawner
+	agents    []subagent.Brief // the agent definitions the agent tool offers
 	todos     *todo.List
 	board     *task.Board
 	staged    *structural.Staged // the session's staged structural changes
@@ -120,7 +121,7 @@ func buildTools(d deps) (*tool.Registry, *shell.Set, []skill.Skill, []string) {
 	if t := sh.Tasks(); t != nil {
 		bg = t
 	}
-	reg.Add(subagent.Tool(d.spawner, bg))
+	reg.Add(subagent.Tool(d.spawner, bg, d.agents))
 	// Asking the person and having a plan approved are declared while someone can
 	// answer (not in print mode without -i), and known always, so rules may name them.
 	someone := func() bool { return !face.Nobody(d.asker) }
@@ -202,7 +203,8 @@ func (a *App) sessionDeps() deps {
 		modes:     planModes{a},
 		hooks:     a.hooks,
 		compactor: a.agent,
-		spawner:   &spawner{app: a},
+		spawner:   a.spawner,
+		agents:    briefs(a.Agents()),
 		todos:     a.todos,
 		staged:    a.staged,
 		board:     a.board,

@@ -21,6 +21,13 @@ type Request struct {
 	Description string
 	// ReadOnly caps the subagent at read tools: its schema has no write or exec tool.
 	ReadOnly bool
+	// Agent names the definition to run (its prompt, tools and model); "" is none.
+	Agent string
+}
+
+// Brief is what the tool's description says of an agent definition.
+type Brief struct {
+	Name, Description string
 }
 
 // Spawner runs a subagent to its final message; ctx ending cancels it.
@@ -38,20 +45,25 @@ type args struct {
 	Description     string `json:"description,omitempty" jsonschema_description:"Three to five words naming the task, shown to the person."`
 	RunInBackground bool   `json:"run_in_background,omitempty" jsonschema_description:"Start it and return a task_id at once; read its answer with task_output."`
 	ReadOnly        bool   `json:"read_only,omitempty" jsonschema_description:"Give it read tools only (for research and review)."`
+	SubagentType    string `json:"subagent_type,omitempty" jsonschema_description:"An agent definition to run, by name; omit for a general one."`
 }
 
 //go:embed agent.md
 var description string
 
-// Tool returns the agent tool. bg may be nil: then run_in_background is refused.
-func Tool(s Spawner, bg Background) tool.Tool {
+// general is Claude Code's name for a subagent without a definition, accepted as none.
+const general = "general-purpose"
+
+// Tool returns the agent tool. bg may be nil: then run_in_background is refused. defs
+// are the agent definitions it offers by name, listed in its description.
+func Tool(s Spawner, bg Background, defs []Brief) tool.Tool {
 	return tool.New(tool.Def[args]{
 		Conversation: true,
 		Core:         true,
-		Name:         Name, Description: description, Level: tool.LevelExec, Kind: tool.KindOther, Icon: "🤖",
+		Name:         Name, Description: strings.TrimRight(description, "\n") + catalog(defs), Level: tool.LevelExec, Kind: tool.KindOther, Icon: "🤖",
 		ClaudeNames: []string{"Task"},
 		Claude: func(_ tool.Env, a args) []tool.ClaudeView {
-			return []tool.ClaudeView{{Name: "Task", Input: map[string]any{"description": a.Description, "prompt": a.Prompt, "subagent_type": "general-purpose"}}}
+			return []tool.ClaudeView{{Name: "Task", Input: map[string]any{"description": a.Description, "prompt": a.Prompt, "subagent_type": first(a.SubagentType, general)}}}
 		},
 		Principal: func(a args) string { return label(a) },
 		Check: func(a args) string {
@@ -61,10 +73,13 @@ func Tool(s Spawner, bg Background) tool.Tool {
 			if n := len(strings.Fields(a.Description)); n > 12 {
 				return fmt.Sprintf("agent: description should be three to five words, not %d.", n)
 			}
-			return ""
+			return unknown(defs, a.SubagentType)
 		},
 		Run: func(ctx context.Context, _ tool.Env, a args) tool.Result {
-			req := Request{Prompt: a.Prompt, Description: label(a), ReadOnly: a.ReadOnly}
+			req := Request{Prompt: a.Prompt, Description: label(a), ReadOnly: a.ReadOnly, Agent: a.SubagentType}
+			if req.Agent == general {
+				req.Agent = ""
+			}
 			if a.RunInBackground {
 				if bg == nil {
 					return tool.Fail("Background subagents are not available here; run it without run_in_background.")

@@ -151,6 +151,7 @@ func commandTable() []command {
 			s.send(sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{SessionUpdate: "config_option_update", ConfigOptions: s.configOptions()}})
 			return fmt.Sprintf("The model is now %s.", model)
 		}},
+		{"agents", "List the agent definitions and where each came from", "", runAgents},
 		{"rewind", "Go back to before a prompt: /rewind lists them; /rewind N [files|conversation] [force]", "N [files|conversation] [force]", runRewind},
 		{"skills", "List the skills gantry found for this project", "", func(s *session, _ context.Context, _ string) string {
 			skills := s.app.Skills()

@@ -37,6 +37,7 @@ func init() {
 		{"resume", "continue a stored session (the latest of this folder without an id)", "[id]", (*Model).cmdResume},
 		{"sessions", "list the stored sessions", "", (*Model).cmdSessions},
 		{"skills", "list the skills found", "", (*Model).cmdSkills},
+		{"agents", "list the agent definitions and where each came from", "", (*Model).cmdAgents},
 		{"hooks", "list the configured hooks", "", (*Model).cmdHooks},
 		{"mcp", "list the MCP servers, where they stand and their tools", "", (*Model).cmdMCP},
 		{"permissions", "show the mode and the allow and deny rules", "", (*Model).cmdPermissions},

@@ -1,0 +1,295 @@
+package agents
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+)
+
+// Def is one subagent definition.
+type Def struct {
+	Name        string
+	Description string
+	// Tools are the names its front matter lists, as written (Claude Code's Read or
+	// gantry's read_file); nil: every tool the caller has.
+	Tools []string
+	// Disallowed are the tools it may not use (disallowedTools).
+	Disallowed []string
+	// Model is sonnet, opus, haiku, inherit or a full model name; "" is inherit.
+	Model string
+	// Prompt is the body: added to the subagent's system prompt.
+	Prompt string
+	// Path is its file; Source names its folder ("project .claude/agents").
+	Path, Source string
+}
+
+// Dir is a folder of definitions and the name it is shown with.
+type Dir struct {
+	Path, Source string
+}
+
+// Dirs are the folders read, in order of precedence: gantry's project folder, Claude
+// Code's project folder (both only when project is true: a trusted folder), gantry's
+// user folder, Claude Code's user folder (claudeDir; "" when there is none).
+func Dirs(root, userDir, claudeDir string, project bool) []Dir {
+	var out []Dir
+	if project && root != "" {
+		out = append(out, Dir{filepath.Join(root, ".gantry", "agents"), "project .gantry/agents"},
+			Dir{filepath.Join(root, ".claude", "agents"), "project .claude/agents"})
+	}
+	if userDir != "" {
+		out = append(out, Dir{filepath.Join(userDir, "agents"), "user " + filepath.Join(userDir, "agents")})
+	}
+	if claudeDir != "" {
+		out = append(out, Dir{filepath.Join(claudeDir, "agents"), "user " + filepath.Join(claudeDir, "agents")})
+	}
+	return out
+}
+
+// Load reads the *.md files of dirs (a missing folder has none), sorted by name, the
+// first definition of a name winning. Every file it cannot use is one notice saying
+// why; so is every front-matter key it ignores.
+func Load(dirs []Dir) (defs []Def, notices []string) {
+	seen := map[string]string{}
+	for _, d := range dirs {
+		entries, err := os.ReadDir(d.Path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			notices = append(notices, fmt.Sprintf("The agent definitions in %s could not be read: %v.", d.Path, err))
+			continue
+		}
+		for _, e := range entries {
+			if e.IsDir() || !strings.HasSuffix(e.Name(), ".md") {
+				continue
+			}
+			path := filepath.Join(d.Path, e.Name())
+			def, note, err := read(path)
+			if err != nil {
+				notices = append(notices, fmt.Sprintf("The agent definition %s is not used: %v.", path, err))
+				continue
+			}
+			if note != "" {
+				notices = append(notices, fmt.Sprintf("The agent definition %s: %s.", path, note))
+			}
+			if first, ok := seen[def.Name]; ok {
+				notices = append(notices, fmt.Sprintf("The agent definition %s is not used: %s defines %q first.", path, first, def.Name))
+				continue
+			}
+			seen[def.Name] = path
+			def.Path, def.Source = path, d.Source
+			defs = append(defs, def)
+		}
+	}
+	sort.SliceStable(defs, func(i, j int) bool { return defs[i].Name < defs[j].Name })
+	return defs, notices
+}
+
+var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]*$`)
+
+// known are the front-matter keys gantry reads; ignored are Claude Code's that
+// change nothing here (color is a terminal's); any other key is named in a notice.
+var (
+	known   = []string{"name", "description", "tools", "disallowedTools", "model"}
+	ignored = []string{"color"}
+)
+
+// read parses one definition file; note names keys it ignores.
+func read(path string) (def Def, note string, err error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return def, "", fmt.Errorf("reading it: %w", err)
+	}
+	block, body, ok := splitFrontMatter(string(data))
+	if !ok {
+		return def, "", errors.New("it has no front matter (a --- block with name and description)")
+	}
+	fields, err := decode(block)
+	if err != nil {
+		// Claude Code reads a description holding ": " unquoted (most of its plugins'
+		// agents have one, with examples inside): so does gantry, key by key.
+		var ok bool
+		if fields, ok = lenient(block); !ok {
+			return def, "", fmt.Errorf("its front matter is not valid YAML (%v)", err)
+		}
+	}
+	def.Name = strings.TrimSpace(str(fields["name"]))
+	if def.Name == "" {
+		def.Name = strings.TrimSuffix(filepath.Base(path), ".md")
+	}
+	if !validName.MatchString(def.Name) {
+		return def, "", fmt.Errorf("its name %q is not a name (letters, digits, hyphens, dots, underscores)", def.Name)
+	}
+	def.Description = strings.Join(strings.Fields(strings.ReplaceAll(str(fields["description"]), `\n`, " ")), " ")
+	if def.Description == "" {
+		return def, "", errors.New("it has no description (the front matter's description says when to use the agent)")
+	}
+	if def.Tools, err = list(fields, "tools"); err != nil {
+		return def, "", err
+	}
+	if def.Disallowed, err = list(fields, "disallowedTools"); err != nil {
+		return def, "", err
+	}
+	if v, ok := fields["model"]; ok && v != nil {
+		m, isStr := v.(string)
+		if !isStr {
+			return def, "", fmt.Errorf("its model is not a string")
+		}
+		def.Model = strings.TrimSpace(m)
+	}
+	def.Prompt = strings.TrimSpace(body)
+	var unknown []string
+	for k := range fields {
+		if !slices.Contains(known, k) && !slices.Contains(ignored, k) {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		note = "gantry ignores its keys " + strings.Join(unknown, ", ")
+	}
+	return def, note, nil
+}
+
+// list reads a key that is a comma-separated string or a YAML list of names; absent
+// is nil, an empty one is an empty, non-nil list.
+func list(fields map[string]any, key string) ([]string, error) {
+	v, ok := fields[key]
+	if !ok || v == nil {
+		return nil, nil
+	}
+	out := []string{}
+	add := func(s string) {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	switch v := v.(type) {
+	case string:
+		for s := range strings.SplitSeq(v, ",") {
+			add(s)
+		}
+	case []any:
+		for _, e := range v {
+			s, ok := e.(string)
+			if !ok {
+				return nil, fmt.Errorf("its %s holds %v, not a tool name", key, e)
+			}
+			add(s)
+		}
+	default:
+		return nil, fmt.Errorf("its %s is neither a comma-separated string nor a list of tool names", key)
+	}
+	return out, nil
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+// claudeKeys are the front-matter keys Claude Code documents for an agent: a line
+// starting with one of them starts that key when the block is read leniently.
+var claudeKeys = append(slices.Clone(known), "color", "permissionMode", "maxTurns", "skills", "hooks", "mcpServers", "memory", "background", "isolation", "effort", "disabled")
+
+var keyLine = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_-]*):(?:\s+(.*))?$`)
+
+// lenient reads a front matter block that is not YAML as Claude Code does: each line
+// starting with a known key and a colon starts that key, every other line continues
+// the value before; a value in quotes or a [list] is read as YAML. It fails when a
+// line comes before any key.
+func lenient(block string) (map[string]any, bool) {
+	fields := map[string]any{}
+	var key string
+	var lines []string
+	flush := func() {
+		if key == "" {
+			return
+		}
+		v := strings.TrimSpace(strings.Join(lines, "\n"))
+		var parsed any
+		if strings.HasPrefix(v, "[") || strings.HasPrefix(v, `"`) || strings.HasPrefix(v, "'") {
+			if f, err := decode("v: " + v); err == nil {
+				parsed = f["v"]
+			}
+		}
+		if parsed == nil {
+			parsed = v
+		}
+		fields[key] = parsed
+	}
+	for line := range strings.SplitSeq(block, "\n") {
+		if m := keyLine.FindStringSubmatch(line); m != nil && slices.Contains(claudeKeys, m[1]) {
+			flush()
+			key, lines = m[1], []string{m[2]}
+			continue
+		}
+		if key == "" {
+			if strings.TrimSpace(line) == "" || strings.HasPrefix(strings.TrimSpace(line), "#") {
+				continue
+			}
+			return nil, false
+		}
+		lines = append(lines, line)
+	}
+	flush()
+	return fields, len(fields) > 0
+}
+
+// decode reads the front matter block into its keys.
+func decode(block string) (fields map[string]any, err error) {
+	defer func() {
+		if r := recover(); r != nil { // the YAML library is not trusted with a panic
+			fields, err = nil, fmt.Errorf("the YAML reader failed: %v", r)
+		}
+	}()
+	var v any
+	if err := yaml.Unmarshal([]byte(block), &v); err != nil {
+		first, _, _ := strings.Cut(strings.TrimSpace(yaml.FormatError(err, false, false)), "\n")
+		return nil, errors.New(first)
+	}
+	switch v := v.(type) {
+	case nil:
+		return map[string]any{}, nil
+	case map[string]any:
+		return v, nil
+	}
+	return nil, errors.New("it is not a mapping of keys such as name and description")
+}
+
+// splitFrontMatter separates a leading `---` … `---` block from the rest.
+func splitFrontMatter(s string) (block, body string, ok bool) {
+	s = strings.TrimPrefix(s, "\uFEFF")
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	if !strings.HasPrefix(s, "---\n") {
+		return "", s, false
+	}
+	rest := s[len("---\n"):]
+	for off := 0; off < len(rest); {
+		end := strings.IndexByte(rest[off:], '\n')
+		line := rest[off:]
+		if end >= 0 {
+			line = rest[off : off+end]
+		}
+		if strings.TrimRight(line, " \t") == "---" {
+			if end < 0 {
+				return rest[:off], "", true
+			}
+			return rest[:off], rest[off+end+1:], true
+		}
+		if end < 0 {
+			break
+		}
+		off += end + 1
+	}
+	return "", s, false
+}

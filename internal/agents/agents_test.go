@@ -1,0 +1,114 @@
+package agents
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func write(t *testing.T, dir, name, body string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The shapes of anthropics/claude-code's plugins/*/agents: a comma-separated tools
+// line, a model alias, a color.
+const explorer = `---
+name: code-explorer
+description: Deeply analyzes existing codebase features by tracing execution paths
+tools: Glob, Grep, LS, Read, WebFetch, TodoWrite
+model: sonnet
+color: yellow
+---
+
+You are an expert code analyst.
+`
+
+func TestLoadOrderAndNotices(t *testing.T) {
+	root, user, claude := t.TempDir(), t.TempDir(), t.TempDir()
+	write(t, filepath.Join(root, ".claude", "agents"), "code-explorer.md", explorer)
+	write(t, filepath.Join(root, ".gantry", "agents"), "reviewer.md", "---\nname: reviewer\ndescription: Reviews a change\ntools: [read_file, Grep]\npermissionMode: plan\n---\nReview it.\n")
+	write(t, filepath.Join(user, "agents"), "reviewer.md", "---\nname: reviewer\ndescription: the user's\n---\nx\n")
+	write(t, filepath.Join(claude, "agents"), "bad.md", "---\n: : :\nname oops\n---\nbody\n")
+	write(t, filepath.Join(claude, "agents"), "nodesc.md", "---\nname: nodesc\n---\nbody\n")
+	write(t, filepath.Join(claude, "agents"), "plain.md", "just text\n")
+	write(t, filepath.Join(claude, "agents"), "notes.txt", "not a definition\n")
+
+	defs, notices := Load(Dirs(root, user, claude, true))
+	var names []string
+	for _, d := range defs {
+		names = append(names, d.Name+"@"+d.Source)
+	}
+	want := []string{"code-explorer@project .claude/agents", "reviewer@project .gantry/agents"}
+	if !slices.Equal(names, want) {
+		t.Fatalf("defs %v, want %v", names, want)
+	}
+	ex := defs[0]
+	if !slices.Equal(ex.Tools, []string{"Glob", "Grep", "LS", "Read", "WebFetch", "TodoWrite"}) || ex.Model != "sonnet" || ex.Prompt != "You are an expert code analyst." {
+		t.Errorf("code-explorer read as %+v", ex)
+	}
+	if !slices.Equal(defs[1].Tools, []string{"read_file", "Grep"}) {
+		t.Errorf("a YAML list of tools read as %v", defs[1].Tools)
+	}
+	for _, part := range []string{
+		"bad.md is not used: its front matter is not valid YAML",
+		"nodesc.md is not used: it has no description",
+		"plain.md is not used: it has no front matter",
+		"reviewer.md: gantry ignores its keys permissionMode",
+		filepath.Join(user, "agents", "reviewer.md") + " is not used: " + filepath.Join(root, ".gantry", "agents", "reviewer.md") + ` defines "reviewer" first`,
+	} {
+		if !slices.ContainsFunc(notices, func(n string) bool { return strings.Contains(n, part) }) {
+			t.Errorf("no notice %q in %q", part, notices)
+		}
+	}
+	if len(notices) != 5 {
+		t.Errorf("%d notices, want 5: %q", len(notices), notices)
+	}
+
+	// An untrusted folder's definitions are not read.
+	defs, _ = Load(Dirs(root, user, claude, false))
+	if len(defs) != 1 || defs[0].Name != "reviewer" || defs[0].Description != "the user's" {
+		t.Errorf("without the project: %+v", defs)
+	}
+}
+
+// Most of the claude-code repository's agents have a description holding ": " and
+// examples on the following lines, which is not YAML; Claude Code reads them, and so
+// does gantry.
+func TestLenientFrontMatter(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "analyzer.md", `---
+name: transcript-analyzer
+description: Use this agent when reading a transcript. Examples: <example>Context: the user asks\nuser: "/look"\nassistant: "I'll look"</example>
+Context: a continuation line that looks like a key
+model: inherit
+color: green
+tools: ["Read", "Grep"]
+---
+
+Analyze the transcript.
+`)
+	write(t, dir, "garbage.md", "---\nthis: is: not: yaml\n---\nbody\n")
+	defs, notices := Load([]Dir{{dir, "test"}})
+	if len(defs) != 1 {
+		t.Fatalf("defs %+v, notices %q", defs, notices)
+	}
+	d := defs[0]
+	if d.Name != "transcript-analyzer" || d.Model != "inherit" || !slices.Equal(d.Tools, []string{"Read", "Grep"}) || d.Prompt != "Analyze the transcript." {
+		t.Errorf("read as %+v", d)
+	}
+	if !strings.HasPrefix(d.Description, "Use this agent when reading a transcript. Examples: <example>Context: the user asks user: ") ||
+		!strings.HasSuffix(d.Description, "Context: a continuation line that looks like a key") {
+		t.Errorf("description %q", d.Description)
+	}
+	if len(notices) != 1 || !strings.Contains(notices[0], "garbage.md is not used: its front matter is not valid YAML") {
+		t.Errorf("notices %q", notices)
+	}
+}

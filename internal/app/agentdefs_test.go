@@ -1,0 +1,174 @@
+package app
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gantry-dev/gantry/internal/face"
+	"github.com/gantry-dev/gantry/internal/llm"
+	"github.com/gantry-dev/gantry/internal/llm/scripted"
+)
+
+// A reviewer in the shape of anthropics/claude-code's plugins/*/agents/*.md.
+const reviewerDef = `---
+name: reviewer
+description: Reviews a change for bugs. Use it after writing code.
+tools: Read, Grep, NotebookRead, Frobnicate
+model: haiku
+color: red
+---
+You are a careful reviewer; report only real bugs.
+`
+
+// agentsProject is a trusted project with a Claude Code agent definition, a bad
+// gantry one, and a user one in Claude Code's user folder.
+func agentsProject(t *testing.T) string {
+	t.Helper()
+	dir := project(t, "", map[string]string{
+		".claude/agents/reviewer.md": reviewerDef,
+		".gantry/agents/broken.md":   "---\n: : :\nname broken\n---\nbody\n",
+	})
+	claude := t.TempDir()
+	t.Setenv("CLAUDE_CONFIG_DIR", claude)
+	if err := os.MkdirAll(filepath.Join(claude, "agents"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(claude, "agents", "explorer.md"), []byte("---\nname: explorer\ndescription: Explores the code\n---\nExplore.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestAgentToolRunsADefinition(t *testing.T) {
+	dir := agentsProject(t)
+	r := &router{
+		parent: []scripted.Step{
+			{Calls: []scripted.Call{{ID: "a", Name: "agent", Input: `{"prompt":"review add.go","description":"review add","subagent_type":"reviewer"}`}}},
+			{Calls: []scripted.Call{{ID: "b", Name: "agent", Input: `{"prompt":"look","subagent_type":"nope"}`}}},
+		},
+		subStep: func(llm.Request) scripted.Step { return scripted.Step{Text: "no bugs"} },
+	}
+	var mu sync.Mutex
+	var notices []string
+	a, err := newStarted(Options{Cwd: dir, LLM: r, PermissionMode: "yolo"}, func(e face.Event) {
+		if n, ok := e.(face.Notice); ok {
+			mu.Lock()
+			notices = append(notices, n.Text)
+			mu.Unlock()
+		}
+	}, face.NoHuman{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	if end := a.Run(context.Background(), "review my change", nil); end.StopReason != "end_turn" {
+		t.Fatalf("end %+v", end)
+	}
+
+	if len(r.subReqs) != 1 {
+		t.Fatalf("%d subagent requests, want 1", len(r.subReqs))
+	}
+	sub := r.subReqs[0]
+	if !strings.Contains(sub.System, "You are a careful reviewer; report only real bugs.") {
+		t.Errorf("the subagent's system prompt lacks the definition's body:\n%s", sub.System)
+	}
+	if names := toolNames(sub); !slices.Equal(names, []string{"grep", "read_file"}) {
+		t.Errorf("the subagent's tools are %v, want the definition's Read and Grep as gantry's", names)
+	}
+	if sub.Model != "claude-haiku-4-5" {
+		t.Errorf("the subagent runs on %q, want haiku's model", sub.Model)
+	}
+	h := a.agent.History()
+	if got := h[2].Content[0]; got.Text != "no bugs" || got.IsError {
+		t.Errorf("the definition's answer is not the result: %+v", got)
+	}
+	unknown := h[4].Content[0]
+	if !unknown.IsError || !strings.Contains(unknown.Text, `there is no agent definition "nope"; the known ones are explorer, reviewer`) {
+		t.Errorf("an unknown definition was answered %+v", unknown)
+	}
+
+	// The description lists the definitions, one line each.
+	for _, spec := range a.reg.Specs(2) {
+		if spec.Name == "agent" && !strings.Contains(spec.Description, "\n- reviewer: Reviews a change for bugs.\n- explorer") && !strings.Contains(spec.Description, "\n- explorer: Explores the code\n- reviewer: Reviews a change for bugs.") {
+			t.Errorf("the agent tool's description does not list the definitions:\n%s", spec.Description)
+		}
+	}
+
+	mu.Lock()
+	defer mu.Unlock()
+	for _, part := range []string{
+		filepath.Join(".gantry", "agents", "broken.md") + " is not used: its front matter is not valid YAML",
+		"reviewer.md names tools gantry does not have (Frobnicate); it runs without them.",
+	} {
+		if !slices.ContainsFunc(notices, func(n string) bool { return strings.Contains(n, part) }) {
+			t.Errorf("no notice %q in %q", part, notices)
+		}
+	}
+	got := a.Agents()
+	if len(got) != 2 || got[0].Source != "user "+filepath.Join(os.Getenv("CLAUDE_CONFIG_DIR"), "agents") || got[1].Source != "project .claude/agents" {
+		t.Errorf("Agents() = %+v", got)
+	}
+}
+
+// An untrusted folder's definitions are not offered; the user's are.
+func TestAgentDefinitionsNeedATrustedFolder(t *testing.T) {
+	dir := agentsProject(t)
+	// The project has a server, so that its trust is asked (and refused: nobody answers).
+	if err := os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte(`{"mcpServers":{"x":{"command":"true"}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(os.Getenv("GANTRY_CONFIG_DIR"), "config.yaml"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a := open(t, Options{Cwd: dir, LLM: scripted.New(scripted.Step{Text: "hi"})})
+	if tr := a.FolderTrust(); tr.Trusted() {
+		t.Fatalf("the folder is trusted: %+v", tr)
+	}
+	if got := a.Agents(); len(got) != 1 || got[0].Name != "explorer" {
+		t.Errorf("an untrusted folder offers %+v", got)
+	}
+
+	// A "yes" at the start reads the project's too, and the agent tool offers them.
+	b, _ := sessionIn(t, Options{Cwd: dir}, &trustAsker{yes: true})
+	if got := b.Agents(); len(got) != 2 || got[1].Name != "reviewer" {
+		t.Errorf("after a yes: %+v", got)
+	}
+	if ag, ok := b.reg.Lookup("agent"); !ok || !strings.Contains(ag.Spec().Description, "- reviewer: Reviews a change for bugs.") {
+		t.Error("after a yes the agent tool does not list the project's definition")
+	}
+}
+
+// A definition's tools are still capped by the caller's: read_only leaves a
+// definition listing Bash without bash; inherit is the session's model.
+func TestAgentDefinitionIsCappedByTheCaller(t *testing.T) {
+	dir := agentsProject(t)
+	if err := os.WriteFile(filepath.Join(dir, ".claude", "agents", "runner.md"), []byte("---\nname: runner\ndescription: Runs things\ntools: Bash, Read\nmodel: inherit\n---\nRun.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := &router{
+		parent:  []scripted.Step{{Calls: []scripted.Call{{ID: "a", Name: "agent", Input: `{"prompt":"run the tests","subagent_type":"runner","read_only":true}`}}}},
+		subStep: func(llm.Request) scripted.Step { return scripted.Step{Text: "done"} },
+	}
+	a, err := newStarted(Options{Cwd: dir, LLM: r, PermissionMode: "yolo"}, func(face.Event) {}, face.NoHuman{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	if end := a.Run(context.Background(), "run", nil); end.StopReason != "end_turn" {
+		t.Fatalf("end %+v", end)
+	}
+	if len(r.subReqs) != 1 {
+		t.Fatalf("%d subagent requests", len(r.subReqs))
+	}
+	if names := toolNames(r.subReqs[0]); !slices.Equal(names, []string{"read_file"}) {
+		t.Errorf("a read-only runner got %v, want read_file alone", names)
+	}
+	if got, want := r.subReqs[0].Model, a.agent.Config.Model; got != want {
+		t.Errorf("inherit ran on %q, want the session's %q", got, want)
+	}
+}

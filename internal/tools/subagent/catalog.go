@@ -1,0 +1,66 @@
+package subagent
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// maxLine bounds a definition's line in the tool's description, in characters: the
+// tool is always declared, so each definition costs every request about 15 tokens.
+const maxLine = 56
+
+const useThis = "Use this agent "
+
+// catalog is the description's list of the agent definitions, one line each: the
+// name and the first sentence of the description, cut at maxLine.
+func catalog(defs []Brief) string {
+	if len(defs) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n\nAgents (subagent_type):")
+	for _, d := range defs {
+		line := d.Name + ": " + firstSentence(d.Description)
+		if r := []rune(line); len(r) > maxLine {
+			line = strings.TrimSpace(string(r[:maxLine-1])) + "…"
+		}
+		b.WriteString("\n- " + line)
+	}
+	return b.String()
+}
+
+// firstSentence is s up to the end of its first sentence, without the "Use this
+// agent" most of Claude Code's descriptions open with (the line says it already).
+func firstSentence(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > len(useThis) && strings.EqualFold(s[:len(useThis)], useThis) {
+		s = s[len(useThis):]
+	}
+	if i := strings.Index(s, ". "); i >= 0 {
+		return s[:i+1]
+	}
+	return s
+}
+
+// unknown is the sentence refusing a name that is no definition, or "".
+func unknown(defs []Brief, name string) string {
+	if name == "" || name == general || slices.ContainsFunc(defs, func(d Brief) bool { return d.Name == name }) {
+		return ""
+	}
+	if len(defs) == 0 {
+		return fmt.Sprintf("agent: there is no agent definition %q (none is defined); leave subagent_type out.", name)
+	}
+	names := make([]string, len(defs))
+	for i, d := range defs {
+		names[i] = d.Name
+	}
+	return fmt.Sprintf("agent: there is no agent definition %q; the known ones are %s (or leave subagent_type out).", name, strings.Join(names, ", "))
+}
+
+func first(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
