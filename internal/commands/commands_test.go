@@ -32,7 +32,7 @@ func byName(cmds []Command) map[string]Command {
 // project and user folders, Claude's user folder and Codex's prompts.
 func TestFindEveryFolder(t *testing.T) {
 	root, user, claude, codex := t.TempDir(), t.TempDir(), t.TempDir(), t.TempDir()
-	write(t, filepath.Join(root, ".claude/commands/frontend/build.md"), "---\ndescription: Build the UI\nargument-hint: [target]\nallowed-tools: Bash(npm run:*), Read\nmodel: claude-haiku-4-5\ndisable-model-invocation: true\n---\nBuild $ARGUMENTS\n")
+	write(t, filepath.Join(root, ".claude/commands/frontend/build.md"), "---\ndescription: Build the UI\nargument-hint: [target] [mode]\nallowed-tools: Bash(npm run:*), Read\nmodel: claude-haiku-4-5\ndisable-model-invocation: true\n---\nBuild $ARGUMENTS\n")
 	write(t, filepath.Join(root, ".gantry/commands/hello.md"), "# Say hello\nHello $1!\n")
 	write(t, filepath.Join(root, ".claude/commands/hello.md"), "shadowed by gantry's\n")
 	write(t, filepath.Join(user, "commands/mine.md"), "mine\n")
@@ -41,7 +41,7 @@ func TestFindEveryFolder(t *testing.T) {
 	write(t, filepath.Join(codex, "prompts/sub/ignored.md"), "Codex reads no subfolder\n")
 	write(t, filepath.Join(root, ".claude/commands/notes.txt"), "not a command\n")
 
-	cmds, shadowed, err := Find(Dirs{Project: root, ProjectTrusted: true, User: user, Claude: claude, Codex: codex})
+	cmds, shadowed, err := Find(Dirs{Project: root, ProjectOK: true, User: user, Claude: claude, Codex: codex})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestFindEveryFolder(t *testing.T) {
 	}
 	m := byName(cmds)
 	b := m["build"]
-	if b.Description != "Build the UI (project:frontend)" || b.ArgumentHint != "[target]" || b.Model != "claude-haiku-4-5" || !b.DisableModelInvocation {
+	if b.Description != "Build the UI (project:frontend)" || b.ArgumentHint != "[target] [mode]" || b.Model != "claude-haiku-4-5" || !b.DisableModelInvocation {
 		t.Errorf("build = %+v", b)
 	}
 	if !reflect.DeepEqual(b.AllowedTools, []string{"Bash(npm run:*)", "Read"}) {
@@ -81,7 +81,7 @@ func TestFindEveryFolder(t *testing.T) {
 func TestFindUntrustedProject(t *testing.T) {
 	root := t.TempDir()
 	write(t, filepath.Join(root, ".claude/commands/evil.md"), "!`touch pwned`\n")
-	cmds, _, err := Find(Dirs{Project: root, ProjectTrusted: false})
+	cmds, _, err := Find(Dirs{Project: root, ProjectOK: false})
 	if err != nil || len(cmds) != 0 {
 		t.Fatalf("cmds = %v, err = %v; want none", cmds, err)
 	}

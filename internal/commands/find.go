@@ -29,18 +29,19 @@ type Command struct {
 	DisableModelInvocation bool
 	// Body is the text after the front matter.
 	Body string
-	// Path is the file's absolute path; Source names its folder's kind.
-	Path, Source string
+	// Path is the file's absolute path; Source names its folder's kind (gantry,
+	// claude, codex) and Scope its place (project, user).
+	Path, Source, Scope string
 	// Problems are sentences about what of the file could not be used.
 	Problems []string
 }
 
 // Dirs says where to look; an empty field is not searched.
 type Dirs struct {
-	// Project is the project's root: .gantry/commands and .claude/commands there are
-	// read only when ProjectTrusted.
-	Project        string
-	ProjectTrusted bool
+	// Project is the project's root: .gantry/commands and .claude/commands there
+	// (read only when ProjectOK: a folder not trusted has none).
+	Project   string
+	ProjectOK bool
 	// User is gantry's user config folder (config.UserDir), Claude Claude Code's
 	// (config.ClaudeDir) and Codex Codex's (config.CodexDir).
 	User, Claude, Codex string
@@ -58,7 +59,7 @@ type folder struct {
 // the names left out because an earlier folder had them, and what could not be read.
 func Find(d Dirs) (cmds []Command, shadowed []string, err error) {
 	var folders []folder
-	if d.Project != "" && d.ProjectTrusted {
+	if d.Project != "" && d.ProjectOK {
 		folders = append(folders,
 			folder{dir: filepath.Join(d.Project, ".gantry", "commands"), scope: "project", source: "gantry"},
 			folder{dir: filepath.Join(d.Project, ".claude", "commands"), scope: "project", source: "claude"})
@@ -132,7 +133,7 @@ func readFolder(f folder) ([]Command, error) {
 			ns = filepath.ToSlash(rel)
 		}
 		c := parse(string(data))
-		c.Path, c.Source = path, f.source
+		c.Path, c.Source, c.Scope = path, f.source, f.scope
 		c.Name = name
 		if f.codex {
 			c.Name = "prompts:" + name

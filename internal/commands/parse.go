@@ -14,12 +14,24 @@ func parse(text string) (c Command) {
 	c.Body = body
 	if ok {
 		fields, err := decode(block)
+		raw := rawFields(block)
 		if err != nil {
-			c.Problems = append(c.Problems, fmt.Sprintf("its front matter is not valid YAML (%v), so gantry uses none of it", err))
+			// Claude Code reads "argument-hint: [a] [b]", which YAML refuses: each
+			// line's text is used as it is.
+			fields = map[string]any{}
+			for k, v := range raw {
+				fields[k] = v
+			}
 		}
-		c.Description = oneLine(str(fields["description"]))
-		c.ArgumentHint = oneLine(str(fields["argument-hint"]))
-		c.Model = strings.TrimSpace(str(fields["model"]))
+		text := func(key string) string { // a string key: its line's text when YAML made it a list
+			if _, isString := fields[key].(string); !isString && raw[key] != "" {
+				return raw[key]
+			}
+			return str(fields[key])
+		}
+		c.Description = oneLine(text("description"))
+		c.ArgumentHint = oneLine(text("argument-hint"))
+		c.Model = strings.TrimSpace(text("model"))
 		c.AllowedTools = toolList(fields["allowed-tools"])
 		switch v := fields["disable-model-invocation"].(type) {
 		case bool:
@@ -40,6 +52,24 @@ func parse(text string) (c Command) {
 		c.Description = string(r[:199]) + "…"
 	}
 	return c
+}
+
+// rawFields reads the "key: value" lines of a front matter block as text, quotes
+// taken off.
+func rawFields(block string) map[string]string {
+	out := map[string]string{}
+	for _, l := range strings.Split(block, "\n") {
+		k, v, ok := strings.Cut(l, ":")
+		if !ok || strings.HasPrefix(l, " ") || strings.HasPrefix(l, "#") {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+			v = v[1 : len(v)-1]
+		}
+		out[strings.TrimSpace(k)] = v
+	}
+	return out
 }
 
 // decode decodes a front matter block into its keys.

@@ -1,0 +1,160 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/gantry-dev/gantry/internal/commands"
+	"github.com/gantry-dev/gantry/internal/config"
+	"github.com/gantry-dev/gantry/internal/face"
+	"github.com/gantry-dev/gantry/internal/refs"
+	"github.com/gantry-dev/gantry/internal/tools/skill"
+)
+
+// commandState is what the session keeps of the person's custom slash commands: the
+// one ExpandPrompt found for the next Run, and the problems already said.
+type commandState struct {
+	mu      sync.Mutex
+	pending *pendingCommand
+	said    map[string]bool
+	n       int // the !`lines` run, for their call ids
+}
+
+// pendingCommand is a prompt that runs a command: Run expands it.
+type pendingCommand struct {
+	typed string
+	cmd   commands.Command
+	args  string
+}
+
+// Commands lists the person's custom slash commands (see package commands), read
+// again each time so that a file added during the session is found; the project's
+// are left out while the folder is not trusted (and their allowed-tools are granted
+// only once it is, see runCommand). What cannot be read is said once.
+func (a *App) Commands() []commands.Command {
+	cmds, _, err := commands.Find(commands.Dirs{
+		Project: a.cfg.Root(), ProjectOK: a.FolderTrust().Trusted(),
+		User: config.UserDir(), Claude: config.ClaudeDir(), Codex: config.CodexDir(),
+	})
+	var problems []string
+	if err != nil {
+		problems = append(problems, err.Error())
+	}
+	for _, c := range cmds {
+		for _, p := range c.Problems {
+			problems = append(problems, fmt.Sprintf("The command %s: %s.", c.Path, p))
+		}
+	}
+	for _, p := range problems {
+		a.cmds.mu.Lock()
+		if a.cmds.said == nil {
+			a.cmds.said = map[string]bool{}
+		}
+		said := a.cmds.said[p]
+		a.cmds.said[p] = true
+		a.cmds.mu.Unlock()
+		if !said {
+			a.emit(face.Notice{Text: p})
+		}
+	}
+	return cmds
+}
+
+// expandCommand is ExpandPrompt's part for "/name args" naming a custom command: the
+// prompt is kept as typed and Run expands it (its !`lines` may ask the person, which
+// only a turn may do).
+func (a *App) expandCommand(prompt string) bool {
+	c, args, ok := commands.Lookup(a.Commands(), prompt)
+	if !ok {
+		return false
+	}
+	a.cmds.mu.Lock()
+	a.cmds.pending = &pendingCommand{typed: prompt, cmd: c, args: args}
+	a.cmds.mu.Unlock()
+	return true
+}
+
+// runCommand turns the prompt of a pending command into the prompt the model
+// receives: its allowed-tools are allowed and its model used until undo (the turn's
+// end), each said to the person; its !`lines` run through the bash tool, under the
+// permission gate and the sandbox, as the model's calls do; its @file references are
+// inserted. Any other prompt is returned as it is.
+func (a *App) runCommand(ctx context.Context, prompt string) (expanded string, undo func()) {
+	a.cmds.mu.Lock()
+	p := a.cmds.pending
+	a.cmds.pending = nil
+	a.cmds.mu.Unlock()
+	if p == nil || p.typed != prompt {
+		return prompt, func() {}
+	}
+	c := p.cmd
+	var undos []func()
+	undo = func() {
+		for i := len(undos) - 1; i >= 0; i-- {
+			undos[i]()
+		}
+	}
+	if len(c.AllowedTools) > 0 && c.Scope == "project" && !a.trustedByPerson() {
+		// A folder with nothing else to trust is never asked: its commands run, but
+		// grant nothing.
+		a.emit(face.Notice{Text: fmt.Sprintf("The command /%s is the project's, whose folder was not trusted (--trust, or trustedFolders), so its allowed-tools are not granted: its calls are asked as usual.", c.Name)})
+	} else if len(c.AllowedTools) > 0 {
+		rules, ignored := skill.RulesOf(c.AllowedTools, a.reg.Known)
+		var said []string
+		if len(rules) > 0 {
+			remove, err := a.gate.AllowUntil(rules, "command /"+c.Name)
+			if err != nil {
+				ignored = append(ignored, fmt.Sprintf("%s (%v)", strings.Join(rules, ", "), err))
+			} else {
+				undos = append(undos, remove)
+				said = append(said, fmt.Sprintf("The command /%s allows for this turn, without asking (deny rules still apply): %s.", c.Name, strings.Join(rules, ", ")))
+			}
+		}
+		if len(ignored) > 0 {
+			said = append(said, "Ignored from its allowed-tools: "+strings.Join(ignored, "; ")+".")
+		}
+		a.emit(face.Notice{Text: strings.Join(said, " "), Info: len(ignored) == 0})
+	}
+	if c.Model != "" && c.Model != a.agent.Config.Model {
+		before, window := a.agent.Config.Model, a.agent.Config.ContextWindow
+		a.agent.Config.Model, a.agent.Config.ContextWindow = c.Model, contextWindow(a.cfg, c.Model)
+		undos = append(undos, func() { a.agent.Config.Model, a.agent.Config.ContextWindow = before, window })
+		a.emit(face.Notice{Text: fmt.Sprintf("The command /%s runs this turn on %s.", c.Name, c.Model), Info: true})
+	}
+	body, notes := commands.Expand(ctx, c, p.args, a.commandShell)
+	r := refs.Expand(body, refs.Options{Cwd: a.opts.Cwd, MaxOutput: a.cfg.MaxOutput, Skills: a.skills})
+	for _, n := range append(notes, r.Notes...) {
+		a.emit(face.Notice{Text: n})
+	}
+	return r.Prompt, undo
+}
+
+// commandShell runs one !`line` of a command as a call of the bash tool: the gate
+// asks or refuses as for the model's calls (the command's allowed-tools are in force),
+// hooks run, and the sandbox holds.
+func (a *App) commandShell(ctx context.Context, line string) (string, error) {
+	a.cmds.mu.Lock()
+	a.cmds.n++
+	id := fmt.Sprintf("command_shell_%d", a.cmds.n)
+	a.cmds.mu.Unlock()
+	input, err := json.Marshal(map[string]any{"command": line})
+	if err != nil {
+		return "", fmt.Errorf("encoding the command line: %w", err)
+	}
+	r := a.agent.Call(ctx, id, "bash", input)
+	if r.IsError {
+		return "", errors.New(strings.TrimSpace(r.Text))
+	}
+	return r.Text, nil
+}
+
+// trustedByPerson says the person trusted the session's folder (--trust, trustedFolders,
+// a yes), not merely that it has nothing held back.
+func (a *App) trustedByPerson() bool {
+	t := a.FolderTrust()
+	return t.State == TrustTrusted || a.opts.Trust || a.cfg.Trusts(t.Folder)
+}
