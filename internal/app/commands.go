@@ -26,16 +26,24 @@ type commandState struct {
 
 // pendingCommand is a prompt that runs a command: Run expands it.
 type pendingCommand struct {
-	typed string
-	cmd   commands.Command
-	args  string
+	typed    string
+	cmd      commands.Command
+	args     string
+	problems []string // what the commands' files could not give, said once each
 }
 
 // Commands lists the person's custom slash commands (see package commands), read
 // again each time so that a file added during the session is found; the project's
 // are left out while the folder is not trusted (and their allowed-tools are granted
-// only once it is, see runCommand). What cannot be read is said once.
+// only once the person trusted it, see runCommand). It sends no event, so a face may
+// call it from its own loop; what could not be read is said when a command runs.
 func (a *App) Commands() []commands.Command {
+	cmds, _ := a.findCommands()
+	return cmds
+}
+
+// findCommands is Commands with the sentences of what could not be read.
+func (a *App) findCommands() ([]commands.Command, []string) {
 	cmds, _, err := commands.Find(commands.Dirs{
 		Project: a.cfg.Root(), ProjectOK: a.FolderTrust().Trusted(),
 		User: config.UserDir(), Claude: config.ClaudeDir(), Codex: config.CodexDir(),
@@ -49,31 +57,20 @@ func (a *App) Commands() []commands.Command {
 			problems = append(problems, fmt.Sprintf("The command %s: %s.", c.Path, p))
 		}
 	}
-	for _, p := range problems {
-		a.cmds.mu.Lock()
-		if a.cmds.said == nil {
-			a.cmds.said = map[string]bool{}
-		}
-		said := a.cmds.said[p]
-		a.cmds.said[p] = true
-		a.cmds.mu.Unlock()
-		if !said {
-			a.emit(face.Notice{Text: p})
-		}
-	}
-	return cmds
+	return cmds, problems
 }
 
 // expandCommand is ExpandPrompt's part for "/name args" naming a custom command: the
 // prompt is kept as typed and Run expands it (its !`lines` may ask the person, which
 // only a turn may do).
 func (a *App) expandCommand(prompt string) bool {
-	c, args, ok := commands.Lookup(a.Commands(), prompt)
+	cmds, problems := a.findCommands()
+	c, args, ok := commands.Lookup(cmds, prompt)
 	if !ok {
 		return false
 	}
 	a.cmds.mu.Lock()
-	a.cmds.pending = &pendingCommand{typed: prompt, cmd: c, args: args}
+	a.cmds.pending = &pendingCommand{typed: prompt, cmd: c, args: args, problems: problems}
 	a.cmds.mu.Unlock()
 	return true
 }
@@ -90,6 +87,18 @@ func (a *App) runCommand(ctx context.Context, prompt string) (expanded string, u
 	a.cmds.mu.Unlock()
 	if p == nil || p.typed != prompt {
 		return prompt, func() {}
+	}
+	for _, n := range p.problems {
+		a.cmds.mu.Lock()
+		if a.cmds.said == nil {
+			a.cmds.said = map[string]bool{}
+		}
+		said := a.cmds.said[n]
+		a.cmds.said[n] = true
+		a.cmds.mu.Unlock()
+		if !said {
+			a.emit(face.Notice{Text: n})
+		}
 	}
 	c := p.cmd
 	var undos []func()

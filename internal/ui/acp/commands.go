@@ -113,7 +113,8 @@ func commandTable() []command {
 	}
 }
 
-// availableCommands lists the commands and the skills for available_commands_update.
+// availableCommands lists the commands, the skills and the person's custom commands
+// for available_commands_update.
 func (s *session) availableCommands() []sdk.AvailableCommand {
 	taken := map[string]bool{}
 	var out []sdk.AvailableCommand
@@ -133,6 +134,9 @@ func (s *session) availableCommands() []sdk.AvailableCommand {
 	}
 	for _, sk := range s.app.Skills() {
 		add(sk.Name, "Skill: "+sk.Description, "what to do with it")
+	}
+	for _, c := range s.app.Commands() {
+		add(c.Name, c.Description, c.ArgumentHint)
 	}
 	return out
 }
