@@ -170,6 +170,11 @@ func (s *session) skillPrompt(text string) string {
 			return text
 		}
 	}
+	for _, c := range s.app.Commands() {
+		if c.Name == name {
+			return text // a custom command: the App expands it
+		}
+	}
 	for _, sk := range s.app.Skills() {
 		if sk.Name == name {
 			if input = strings.TrimSpace(input); input == "" {
