@@ -192,3 +192,29 @@ func TestCodexPromptAndUntrustedProject(t *testing.T) {
 		t.Errorf("the model got %q", got)
 	}
 }
+
+// A folder with nothing else to trust is never asked: its commands run, but their
+// allowed-tools grant nothing until the person trusts it, and a notice says so.
+func TestProjectCommandGrantsNeedTheFolderTrusted(t *testing.T) {
+	commandHomes(t)
+	dir := project(t, "", map[string]string{
+		".claude/commands/mk.md": "---\nallowed-tools: Bash(touch:*)\n---\nMade: !`touch made.txt`\n",
+	})
+	if err := os.WriteFile(filepath.Join(os.Getenv("GANTRY_CONFIG_DIR"), "config.yaml"), nil, 0o644); err != nil {
+		t.Fatal(err) // not in trustedFolders
+	}
+	m := scripted.New()
+	var n notices
+	a, err := newStarted(Options{Cwd: dir, LLM: m}, n.sink, face.NoHuman{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	runTyped(t, a, "/mk")
+	if _, err := os.Stat(filepath.Join(dir, "made.txt")); err == nil {
+		t.Error("an untrusted project's command granted itself bash")
+	}
+	if !strings.Contains(n.all(), "its allowed-tools are not granted") {
+		t.Errorf("the person was not told: %s", n.all())
+	}
+}
