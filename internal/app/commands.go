@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -166,4 +168,36 @@ func (a *App) commandShell(ctx context.Context, line string) (string, error) {
 func (a *App) trustedByPerson() bool {
 	t := a.FolderTrust()
 	return t.State == TrustTrusted || a.opts.Trust || a.cfg.Trusts(t.Folder)
+}
+
+// commandRows are `gantry doctor`'s lines about the custom commands: each one found
+// with its file, those left out (a name found first, a folder not trusted) and what
+// could not be read.
+func commandRows(root string, projectOK bool) []DoctorRow {
+	cmds, shadowed, err := commands.Find(commands.Dirs{
+		Project: root, ProjectOK: projectOK,
+		User: config.UserDir(), Claude: config.ClaudeDir(), Codex: config.CodexDir(),
+	})
+	rows := []DoctorRow{{Name: "commands", Value: fmt.Sprintf("%d custom command(s) (docs/commands.md)", len(cmds))}}
+	for _, c := range cmds {
+		rows = append(rows, DoctorRow{Value: fmt.Sprintf("/%s: %s", c.Name, c.Path)})
+		for _, p := range c.Problems {
+			rows = append(rows, DoctorRow{Value: fmt.Sprintf("  %s: %s", c.Path, p), Problem: true})
+		}
+	}
+	for _, p := range shadowed {
+		rows = append(rows, DoctorRow{Value: "ignored: " + p + " (a command of that name was found first)", Problem: true})
+	}
+	if !projectOK && (commandDirExists(filepath.Join(root, ".gantry", "commands")) || commandDirExists(filepath.Join(root, ".claude", "commands"))) {
+		rows = append(rows, DoctorRow{Value: "ignored: the project's commands (the folder is not trusted)", Problem: true})
+	}
+	if err != nil {
+		rows = append(rows, DoctorRow{Value: "not read: " + err.Error(), Problem: true})
+	}
+	return rows
+}
+
+func commandDirExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }

@@ -218,3 +218,33 @@ func TestProjectCommandGrantsNeedTheFolderTrusted(t *testing.T) {
 		t.Errorf("the person was not told: %s", n.all())
 	}
 }
+
+// gantry doctor lists the commands with their files, the one a name found first
+// shadows, and the project's left out of a folder not trusted.
+func TestDoctorListsCommands(t *testing.T) {
+	claude, _ := commandHomes(t)
+	dir := project(t, "", map[string]string{".claude/commands/hello.md": "project hello\n"})
+	if err := os.MkdirAll(filepath.Join(claude, "commands"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(claude, "commands", "hello.md"), []byte("user hello\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text := func(rows []DoctorRow) string {
+		var b strings.Builder
+		for _, r := range rows {
+			b.WriteString(r.Name + " " + r.Value + "\n")
+		}
+		return b.String()
+	}
+	got := text(commandRows(dir, true))
+	for _, want := range []string{"1 custom command(s)", "/hello: " + filepath.Join(dir, ".claude", "commands", "hello.md"), "ignored: " + filepath.Join(claude, "commands", "hello.md")} {
+		if !strings.Contains(got, want) {
+			t.Errorf("doctor lacks %q:\n%s", want, got)
+		}
+	}
+	got = text(commandRows(dir, false))
+	if !strings.Contains(got, "/hello: "+filepath.Join(claude, "commands", "hello.md")) || !strings.Contains(got, "the folder is not trusted") {
+		t.Errorf("doctor for a folder not trusted:\n%s", got)
+	}
+}
