@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -54,6 +55,7 @@ func (a *App) findCommands() ([]commands.Command, []string) {
 	if err != nil {
 		problems = append(problems, err.Error())
 	}
+	cmds = append(cmds, a.mcpPromptCommands(cmds)...)
 	for _, c := range cmds {
 		for _, p := range c.Problems {
 			problems = append(problems, fmt.Sprintf("The command %s: %s.", c.Path, p))
@@ -136,7 +138,13 @@ func (a *App) runCommand(ctx context.Context, prompt string) (expanded string, u
 		undos = append(undos, func() { a.agent.Config.Model, a.agent.Config.ContextWindow = before, window })
 		a.emit(face.Notice{Text: fmt.Sprintf("The command /%s runs this turn on %s.", c.Name, c.Model), Info: true})
 	}
-	body, notes := commands.Expand(ctx, c, p.args, a.commandShell)
+	var body string
+	var notes []string
+	if c.Source == "mcp" {
+		body, notes = a.mcpPrompt(ctx, c, p.args)
+	} else {
+		body, notes = commands.Expand(ctx, c, p.args, a.commandShell)
+	}
 	r := refs.Expand(body, refs.Options{Cwd: a.opts.Cwd, MaxOutput: a.cfg.MaxOutput, Skills: a.skills})
 	for _, n := range append(notes, r.Notes...) {
 		a.emit(face.Notice{Text: n})
@@ -200,4 +208,70 @@ func commandRows(root string, projectOK bool) []DoctorRow {
 func commandDirExists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// mcpPromptCommands are the prompts of the connected MCP servers as commands named
+// mcp__server__prompt, as Claude Code names them; a name taken by a command file is
+// left to it.
+func (a *App) mcpPromptCommands(files []commands.Command) []commands.Command {
+	taken := map[string]bool{}
+	for _, c := range files {
+		taken[c.Name] = true
+	}
+	var out []commands.Command
+	for _, st := range a.mcp.all() {
+		for _, p := range st.Prompts {
+			name := "mcp__" + strings.ReplaceAll(st.Name, " ", "_") + "__" + strings.ReplaceAll(p.Name, " ", "_")
+			if taken[name] {
+				continue
+			}
+			taken[name] = true
+			var hint, args []string
+			for _, arg := range p.Args {
+				args = append(args, arg.Name)
+				if arg.Required {
+					hint = append(hint, "<"+arg.Name+">")
+				} else {
+					hint = append(hint, "["+arg.Name+"]")
+				}
+			}
+			out = append(out, commands.Command{Name: name, Description: strings.TrimSpace(p.Description + " (MCP server " + st.Name + ")"),
+				ArgumentHint: strings.Join(hint, " "), Source: "mcp", Scope: "mcp", MCPServer: st.Name, MCPPrompt: p.Name, MCPArgs: args})
+		}
+	}
+	return out
+}
+
+// mcpPrompt asks an MCP server for the text of its prompt c: the words of args go to
+// its arguments in order, name=value to the one named.
+func (a *App) mcpPrompt(ctx context.Context, c commands.Command, args string) (string, []string) {
+	values := map[string]string{}
+	words := commands.SplitArgs(args)
+	next := 0
+	for _, w := range words {
+		if k, v, ok := strings.Cut(w, "="); ok && slices.Contains(c.MCPArgs, k) {
+			values[k] = v
+			continue
+		}
+		for next < len(c.MCPArgs) && values[c.MCPArgs[next]] != "" {
+			next++
+		}
+		if next < len(c.MCPArgs) {
+			values[c.MCPArgs[next]] = w
+			next++
+		} else if len(c.MCPArgs) > 0 {
+			last := c.MCPArgs[len(c.MCPArgs)-1] // more words than arguments: the last takes the rest
+			values[last] += " " + w
+		}
+	}
+	for _, st := range a.mcp.all() {
+		if st.Name == c.MCPServer && st.set != nil {
+			text, err := st.set.GetPrompt(ctx, c.MCPServer, c.MCPPrompt, values)
+			if err != nil {
+				return args, []string{fmt.Sprintf("/%s: %v; the arguments were sent as they are.", c.Name, err)}
+			}
+			return text, nil
+		}
+	}
+	return args, []string{fmt.Sprintf("/%s: the MCP server %s is no longer connected; the arguments were sent as they are.", c.Name, c.MCPServer)}
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gantry-dev/gantry/internal/commands"
 	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/llm"
 	"github.com/gantry-dev/gantry/internal/llm/scripted"
@@ -246,5 +247,29 @@ func TestDoctorListsCommands(t *testing.T) {
 	got = text(commandRows(dir, false))
 	if !strings.Contains(got, "/hello: "+filepath.Join(claude, "commands", "hello.md")) || !strings.Contains(got, "the folder is not trusted") {
 		t.Errorf("doctor for a folder not trusted:\n%s", got)
+	}
+}
+
+// An MCP server's prompt is the command /mcp__server__prompt: listed with its
+// description and arguments, and run with the words given to its arguments in order.
+func TestMCPPromptAsCommand(t *testing.T) {
+	echo := echoServer(t)
+	commandHomes(t)
+	dir := project(t, "", map[string]string{".mcp.json": `{"mcpServers": {"echo": {"command": "` + echo + `"}}}`})
+	m := scripted.New()
+	a := open(t, Options{Cwd: dir, LLM: m})
+	var review *commands.Command
+	for _, c := range a.Commands() {
+		if c.Name == "mcp__echo__review" {
+			review = &c
+		}
+	}
+	if review == nil || review.Description != "Reviews a file. (MCP server echo)" || review.ArgumentHint != "<file> [focus]" {
+		t.Fatalf("the prompt as a command: %+v", review)
+	}
+	runTyped(t, a, "/mcp__echo__review main.go speed and size")
+	reqs := m.Requests()
+	if got := userText(reqs[len(reqs)-1]); !strings.Contains(got, "Review main.go for speed and size.") {
+		t.Errorf("the model got %q", got)
 	}
 }

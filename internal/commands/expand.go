@@ -42,7 +42,7 @@ var (
 // each !`line` replaced by what sh printed. @file references are left for the
 // prompt's expansion. Notes say what could not be done.
 func Expand(ctx context.Context, c Command, args string, sh Shell) (prompt string, notes []string) {
-	words := splitArgs(args)
+	words := SplitArgs(args)
 	named := map[string]string{}
 	var positional []string
 	for _, w := range words {
@@ -100,9 +100,9 @@ func isName(k string) bool {
 	return k != "" && k != "ARGUMENTS" && argName.MatchString(k)
 }
 
-// splitArgs splits args into words as a shell would on spaces, keeping "quoted words"
+// SplitArgs splits args into words as a shell would on spaces, keeping "quoted words"
 // whole.
-func splitArgs(args string) []string {
+func SplitArgs(args string) []string {
 	var out []string
 	var b strings.Builder
 	quote, in := rune(0), false

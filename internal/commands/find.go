@@ -34,6 +34,10 @@ type Command struct {
 	Path, Source, Scope string
 	// Problems are sentences about what of the file could not be used.
 	Problems []string
+	// MCPServer and MCPPrompt name an MCP server's prompt (Source "mcp"), whose
+	// arguments are MCPArgs, in order: the server gives the text, not a file.
+	MCPServer, MCPPrompt string
+	MCPArgs              []string
 }
 
 // Dirs says where to look; an empty field is not searched.
