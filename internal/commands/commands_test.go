@@ -148,3 +148,11 @@ func TestLookup(t *testing.T) {
 		}
 	}
 }
+
+// In a Claude Code command, NAME=value is a positional argument (only Codex names them).
+func TestExpandClaudeHasNoNamedArguments(t *testing.T) {
+	got, _ := Expand(context.Background(), Command{Name: "deploy", Source: "claude", Body: "Deploy with $1 ($ENV)"}, "ENV=prod", nil)
+	if want := "Deploy with ENV=prod ($ENV)"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

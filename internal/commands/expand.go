@@ -46,7 +46,9 @@ func Expand(ctx context.Context, c Command, args string, sh Shell) (prompt strin
 	named := map[string]string{}
 	var positional []string
 	for _, w := range words {
-		if k, v, ok := strings.Cut(w, "="); ok && isName(k) {
+		// Codex's named arguments: NAME=value. Claude Code has none, so there such a
+		// word is a positional argument like any other.
+		if k, v, ok := strings.Cut(w, "="); ok && c.Source == "codex" && isName(k) {
 			named[k] = v
 			continue
 		}
