@@ -59,3 +59,39 @@ func TestCustomCommandsOfferedAndRun(t *testing.T) {
 		t.Errorf("the model got %q", got)
 	}
 }
+
+// A command file written during the session is offered after the next turn; a turn
+// that changes nothing sends no new list.
+func TestCustomCommandOfferedAfterTheTurn(t *testing.T) {
+	t.Setenv("CLAUDE_CONFIG_DIR", t.TempDir())
+	t.Setenv("CODEX_HOME", t.TempDir())
+	h := start(t, scripted.New(), sdk.ClientCapabilities{})
+	id := h.newSession()
+	h.client.waitFor(t, "available_commands_update", func(u sdk.SessionUpdate) bool { return u.AvailableCommandsUpdate != nil })
+	updates := func() (n int, hasLater bool) {
+		for _, u := range h.client.snapshot() {
+			if u.AvailableCommandsUpdate != nil {
+				n++
+				for _, c := range u.AvailableCommandsUpdate.AvailableCommands {
+					hasLater = hasLater || c.Name == "later"
+				}
+			}
+		}
+		return n, hasLater
+	}
+	h.prompt(id, "nothing changes")
+	if n, _ := updates(); n != 1 {
+		t.Errorf("%d lists sent after a turn that changed nothing", n)
+	}
+	file := filepath.Join(h.dir, ".gantry", "commands", "later.md")
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte("Written later.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.prompt(id, "a turn")
+	if n, later := updates(); n != 2 || !later {
+		t.Errorf("%d lists sent, the new command offered: %v", n, later)
+	}
+}
