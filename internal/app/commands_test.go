@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -271,5 +272,39 @@ func TestMCPPromptAsCommand(t *testing.T) {
 	reqs := m.Requests()
 	if got := userText(reqs[len(reqs)-1]); !strings.Contains(got, "Review main.go for speed and size.") {
 		t.Errorf("the model got %q", got)
+	}
+}
+
+// A command in the shape of Claude Code's own commit-push-pr: several Bash(prefix:*)
+// entries, and !`git …` lines in a Markdown list, run under them in a real repository.
+func TestClaudeShapedGitCommand(t *testing.T) {
+	commandHomes(t)
+	dir := project(t, "", map[string]string{
+		".claude/commands/ship.md": "---\nallowed-tools: Bash(git checkout --branch:*), Bash(git add:*), Bash(git status:*), Bash(git branch:*)\ndescription: Commit and ship\n---\n\n## Context\n\n- Status: !`git status --short`\n- Branch: !`git branch --show-current`\n\n## Your task\n\nShip it.\n",
+		"new.txt":                  "x\n",
+	})
+	if err := os.RemoveAll(filepath.Join(dir, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("git", "-C", dir, "init", "-q", "-b", "trunk").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	m := scripted.New()
+	var n notices
+	a, err := newStarted(Options{Cwd: dir, LLM: m}, n.sink, face.NoHuman{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	runTyped(t, a, "/ship")
+	reqs := m.Requests()
+	got := userText(reqs[len(reqs)-1])
+	for _, want := range []string{"- Status: ", "?? new.txt", "- Branch: trunk", "Ship it."} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the model got %q, without %q", got, want)
+		}
+	}
+	if said := n.all(); !strings.Contains(said, "bash:git status( .*)?") || strings.Contains(said, "did not run") {
+		t.Errorf("notices: %s", said)
 	}
 }
