@@ -167,6 +167,9 @@ type App struct {
 	trust      FolderTrust
 	trustLater atomic.Bool // the trust is asked at the first prompt (face.TrustInTurn)
 
+	// cmds is what the session keeps of the person's custom slash commands.
+	cmds commandState
+
 	mu       sync.Mutex
 	sink     face.Sink
 	started  bool
@@ -440,6 +443,8 @@ func (a *App) Run(ctx context.Context, prompt string, attached []llm.Block) face
 	if a.trustLater.Swap(false) {
 		a.noteStart(a.trustInTurn(ctx))
 	}
+	prompt, undoCommand := a.runCommand(ctx, prompt)
+	defer undoCommand()
 	attached = append(attached, a.reminders(time.Now())...)
 	if note {
 		m := a.gate.Mode()
@@ -711,10 +716,14 @@ func joinNonEmpty(a, b string) string {
 }
 
 // ExpandPrompt resolves the @file:, @path and @skill: references of a prompt the
-// person typed (see package refs); notes says, one line each, what could not be
+// person typed (see package refs), or marks "/name args" naming a custom command for
+// Run to expand (see commands.go); notes says, one line each, what could not be
 // resolved. Only a person's prompt is expanded: the model reads files through tools,
 // under the permission gate.
 func (a *App) ExpandPrompt(prompt string) (expanded string, notes []string) {
+	if a.expandCommand(prompt) {
+		return prompt, nil // "/name args": Run expands the custom command
+	}
 	r := refs.Expand(prompt, refs.Options{Cwd: a.opts.Cwd, MaxOutput: a.cfg.MaxOutput, Skills: a.skills})
 	return r.Prompt, r.Notes
 }

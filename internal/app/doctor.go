@@ -102,11 +102,13 @@ func Doctor(cwd string) ([]DoctorRow, error) {
 
 	add("user config", describeDir(config.UserDir(), "config.yaml", "permissions.yaml", "credentials.yaml"), false)
 	add("project", cfg.Root()+"  "+describeDir(filepath.Join(cfg.Root(), ".gantry"), "config.yaml", "permissions.yaml"), false)
-	if trust, err := doctorTrust(cwd); err != nil {
+	trust, err := doctorTrust(cwd)
+	if err != nil {
 		add("folder trust", "unknown: "+err.Error(), true)
 	} else {
 		add("folder trust", trust.describe(), trust.State == TrustChanged)
 	}
+	projectCommands := err == nil && trust.Trusted()
 	add("session store", session.DefaultPath(), false)
 
 	creds, _ := config.LoadCredentials()
@@ -140,6 +142,7 @@ func Doctor(cwd string) ([]DoctorRow, error) {
 	rows = append(rows, lspRows(cfg, cwd)...)
 	add("debug adapters", found("dlv", "lldb-dap", "lldb-dap-19", "debugpy-adapter"), false)
 	rows = append(rows, claudeRows(cfg)...)
+	rows = append(rows, commandRows(cfg.Root(), projectCommands)...)
 	return append(rows, mcpRows(cfg)...), nil
 }
 

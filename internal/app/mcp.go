@@ -47,6 +47,10 @@ type MCPServerStatus struct {
 	Reason string
 	// Tools are the names the model knows a connected server's tools by.
 	Tools []string
+	// Prompts are a connected server's prompts, run as /mcp__server__prompt
+	// (commands.go); set is its connection.
+	Prompts []mcpclient.Prompt
+	set     *mcpclient.Set
 }
 
 // mcpEntry is a server a session is to connect to: the server, what a face shows of
@@ -202,6 +206,7 @@ func connectMCP(ctx context.Context, pool *resource.Pool, reg *tool.Registry, en
 	}
 	sets := make([]*mcpclient.Set, len(entries))
 	failures := make([]string, len(entries))
+	prompts, promptProblems := make([][]mcpclient.Prompt, len(entries)), make([][]string, len(entries))
 	var wg sync.WaitGroup
 	for i, e := range entries {
 		if e.problem != "" {
@@ -226,6 +231,7 @@ func connectMCP(ctx context.Context, pool *resource.Pool, reg *tool.Registry, en
 				failures[i] = fmt.Sprintf("MCP server %q was not started: %v.", s.Name, err)
 			default:
 				sets[i] = set
+				prompts[i], promptProblems[i] = set.Prompts(ctx)
 			}
 			if e.status.From != fromACP && e.status.From != "" && failures[i] != "" && !strings.HasPrefix(failures[i], e.status.From) {
 				failures[i] = e.status.From + ": " + failures[i]
@@ -239,12 +245,14 @@ func connectMCP(ctx context.Context, pool *resource.Pool, reg *tool.Registry, en
 				for _, t := range set.Tools() {
 					st.Tools = append(st.Tools, t.Name())
 				}
+				st.set, st.Prompts = set, prompts[i]
 			})
 		})
 	}
 	wg.Wait()
 	var out []string
 	for i := range entries {
+		out = append(out, promptProblems[i]...)
 		if failures[i] != "" {
 			out = append(out, failures[i])
 			continue

@@ -168,7 +168,8 @@ func commandTable() []command {
 	}
 }
 
-// availableCommands lists the commands and the skills for available_commands_update.
+// availableCommands lists the commands, the skills and the person's custom commands
+// for available_commands_update.
 func (s *session) availableCommands() []sdk.AvailableCommand {
 	taken := map[string]bool{}
 	var out []sdk.AvailableCommand
@@ -188,6 +189,9 @@ func (s *session) availableCommands() []sdk.AvailableCommand {
 	}
 	for _, sk := range s.app.Skills() {
 		add(sk.Name, "Skill: "+sk.Description, "what to do with it")
+	}
+	for _, c := range s.app.Commands() {
+		add(c.Name, c.Description, c.ArgumentHint)
 	}
 	return out
 }
@@ -219,6 +223,11 @@ func (s *session) skillPrompt(text string) string {
 	for _, c := range commands {
 		if c.name == name {
 			return text
+		}
+	}
+	for _, c := range s.app.Commands() {
+		if c.Name == name {
+			return text // a custom command: the App expands it
 		}
 	}
 	for _, sk := range s.app.Skills() {

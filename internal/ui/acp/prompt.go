@@ -57,6 +57,7 @@ func (a *agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 		s.send(sdk.UpdateAgentMessageText("_gantry: " + n + "_\n\n"))
 	}
 	end := s.app.Run(turn, expanded, attached)
+	s.offerCommands() // the turn may have trusted the folder, or written a command
 	switch end.StopReason {
 	case "cancelled":
 		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil

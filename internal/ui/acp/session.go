@@ -34,6 +34,7 @@ type session struct {
 	window      int                // the model's context window
 	contextUsed int                // tokens the last request of the conversation filled
 	closed      bool
+	offer       commandOffer // the commands the client was last offered (offer.go)
 }
 
 // editor is the client's file access and terminals for the session's tools, as the
@@ -64,8 +65,7 @@ func (s *session) opened(replayed ...sdk.SessionUpdate) {
 		s.write(u)
 	}
 	s.sendMu.Unlock()
-	s.send(sdk.SessionUpdate{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{
-		SessionUpdate: "available_commands_update", AvailableCommands: s.availableCommands()}})
+	s.offerCommands()
 }
 
 // send sends one update in order, or queues it until the session is opened. It never

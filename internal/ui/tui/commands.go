@@ -66,6 +66,11 @@ func (m *Model) command(text string) (tea.Cmd, bool) {
 			return nil, false // a skill: the prompt references it (below)
 		}
 	}
+	for _, c := range m.app.Commands() {
+		if c.Name == name {
+			return nil, false // a custom command: the App expands the prompt
+		}
+	}
 	if strings.ContainsAny(name, "/. ") || name == "" {
 		return nil, false // a path, not a command
 	}
@@ -80,6 +85,9 @@ func (m *Model) cmdHelp(string) tea.Cmd {
 	}
 	for _, sk := range m.app.Skills() {
 		rows = append(rows, []string{"/" + sk.Name, "", "skill: " + sk.Description})
+	}
+	for _, c := range m.app.Commands() {
+		rows = append(rows, []string{"/" + c.Name, c.ArgumentHint, c.Description})
 	}
 	lines := []string{m.st.r(m.st.bold, "Commands")}
 	lines = append(lines, table(rows, m.width, "  ")...)

@@ -78,6 +78,9 @@ func (c *completion) refresh(m *Model) tea.Cmd {
 		for _, s := range m.app.Skills() {
 			cmds = append(cmds, complete.Command{Name: s.Name, Description: "skill: " + s.Description})
 		}
+		for _, c := range m.app.Commands() {
+			cmds = append(cmds, complete.Command{Name: c.Name, Description: c.Description, Hint: c.ArgumentHint})
+		}
 		c.items = complete.Commands(cmds, prefix)
 	default:
 		c.items = nil

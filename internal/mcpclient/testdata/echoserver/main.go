@@ -2,7 +2,7 @@
 // echo, add, fail, sleep (saying so on stderr), draw a PNG, embed a resource, tell its pid, start a
 // grandchild, crash, list the client's roots, and tell an environment variable, its working
 // folder and its arguments. Flags make it exit at once (-exit), never answer (-hang), or list its
-// tools a few per page (-page).
+// tools a few per page (-page). Its prompt review takes file and focus.
 package main
 
 import (
@@ -170,6 +170,13 @@ func main() {
 				return nil, nil, err
 			}
 			return text(wd + "\n" + strings.Join(os.Args[1:], " ")), nil, nil
+		})
+	s.AddPrompt(&mcp.Prompt{Name: "review", Description: "Reviews a file.", Arguments: []*mcp.PromptArgument{
+		{Name: "file", Description: "the file to review", Required: true}, {Name: "focus"}}},
+		func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			a := req.Params.Arguments
+			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user",
+				Content: &mcp.TextContent{Text: "Review " + a["file"] + " for " + a["focus"] + "."}}}}, nil
 		})
 	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, "echoserver:", err)

@@ -1,0 +1,158 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func byName(cmds []Command) map[string]Command {
+	m := map[string]Command{}
+	for _, c := range cmds {
+		m[c.Name] = c
+	}
+	return m
+}
+
+// TestFindEveryFolder reads a Claude-shaped project folder with a namespace, gantry's
+// project and user folders, Claude's user folder and Codex's prompts.
+func TestFindEveryFolder(t *testing.T) {
+	root, user, claude, codex := t.TempDir(), t.TempDir(), t.TempDir(), t.TempDir()
+	write(t, filepath.Join(root, ".claude/commands/frontend/build.md"), "---\ndescription: Build the UI\nargument-hint: [target] [mode]\nallowed-tools: Bash(npm run:*), Read\nmodel: claude-haiku-4-5\ndisable-model-invocation: true\n---\nBuild $ARGUMENTS\n")
+	write(t, filepath.Join(root, ".gantry/commands/hello.md"), "# Say hello\nHello $1!\n")
+	write(t, filepath.Join(root, ".claude/commands/hello.md"), "shadowed by gantry's\n")
+	write(t, filepath.Join(user, "commands/mine.md"), "mine\n")
+	write(t, filepath.Join(claude, "commands/review.md"), "---\ndescription: Review\nallowed-tools:\n  - Read\n  - Grep\n---\nReview it\n")
+	write(t, filepath.Join(codex, "prompts/draftpr.md"), "---\ndescription: Draft a PR\nargument-hint: FILES= PR_TITLE=\n---\nPR $PR_TITLE for $FILES\n")
+	write(t, filepath.Join(codex, "prompts/sub/ignored.md"), "Codex reads no subfolder\n")
+	write(t, filepath.Join(root, ".claude/commands/notes.txt"), "not a command\n")
+
+	cmds, shadowed, err := Find(Dirs{Project: root, ProjectOK: true, User: user, Claude: claude, Codex: codex})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range cmds {
+		names = append(names, c.Name)
+	}
+	if want := []string{"build", "hello", "mine", "prompts:draftpr", "review"}; !reflect.DeepEqual(names, want) {
+		t.Fatalf("names = %v, want %v", names, want)
+	}
+	if len(shadowed) != 1 || !strings.HasSuffix(shadowed[0], filepath.Join(".claude", "commands", "hello.md")) {
+		t.Errorf("shadowed = %v", shadowed)
+	}
+	m := byName(cmds)
+	b := m["build"]
+	if b.Description != "Build the UI (project:frontend)" || b.ArgumentHint != "[target] [mode]" || b.Model != "claude-haiku-4-5" || !b.DisableModelInvocation {
+		t.Errorf("build = %+v", b)
+	}
+	if !reflect.DeepEqual(b.AllowedTools, []string{"Bash(npm run:*)", "Read"}) {
+		t.Errorf("build's allowed-tools = %q", b.AllowedTools)
+	}
+	if got := m["hello"].Description; got != "Say hello (project)" {
+		t.Errorf("hello's description = %q (from its first line)", got)
+	}
+	if got := m["mine"].Description; got != "mine (user)" {
+		t.Errorf("mine's description = %q", got)
+	}
+	if got := m["review"].AllowedTools; !reflect.DeepEqual(got, []string{"Read", "Grep"}) {
+		t.Errorf("review's allowed-tools (a YAML list) = %q", got)
+	}
+	if d := m["prompts:draftpr"]; d.Description != "Draft a PR (codex)" || d.ArgumentHint != "FILES= PR_TITLE=" || d.Source != "codex" {
+		t.Errorf("draftpr = %+v", d)
+	}
+}
+
+// TestFindUntrustedProject leaves the project's commands out of a folder not trusted.
+func TestFindUntrustedProject(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, ".claude/commands/evil.md"), "!`touch pwned`\n")
+	cmds, _, err := Find(Dirs{Project: root, ProjectOK: false})
+	if err != nil || len(cmds) != 0 {
+		t.Fatalf("cmds = %v, err = %v; want none", cmds, err)
+	}
+}
+
+func TestExpandArguments(t *testing.T) {
+	c := Command{Name: "fix", Body: "Fix issue #$1 with priority $2 ($3): $ARGUMENTS costs $$5\n"}
+	got, notes := Expand(context.Background(), c, `123 high "two words"`, nil)
+	if want := `Fix issue #123 with priority high (two words): 123 high "two words" costs $5`; got != want || len(notes) != 0 {
+		t.Errorf("got %q (%v), want %q", got, notes, want)
+	}
+}
+
+// TestExpandAppendsArguments: a body without a placeholder gets the arguments after
+// it, as Claude Code does.
+func TestExpandAppendsArguments(t *testing.T) {
+	got, _ := Expand(context.Background(), Command{Name: "x", Body: "Review $HOME.\n"}, "the parser", nil)
+	if want := "Review $HOME.\n\nARGUMENTS: the parser"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestExpandCodexNamed(t *testing.T) {
+	c := Command{Name: "prompts:draftpr", Source: "codex", Body: "PR $PR_TITLE for $FILES and $MISSING"}
+	got, notes := Expand(context.Background(), c, `FILES="a.go b.go" PR_TITLE=Fix`, nil)
+	if want := "PR Fix for a.go b.go and"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "$MISSING") {
+		t.Errorf("notes = %v", notes)
+	}
+}
+
+func TestExpandShellLines(t *testing.T) {
+	var ran []string
+	sh := func(_ context.Context, line string) (string, error) {
+		ran = append(ran, line)
+		if line == "false" {
+			return "", errors.New("the command was refused")
+		}
+		return "out of " + line + "\n", nil
+	}
+	c := Command{Name: "ctx", Body: "Status: !`git status` for $1\nFailing: !`false`\n"}
+	got, notes := Expand(context.Background(), c, "main", sh)
+	if want := "Status: out of git status for main\nFailing: (`false` did not run: the command was refused)"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if !reflect.DeepEqual(ran, []string{"git status", "false"}) || len(notes) != 1 {
+		t.Errorf("ran %v, notes %v", ran, notes)
+	}
+}
+
+func TestLookup(t *testing.T) {
+	cmds := []Command{{Name: "hello"}, {Name: "prompts:draftpr"}}
+	if c, args, ok := Lookup(cmds, " /hello  WORLD  "); !ok || c.Name != "hello" || args != "WORLD" {
+		t.Errorf("Lookup = %v %q %v", c, args, ok)
+	}
+	if c, _, ok := Lookup(cmds, "/prompts:draftpr"); !ok || c.Name != "prompts:draftpr" {
+		t.Errorf("codex lookup = %v %v", c, ok)
+	}
+	for _, p := range []string{"hello", "/nope x", "/hello/x"} {
+		if _, _, ok := Lookup(cmds, p); ok {
+			t.Errorf("Lookup(%q) found a command", p)
+		}
+	}
+}
+
+// In a Claude Code command, NAME=value is a positional argument (only Codex names them).
+func TestExpandClaudeHasNoNamedArguments(t *testing.T) {
+	got, _ := Expand(context.Background(), Command{Name: "deploy", Source: "claude", Body: "Deploy with $1 ($ENV)"}, "ENV=prod", nil)
+	if want := "Deploy with ENV=prod ($ENV)"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

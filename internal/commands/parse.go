@@ -1,0 +1,165 @@
+package commands
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+)
+
+// parse reads a command file: its YAML front matter (when it has one) and its body.
+// A key that cannot be used is a problem, never a failure.
+func parse(text string) (c Command) {
+	block, body, ok := splitFrontMatter(text)
+	c.Body = body
+	if ok {
+		fields, err := decode(block)
+		raw := rawFields(block)
+		if err != nil {
+			// Claude Code reads "argument-hint: [a] [b]", which YAML refuses: each
+			// line's text is used as it is.
+			fields = map[string]any{}
+			for k, v := range raw {
+				fields[k] = v
+			}
+		}
+		text := func(key string) string { // a string key: its line's text when YAML made it a list
+			if _, isString := fields[key].(string); !isString && raw[key] != "" {
+				return raw[key]
+			}
+			return str(fields[key])
+		}
+		c.Description = oneLine(text("description"))
+		c.ArgumentHint = oneLine(text("argument-hint"))
+		c.Model = strings.TrimSpace(text("model"))
+		c.AllowedTools = toolList(fields["allowed-tools"])
+		switch v := fields["disable-model-invocation"].(type) {
+		case bool:
+			c.DisableModelInvocation = v
+		case string:
+			c.DisableModelInvocation = strings.EqualFold(strings.TrimSpace(v), "true")
+		}
+	}
+	if c.Description == "" {
+		for _, l := range strings.Split(body, "\n") {
+			if l = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l), "#")); l != "" {
+				c.Description = oneLine(l)
+				break
+			}
+		}
+	}
+	if r := []rune(c.Description); len(r) > 200 {
+		c.Description = string(r[:199]) + "…"
+	}
+	return c
+}
+
+// rawFields reads the "key: value" lines of a front matter block as text, quotes
+// taken off.
+func rawFields(block string) map[string]string {
+	out := map[string]string{}
+	for _, l := range strings.Split(block, "\n") {
+		k, v, ok := strings.Cut(l, ":")
+		if !ok || strings.HasPrefix(l, " ") || strings.HasPrefix(l, "#") {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+			v = v[1 : len(v)-1]
+		}
+		out[strings.TrimSpace(k)] = v
+	}
+	return out
+}
+
+// decode decodes a front matter block into its keys.
+func decode(block string) (fields map[string]any, err error) {
+	defer func() {
+		if r := recover(); r != nil { // the YAML library is not trusted with a panic
+			fields, err = map[string]any{}, fmt.Errorf("the YAML reader failed: %v", r)
+		}
+	}()
+	var v any
+	if err := yaml.Unmarshal([]byte(block), &v); err != nil {
+		return map[string]any{}, fmt.Errorf("%s", strings.SplitN(err.Error(), "\n", 2)[0])
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return map[string]any{}, nil
+	}
+	return m, nil
+}
+
+// toolList is allowed-tools: a YAML list, or one string of entries separated by
+// commas or spaces outside parentheses (as Claude Code writes "Bash(git add:*), Read").
+func toolList(v any) []string {
+	var out []string
+	switch v := v.(type) {
+	case []any:
+		for _, e := range v {
+			if s := strings.TrimSpace(str(e)); s != "" {
+				out = append(out, s)
+			}
+		}
+	case string:
+		depth, start := 0, 0
+		flush := func(end int) {
+			if s := strings.TrimSpace(v[start:end]); s != "" {
+				out = append(out, s)
+			}
+			start = end + 1
+		}
+		for i, r := range v {
+			switch {
+			case r == '(':
+				depth++
+			case r == ')' && depth > 0:
+				depth--
+			case (r == ',' || r == ' ') && depth == 0:
+				flush(i)
+			}
+		}
+		flush(len(v))
+	}
+	return out
+}
+
+func str(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return v
+	}
+	return fmt.Sprint(v)
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// splitFrontMatter cuts a leading "---" block off s.
+func splitFrontMatter(s string) (block, body string, ok bool) {
+	s = strings.TrimPrefix(s, "\uFEFF")
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	rest, found := strings.CutPrefix(s, "---\n")
+	if !found {
+		return "", s, false
+	}
+	off := 0
+	for {
+		end := strings.IndexByte(rest[off:], '\n')
+		line := rest[off:]
+		if end >= 0 {
+			line = rest[off : off+end]
+		}
+		if strings.TrimRight(line, " \t") == "---" {
+			if end < 0 {
+				return rest[:off], "", true
+			}
+			return rest[:off], rest[off+end+1:], true
+		}
+		if end < 0 {
+			return "", s, false
+		}
+		off += end + 1
+	}
+}
