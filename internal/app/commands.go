@@ -132,11 +132,12 @@ func (a *App) runCommand(ctx context.Context, prompt string) (expanded string, u
 		}
 		a.emit(face.Notice{Text: strings.Join(said, " "), Info: len(ignored) == 0})
 	}
-	if c.Model != "" && c.Model != a.agent.Config.Model {
+	// Claude Code's aliases (sonnet, opus, haiku, inherit) as an agent definition's.
+	if model := agentModel(c.Model, a.provider, a.agent.Config.Model, a.cfg.Models); c.Model != "" && model != a.agent.Config.Model {
 		before, window := a.agent.Config.Model, a.agent.Config.ContextWindow
-		a.agent.Config.Model, a.agent.Config.ContextWindow = c.Model, contextWindow(a.cfg, c.Model)
+		a.agent.Config.Model, a.agent.Config.ContextWindow = model, contextWindow(a.cfg, model)
 		undos = append(undos, func() { a.agent.Config.Model, a.agent.Config.ContextWindow = before, window })
-		a.emit(face.Notice{Text: fmt.Sprintf("The command /%s runs this turn on %s.", c.Name, c.Model), Info: true})
+		a.emit(face.Notice{Text: fmt.Sprintf("The command /%s runs this turn on %s.", c.Name, model), Info: true})
 	}
 	var body string
 	var notes []string
