@@ -117,6 +117,9 @@ type hookRun struct {
 	s     *spec
 	input []byte
 	err   error // the stdin could not be made
+	// view is Claude's view of the call that a Claude Code hook read (nil: gantry's
+	// own input): its updatedInput is in that view's field names.
+	view *tool.ClaudeView
 }
 
 // runs makes the runs of the selected hooks. A hook of a Claude Code settings file
@@ -140,7 +143,7 @@ func (r *Runner) runs(event string, hooks []*spec, sub *tool.HookSubject, fields
 			out = append(out, hookRun{s: s, input: in, err: err})
 			continue
 		}
-		for _, v := range views {
+		for i, v := range views {
 			if !s.selects(event, v.Name) && !s.selects(event, sub.Name) {
 				continue // a patch's Write does not concern an Edit-only hook
 			}
@@ -150,7 +153,7 @@ func (r *Runner) runs(event string, hooks []*spec, sub *tool.HookSubject, fields
 				f["tool_response"] = claudeResponse(v, resp)
 			}
 			in, err := r.base.stdin(event, f, true)
-			out = append(out, hookRun{s: s, input: in, err: err})
+			out = append(out, hookRun{s: s, input: in, err: err, view: &views[i]})
 		}
 	}
 	return out
@@ -193,6 +196,9 @@ func (r *Runner) Run(ctx context.Context, event, toolName string, fields map[str
 	wg.Wait()
 	exported := map[string]string{}
 	for i, res := range results {
+		if res.verdict.input != nil {
+			res.verdict.view = runs[i].view
+		}
 		o.add(res.verdict)
 		o.Warnings = append(o.Warnings, res.warnings...)
 		if res.envText == "" {
