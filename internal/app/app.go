@@ -586,6 +586,7 @@ func (a *App) Close() error {
 	for _, w := range a.EndSession(EndOther) {
 		a.emit(face.Notice{Text: w})
 	}
+	a.hooks.Close() // the async hooks still running are stopped
 	if a.vibe != nil {
 		if n := a.vibe.Running(); n > 0 {
 			a.emit(face.Notice{Text: fmt.Sprintf("the session ends: %d vibe worker(s) still running are stopped", n)})

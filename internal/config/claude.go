@@ -80,6 +80,13 @@ type claudeMatcher struct {
 		Command string  `json:"command"`
 		Prompt  string  `json:"prompt"`
 		Timeout float64 `json:"timeout"`
+		// If is a permission rule a tool call must match for the hook to run.
+		If string `json:"if"`
+		// Async runs the hook without waiting for it; AsyncRewake too, and would
+		// wake the model when it exits 2 (gantry does not).
+		Async       bool `json:"async"`
+		AsyncRewake bool `json:"asyncRewake"`
+		Once        bool `json:"once"`
 	} `json:"hooks"`
 }
 
@@ -118,7 +125,7 @@ func loadClaude(c *Config, root string) error {
 		if held {
 			into = &Config{}
 		}
-		if err := takeClaudeHooks(into, path, f.Hooks, &rec); err != nil {
+		if err := takeClaudeHooks(into, path, root, f.Hooks, &rec); err != nil {
 			return err
 		}
 		if held {
@@ -177,7 +184,7 @@ func loadClaude(c *Config, root string) error {
 }
 
 // takeClaudeHooks adds the hooks of one Claude Code settings file, marked Claude.
-func takeClaudeHooks(c *Config, path string, hooks map[string][]claudeMatcher, rec *ClaudeFile) error {
+func takeClaudeHooks(c *Config, path, root string, hooks map[string][]claudeMatcher, rec *ClaudeFile) error {
 	events := make([]string, 0, len(hooks))
 	for e := range hooks {
 		events = append(events, e)
@@ -219,7 +226,22 @@ func takeClaudeHooks(c *Config, path string, hooks map[string][]claudeMatcher, r
 				if h.Timeout > 0 && timeout == 0 {
 					timeout = 1
 				}
-				hm.Hooks = append(hm.Hooks, Hook{Type: typ, Command: h.Command, Prompt: h.Prompt, Timeout: timeout})
+				hook := Hook{Type: typ, Command: h.Command, Prompt: h.Prompt, Timeout: timeout, Async: h.Async || h.AsyncRewake}
+				if strings.TrimSpace(h.If) != "" && slices.Contains(toolEvents, event) {
+					cond, err := ParseClaudeIf(h.If, root)
+					if err != nil {
+						rec.Skipped = append(rec.Skipped, fmt.Sprintf("%s was skipped: its if %q cannot be read (%v)", hk, h.If, err))
+						continue
+					}
+					hook.If = cond
+				}
+				if h.AsyncRewake {
+					rec.Skipped = append(rec.Skipped, fmt.Sprintf("%s has asyncRewake, which gantry does not support: it runs in the background as an async hook, and its exit 2 wakes nothing", hk))
+				}
+				if h.Once {
+					rec.Skipped = append(rec.Skipped, fmt.Sprintf("%s has once, which gantry does not support: it runs every time its event comes", hk))
+				}
+				hm.Hooks = append(hm.Hooks, hook)
 				rec.Hooks++
 			}
 			if len(hm.Hooks) > 0 {
@@ -249,6 +271,10 @@ func jsonLine(data []byte, err error) int {
 	}
 	return bytes.Count(data[:off], []byte("\n")) + 1
 }
+
+// toolEvents are the events of a tool call, the only ones where a hook's if is
+// evaluated (Claude Code ignores it on the others).
+var toolEvents = []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"}
 
 // claudeTools maps Claude Code's tool names in permission rules to gantry's. A rule
 // of Edit, Write or MultiEdit is a rule of every tool that writes files in gantry as
