@@ -138,6 +138,7 @@ type App struct {
 	staged      *structural.Staged // ast_edit's changes, staged until resolve
 	skills      []skill.Skill
 	skillNotes  []string // what the skill catalogue could not use (said by Start)
+	yoloRefused string   // the yolo mode asked for at the start was refused (said by Start)
 	provider    string
 	resumed     bool
 	asker       askerRef
@@ -229,6 +230,10 @@ func New(opts Options) (_ *App, err error) {
 	}
 	if a.gate, err = newGate(cfg, opts, a.trust.Trusted()); err != nil {
 		return nil, err
+	}
+	if why := a.ModeRefused(a.gate.Mode()); why != "" {
+		a.gate.SetMode(permission.ModeDefault)
+		a.yoloRefused = why + "; the session starts in default"
 	}
 	a.pool = opts.Resources
 	if a.pool == nil {
@@ -361,6 +366,9 @@ func (a *App) Start(ctx context.Context, sink face.Sink, asker face.Asker) error
 	notices = append(notices, a.connectMCP(ctx)...)
 	notices = append(notices, mcpRuleNotices(a.gate, a.reg)...)
 	notices = append(notices, a.skillNotes...)
+	if a.yoloRefused != "" {
+		notices = append(notices, a.yoloRefused)
+	}
 	// What the sandbox cannot guarantee here is said once, when the probe is done:
 	// probing starts a helper and bubblewrap, which a session's start need not wait
 	// for (its first command would).
@@ -505,8 +513,22 @@ func (a *App) SetMode(m permission.Mode) {
 	}
 }
 
-// changeMode switches the mode and sends ModeChanged when it changed.
+// ModeRefused says why the session may not switch to mode m (yolo, when a Claude
+// Code settings file has disableBypassPermissionsMode: "disable"), or "".
+func (a *App) ModeRefused(m permission.Mode) string {
+	if m != permission.ModeYolo || a.cfg.Claude.NoYolo == "" {
+		return ""
+	}
+	return fmt.Sprintf("the yolo mode is disabled by disableBypassPermissionsMode in %s", a.cfg.Claude.NoYolo)
+}
+
+// changeMode switches the mode and sends ModeChanged when it changed; a mode that is
+// refused (ModeRefused) is said and not taken.
 func (a *App) changeMode(m permission.Mode) bool {
+	if why := a.ModeRefused(m); why != "" {
+		a.emit(face.Notice{Text: why})
+		return false
+	}
 	prev := a.gate.SetMode(m)
 	if prev == m {
 		return false

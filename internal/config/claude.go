@@ -33,6 +33,9 @@ type ClaudeSettings struct {
 	// Env is the files' env merged (a later file wins): set for the session's
 	// commands, hooks and MCP servers.
 	Env map[string]string
+	// NoYolo names the file whose disableBypassPermissionsMode is "disable": the yolo
+	// mode (Claude Code's bypassPermissions) is refused. Empty: allowed.
+	NoYolo string
 }
 
 // ClaudeDir is Claude Code's user folder: $CLAUDE_CONFIG_DIR, else ~/.claude.
@@ -62,10 +65,15 @@ func claudeFiles(root string) []string {
 type claudeSettingsFile struct {
 	Hooks       map[string][]claudeMatcher `json:"hooks"`
 	Permissions struct {
-		Allow []string `json:"allow"`
-		Deny  []string `json:"deny"`
-		Ask   []string `json:"ask"`
+		Allow       []string `json:"allow"`
+		Deny        []string `json:"deny"`
+		Ask         []string `json:"ask"`
+		DefaultMode string   `json:"defaultMode"`
+		// DisableBypass is "disable" to refuse bypassPermissions (gantry's yolo).
+		DisableBypass string `json:"disableBypassPermissionsMode"`
 	} `json:"permissions"`
+	// DisableBypass at the top level, where some files put it.
+	DisableBypass string `json:"disableBypassPermissionsMode"`
 	Env map[string]string `json:"env"`
 	// Claude Code's approvals of a project's .mcp.json servers, honoured in the
 	// user's settings only.
@@ -114,6 +122,9 @@ func loadClaude(c *Config, root string) error {
 			return &FileError{Path: path, Line: jsonLine(data, err), Msg: "is not a Claude Code settings file gantry can read: " + err.Error()}
 		}
 		rec := ClaudeFile{Path: path}
+		if ignored := unusedClaudeKeys(data); len(ignored) > 0 {
+			rec.Skipped = append(rec.Skipped, "gantry does not use these Claude Code settings: "+strings.Join(ignored, ", "))
+		}
 		// The project's files (all but the user's, the first) are held back while
 		// the folder is not trusted: their hooks, allow rules and env.
 		held := c.hold && (ClaudeDir() == "" || path != filepath.Join(ClaudeDir(), "settings.json"))
@@ -178,6 +189,7 @@ func loadClaude(c *Config, root string) error {
 			}
 			sort.Strings(rec.Env)
 		}
+		takeClaudeMode(c, path, &f, held, &rec)
 		c.Claude.Files = append(c.Claude.Files, rec)
 	}
 	return nil
