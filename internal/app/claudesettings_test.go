@@ -1,10 +1,12 @@
 package app
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/gantry-dev/gantry/internal/face"
+	"github.com/gantry-dev/gantry/internal/llm/scripted"
 	"github.com/gantry-dev/gantry/internal/permission"
 )
 
@@ -55,5 +57,27 @@ func TestClaudeDisableBypassAndUnusedKeys(t *testing.T) {
 	a.SetMode(permission.ModeYolo)
 	if got := a.gate.Mode(); got != permission.ModeDefault {
 		t.Errorf("switched to %s", got)
+	}
+}
+
+// A Claude Code WebFetch(domain:example.com) allow rule makes web_fetch ask, in
+// default mode, for a host it does not name: with nobody to ask, the fetch of
+// example.com.evil.net is refused before any request is made.
+func TestClaudeWebFetchDomainAsks(t *testing.T) {
+	dir := project(t, "", map[string]string{})
+	writeClaudeSettings(t, dir, map[string]any{"permissions": map[string]any{"allow": []string{"WebFetch(domain:example.com)"}}})
+	p := scripted.New(
+		scripted.Step{Calls: []scripted.Call{{ID: "f", Name: "web_fetch", Input: `{"url":"https://example.com.evil.net/"}`}}},
+		scripted.Step{Text: "done"},
+	)
+	rec := &recorder{}
+	a, err := newStarted(Options{Cwd: dir, LLM: p}, rec.sink, face.NoHuman{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Run(context.Background(), "fetch it", nil)
+	a.Close()
+	if got := rec.finished()["f"]; !strings.Contains(got, "not among them") {
+		t.Errorf("the fetch ended with %q", got)
 	}
 }
