@@ -73,8 +73,8 @@ type claudeSettingsFile struct {
 		DisableBypass string `json:"disableBypassPermissionsMode"`
 	} `json:"permissions"`
 	// DisableBypass at the top level, where some files put it.
-	DisableBypass string `json:"disableBypassPermissionsMode"`
-	Env map[string]string `json:"env"`
+	DisableBypass string            `json:"disableBypassPermissionsMode"`
+	Env           map[string]string `json:"env"`
 	// Claude Code's approvals of a project's .mcp.json servers, honoured in the
 	// user's settings only.
 	EnableAllProjectMcpServers bool     `json:"enableAllProjectMcpServers"`
