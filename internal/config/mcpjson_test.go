@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -270,5 +271,31 @@ func TestExpandMCP(t *testing.T) {
 	_, err = ExpandMCP(MCPServer{URL: "${URL}"}, lookup)
 	if err == nil || err.Error() != "needs the environment variable URL, which is not set (${URL:-value} gives it a default)" {
 		t.Errorf("err %v", err)
+	}
+}
+
+// A .mcp.json without mcpServers is read in the shapes other tools write: the servers
+// at the top level, or under VS Code's servers; each server's line is its own.
+func TestMCPJSONWithoutMCPServers(t *testing.T) {
+	for _, c := range []struct{ shape, text string }{
+		{"top", "{\n  \"github\": {\"command\": \"npx\", \"args\": [\"-y\", \"server-github\"]},\n  \"docs\": {\"type\": \"http\", \"url\": \"https://docs.example.com/mcp\"}\n}\n"},
+		{"servers", "{\n  \"inputs\": [],\n  \"servers\": {\n    \"github\": {\"command\": \"npx\", \"args\": [\"-y\", \"server-github\"]},\n    \"docs\": {\"type\": \"http\", \"url\": \"https://docs.example.com/mcp\"}\n  }\n}\n"},
+	} {
+		e := newEnv(t)
+		claudeHome(t, e)
+		path := filepath.Join(e.root, ".mcp.json")
+		write(t, path, c.text)
+		cfg, err := Load(e.root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		line := map[string]int{"top": 2, "servers": 4}[c.shape]
+		want := map[string]MCPServer{
+			"github": {Command: "npx", Args: []string{"-y", "server-github"}, From: path + ":" + strconv.Itoa(line)},
+			"docs":   {Type: "http", URL: "https://docs.example.com/mcp", From: path + ":" + strconv.Itoa(line+1)},
+		}
+		if !reflect.DeepEqual(cfg.MCPServers, want) || len(cfg.MCPProblems) != 0 {
+			t.Errorf("%s: servers\n got %#v\nwant %#v\nproblems %q", c.shape, cfg.MCPServers, want, cfg.MCPProblems)
+		}
 	}
 }
