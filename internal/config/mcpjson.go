@@ -83,7 +83,12 @@ func (c *Config) loadClaudeMCP(cwd string) {
 			c.MCPProblems = append(c.MCPProblems, problem)
 		}
 	}
+	codex, problems := codexServers()
+	c.MCPProblems = append(c.MCPProblems, problems...)
 	for i, list := range [][]jsonServer{user, project, local} {
+		if i == 0 {
+			list = append(codex, list...) // Codex's user servers, below Claude Code's
+		}
 		for _, s := range list {
 			if i == 1 && c.hold && !c.mcpApproved.all && !slices.Contains(c.mcpApproved.names, s.name) {
 				c.holdServer(s.name, s.server)

@@ -299,3 +299,63 @@ func TestMCPJSONWithoutMCPServers(t *testing.T) {
 		}
 	}
 }
+
+// Codex's ~/.codex/config.toml gives its [mcp_servers.NAME] tables: a stdio server
+// with args, env and cwd, a streamable HTTP one with its bearer token and headers from
+// the environment (expanded when it starts), a disabled one left out; the keys gantry
+// does not use are named in one problem, and Claude Code's server of the same name
+// wins over Codex's.
+func TestCodexMCPServers(t *testing.T) {
+	e := newEnv(t)
+	claudeHome(t, e)
+	path := filepath.Join(e.home, ".codex", "config.toml")
+	write(t, path, `model = "o4-mini"
+
+[mcp_servers.docs]
+command = "npx"
+args = ["-y", "docs-mcp"]
+cwd = "/srv"
+startup_timeout_sec = 20
+enabled_tools = ["search"]
+
+[mcp_servers.docs.env]
+DEBUG = "1"
+
+[mcp_servers.remote]
+url = "https://mcp.example.com/mcp"
+bearer_token_env_var = "MCP_TOKEN"
+http_headers = { "X-Team" = "core" }
+env_http_headers = { "X-Key" = "MCP_KEY" }
+
+[mcp_servers.off]
+command = "false"
+enabled = false
+
+[mcp_servers.both]
+command = "codex-one"
+`)
+	write(t, filepath.Join(e.home, ".claude.json"), `{"mcpServers": {"both": {"command": "claude-one"}}}`)
+	c, err := Load(e.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]MCPServer{
+		"docs": {Command: "npx", Args: []string{"-y", "docs-mcp"}, Env: map[string]string{"DEBUG": "1"}, Cwd: "/srv", Timeout: 20, From: path},
+		"remote": {Type: "http", URL: "https://mcp.example.com/mcp", From: path,
+			Headers: map[string]string{"Authorization": "Bearer ${MCP_TOKEN}", "X-Team": "core", "X-Key": "${MCP_KEY}"}},
+	}
+	for name, w := range want {
+		if got := c.MCPServers[name]; !reflect.DeepEqual(got, w) {
+			t.Errorf("%s:\n got %#v\nwant %#v", name, got, w)
+		}
+	}
+	if _, ok := c.MCPServers["off"]; ok {
+		t.Error("the disabled server is there")
+	}
+	if got := c.MCPServers["both"].Command; got != "claude-one" {
+		t.Errorf("both is %q, want Claude Code's", got)
+	}
+	if len(c.MCPProblems) != 1 || !strings.Contains(c.MCPProblems[0], "mcp_servers.docs.enabled_tools") {
+		t.Errorf("problems %q", c.MCPProblems)
+	}
+}
