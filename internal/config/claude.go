@@ -95,6 +95,8 @@ type claudeMatcher struct {
 		Async       bool `json:"async"`
 		AsyncRewake bool `json:"asyncRewake"`
 		Once        bool `json:"once"`
+		// Shell is the interpreter of a command: gantry's is bash.
+		Shell string `json:"shell"`
 	} `json:"hooks"`
 }
 
@@ -223,6 +225,10 @@ func takeClaudeHooks(c *Config, path, root string, hooks map[string][]claudeMatc
 				}
 				if !slices.Contains(HookTypes, typ) {
 					rec.Skipped = append(rec.Skipped, fmt.Sprintf("%s was skipped: gantry has no hooks of type %q", hk, h.Type))
+					continue
+				}
+				if h.Shell != "" && h.Shell != "bash" {
+					rec.Skipped = append(rec.Skipped, fmt.Sprintf("%s was skipped: it runs with %s, and gantry runs hook commands with bash", hk, h.Shell))
 					continue
 				}
 				if typ == "command" && strings.TrimSpace(h.Command) == "" {

@@ -1,6 +1,10 @@
 package config
 
-import "testing"
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
 
 // A hook's if matches a call as Claude Code names it: its tool (or the tool's family:
 // Edit covers Write, Read covers Grep) and the rule's argument — a command prefix
@@ -41,5 +45,46 @@ func TestClaudeIfMatches(t *testing.T) {
 	}
 	if _, err := ParseClaudeIf("Frobnicate(x)", root); err == nil {
 		t.Error("an unknown tool's rule was read")
+	}
+}
+
+// The keys of a Claude Code hook: if is kept on tool events (and left out on the
+// others, as Claude Code ignores it there), async and asyncRewake make the hook async,
+// and what gantry cannot do is said: an if it cannot read and a shell other than
+// bash skip the hook, asyncRewake and once run it with a sentence.
+func TestClaudeHookKeys(t *testing.T) {
+	e := newEnv(t)
+	write(t, filepath.Join(e.home, ".claude", "settings.json"), `{"hooks": {
+  "PreToolUse": [{"matcher": "Bash", "hooks": [
+    {"type": "command", "command": "a", "if": "Bash(git commit:*)", "async": true},
+    {"type": "command", "command": "b", "if": "Frobnicate(x)"},
+    {"type": "command", "command": "c", "shell": "powershell"},
+    {"type": "command", "command": "d", "asyncRewake": true, "once": true}
+  ]}],
+  "Stop": [{"hooks": [{"type": "command", "command": "e", "if": "Bash(ls:*)"}]}]
+}}`)
+	c, err := Load(e.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pre := c.Hooks["PreToolUse"]
+	if len(pre) != 1 || len(pre[0].Hooks) != 2 {
+		t.Fatalf("PreToolUse hooks %+v", pre)
+	}
+	a, d := pre[0].Hooks[0], pre[0].Hooks[1]
+	if a.Command != "a" || a.If == nil || a.If.Rule != "Bash(git commit:*)" || !a.Async {
+		t.Errorf("a: %+v", a)
+	}
+	if d.Command != "d" || d.If != nil || !d.Async {
+		t.Errorf("d: %+v", d)
+	}
+	if stop := c.Hooks["Stop"]; len(stop) != 1 || stop[0].Hooks[0].If != nil {
+		t.Errorf("Stop hooks %+v", stop)
+	}
+	skipped := strings.Join(c.Claude.Files[0].Skipped, "\n")
+	for _, want := range []string{`its if "Frobnicate(x)" cannot be read`, "runs with powershell", "asyncRewake", "has once"} {
+		if !strings.Contains(skipped, want) {
+			t.Errorf("skipped lacks %q:\n%s", want, skipped)
+		}
 	}
 }
