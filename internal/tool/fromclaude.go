@@ -4,12 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"slices"
 )
 
 // claudeMapper is a tool that can take its arguments back from Claude's view of a
 // call (see Def.FromClaude).
 type claudeMapper interface {
-	fromClaude(env Env, name string, in map[string]any) (json.RawMessage, string)
+	fromClaude(env Env, name string, in map[string]any) (json.RawMessage, []string, string)
 }
 
 // FromClaude turns a hook's updatedInput, written in Claude Code's field names for the
@@ -29,7 +30,18 @@ func FromClaude(t Tool, env Env, view ClaudeView, update json.RawMessage) (json.
 	for u := t; u != nil; {
 		switch x := u.(type) {
 		case claudeMapper:
-			return x.fromClaude(env, view.Name, in)
+			mapped, read, msg := x.fromClaude(env, view.Name, in)
+			for k := range changed {
+				if !slices.Contains(read, k) {
+					// A field Claude's view does not have: the hook may have written
+					// gantry's own names (path, edits), which are taken as they are.
+					if _, bad := t.Decode(env, update); bad == "" {
+						return update, ""
+					}
+					break
+				}
+			}
+			return mapped, msg
 		case interface{ Unwrap() Tool }:
 			u = x.Unwrap() // a wrapper (diagnostics after writes) takes the same arguments
 		default:
@@ -39,20 +51,20 @@ func FromClaude(t Tool, env Env, view ClaudeView, update json.RawMessage) (json.
 	return nil, fmt.Sprintf("%s cannot take its arguments from Claude's %s; give them in gantry's names.", t.Name(), view.Name)
 }
 
-func (t *defTool[T]) fromClaude(env Env, name string, in map[string]any) (json.RawMessage, string) {
+func (t *defTool[T]) fromClaude(env Env, name string, in map[string]any) (json.RawMessage, []string, string) {
 	if t.def.FromClaude == nil {
-		return nil, fmt.Sprintf("%s cannot take its arguments from Claude's %s; give them in gantry's names.", t.def.Name, name)
+		return nil, nil, fmt.Sprintf("%s cannot take its arguments from Claude's %s; give them in gantry's names.", t.def.Name, name)
 	}
 	c := &ClaudeArgs{Tool: name, In: in}
 	args := t.def.FromClaude(env, c)
 	if msg := c.Err(); msg != "" {
-		return nil, msg
+		return nil, c.read, msg
 	}
 	raw, err := json.Marshal(args)
 	if err != nil {
-		return nil, fmt.Sprintf("%s's arguments from Claude's %s could not be written as JSON (%v).", t.def.Name, name, err)
+		return nil, c.read, fmt.Sprintf("%s's arguments from Claude's %s could not be written as JSON (%v).", t.def.Name, name, err)
 	}
-	return raw, ""
+	return raw, c.read, ""
 }
 
 // ClaudeArgs reads the fields of a Claude view's tool_input, for a Def's FromClaude:
@@ -62,12 +74,20 @@ type ClaudeArgs struct {
 	Tool string // Claude's tool name, for sentences
 	In   map[string]any
 	err  string
+	read []string // the fields asked for
+}
+
+// get is the field name, noted as read.
+func (c *ClaudeArgs) get(name string) (any, bool) {
+	c.read = append(c.read, name)
+	v, ok := c.In[name]
+	return v, ok && v != nil
 }
 
 // String is the field name as a string ("" when absent).
 func (c *ClaudeArgs) String(name string) string {
-	v, ok := c.In[name]
-	if !ok || v == nil {
+	v, ok := c.get(name)
+	if !ok {
 		return ""
 	}
 	s, ok := v.(string)
@@ -79,8 +99,8 @@ func (c *ClaudeArgs) String(name string) string {
 
 // Int is the field name as a whole number (0 when absent).
 func (c *ClaudeArgs) Int(name string) int {
-	v, ok := c.In[name]
-	if !ok || v == nil {
+	v, ok := c.get(name)
+	if !ok {
 		return 0
 	}
 	f, ok := v.(float64)
@@ -93,8 +113,8 @@ func (c *ClaudeArgs) Int(name string) int {
 
 // Bool is the field name as a boolean (false when absent).
 func (c *ClaudeArgs) Bool(name string) bool {
-	v, ok := c.In[name]
-	if !ok || v == nil {
+	v, ok := c.get(name)
+	if !ok {
 		return false
 	}
 	b, ok := v.(bool)
@@ -106,8 +126,8 @@ func (c *ClaudeArgs) Bool(name string) bool {
 
 // Objects is the field name as a list of objects (nil when absent).
 func (c *ClaudeArgs) Objects(name string) []map[string]any {
-	v, ok := c.In[name]
-	if !ok || v == nil {
+	v, ok := c.get(name)
+	if !ok {
 		return nil
 	}
 	list, ok := v.([]any)
