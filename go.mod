@@ -6,6 +6,7 @@ require (
 	charm.land/bubbles/v2 v2.2.1
 	charm.land/bubbletea/v2 v2.1.1
 	charm.land/lipgloss/v2 v2.1.0
+	github.com/BurntSushi/toml v1.6.0
 	github.com/JohannesKaufmann/html-to-markdown/v2 v2.5.2
 	github.com/UserNobody14/tree-sitter-dart v0.0.0-20260707040301-be07cf7118d3
 	github.com/anthropics/anthropic-sdk-go/v2 v2.15.0

@@ -27,6 +27,10 @@ type HookResult struct {
 	Context string
 	// UpdatedInput replaces a tool call's arguments (PreToolUse).
 	UpdatedInput json.RawMessage
+	// UpdatedInputClaude, when set, is Claude's view of the call that the hook giving
+	// UpdatedInput read: the input is in Claude Code's field names, mapped back to the
+	// tool's own with tool.FromClaude.
+	UpdatedInputClaude *tool.ClaudeView
 	// Allow lets a call run without asking (PreToolUse); deny rules still hold.
 	Allow bool
 	// Warnings are hooks that failed without blocking, one sentence each.
@@ -116,13 +120,22 @@ func (a *Agent) preToolUse(ctx context.Context, p *pending) (allow bool) {
 		return false
 	}
 	if len(r.UpdatedInput) > 0 && json.Valid(r.UpdatedInput) {
-		inv, msg := p.tool.Decode(a.envFor(p.tool.Name()), r.UpdatedInput)
+		env, input := a.envFor(p.tool.Name()), r.UpdatedInput
+		if r.UpdatedInputClaude != nil {
+			mapped, msg := tool.FromClaude(p.tool, env, *r.UpdatedInputClaude, input)
+			if msg != "" {
+				a.settle(p, tool.Fail("A PreToolUse hook rewrote the arguments in Claude Code's names, and they cannot be taken: "+msg), false)
+				return false
+			}
+			input = mapped
+		}
+		inv, msg := p.tool.Decode(env, input)
 		if msg != "" {
 			a.settle(p, tool.Fail("A PreToolUse hook rewrote the arguments, and they are not valid: "+msg), false)
 			return false
 		}
 		p.inv = inv
-		p.block.Input = r.UpdatedInput
+		p.block.Input = input
 		p.call = tool.Describe(p.tool, inv)
 		p.note = "a PreToolUse hook rewrote the input"
 	}

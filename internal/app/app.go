@@ -143,6 +143,7 @@ type App struct {
 	agentDefs   []AgentDef // the agent definitions the agent tool offers (a.mu)
 	agentNotes  []string   // what their files could not give, said by Start (a.mu)
 	spawner     *spawner   // the agent tool's subagents
+	yoloRefused string     // the yolo mode asked for at the start was refused (said by Start)
 	provider    string
 	resumed     bool
 	asker       askerRef
@@ -237,6 +238,10 @@ func New(opts Options) (_ *App, err error) {
 	}
 	if a.gate, err = newGate(cfg, opts, a.trust.Trusted()); err != nil {
 		return nil, err
+	}
+	if why := a.ModeRefused(a.gate.Mode()); why != "" {
+		a.gate.SetMode(permission.ModeDefault)
+		a.yoloRefused = why + "; the session starts in default"
 	}
 	a.pool = opts.Resources
 	if a.pool == nil {
@@ -377,6 +382,9 @@ func (a *App) Start(ctx context.Context, sink face.Sink, asker face.Asker) error
 	a.mu.Lock()
 	notices = append(notices, a.agentNotes...)
 	a.mu.Unlock()
+	if a.yoloRefused != "" {
+		notices = append(notices, a.yoloRefused)
+	}
 	// What the sandbox cannot guarantee here is said once, when the probe is done:
 	// probing starts a helper and bubblewrap, which a session's start need not wait
 	// for (its first command would).
@@ -523,8 +531,22 @@ func (a *App) SetMode(m permission.Mode) {
 	}
 }
 
-// changeMode switches the mode and sends ModeChanged when it changed.
+// ModeRefused says why the session may not switch to mode m (yolo, when a Claude
+// Code settings file has disableBypassPermissionsMode: "disable"), or "".
+func (a *App) ModeRefused(m permission.Mode) string {
+	if m != permission.ModeYolo || a.cfg.Claude.NoYolo == "" {
+		return ""
+	}
+	return fmt.Sprintf("the yolo mode is disabled by disableBypassPermissionsMode in %s", a.cfg.Claude.NoYolo)
+}
+
+// changeMode switches the mode and sends ModeChanged when it changed; a mode that is
+// refused (ModeRefused) is said and not taken.
 func (a *App) changeMode(m permission.Mode) bool {
+	if why := a.ModeRefused(m); why != "" {
+		a.emit(face.Notice{Text: why})
+		return false
+	}
 	prev := a.gate.SetMode(m)
 	if prev == m {
 		return false
@@ -604,6 +626,7 @@ func (a *App) Close() error {
 	for _, w := range a.EndSession(EndOther) {
 		a.emit(face.Notice{Text: w})
 	}
+	a.hooks.Close() // the async hooks still running are stopped
 	if a.vibe != nil {
 		if n := a.vibe.Running(); n > 0 {
 			a.emit(face.Notice{Text: fmt.Sprintf("the session ends: %d vibe worker(s) still running are stopped", n)})

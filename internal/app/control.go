@@ -35,7 +35,7 @@ func (h hooks) Has(event string) bool { return h.r.Has(event) }
 func (h hooks) Run(ctx context.Context, event, toolName string, fields map[string]any) agent.HookResult {
 	o := h.r.Run(ctx, event, toolName, fields)
 	return agent.HookResult{Block: o.Block, Reason: o.Reason, Context: o.AdditionalContext,
-		UpdatedInput: o.UpdatedInput, Allow: o.Allow, Warnings: o.Warnings,
+		UpdatedInput: o.UpdatedInput, UpdatedInputClaude: o.UpdatedInputClaude, Allow: o.Allow, Warnings: o.Warnings,
 		Ask: o.Ask, AskReason: o.AskReason, Stop: o.Stop, StopReason: o.StopReason, Messages: o.Messages}
 }
 

@@ -183,6 +183,9 @@ func (t FolderTrust) request() face.TrustRequest {
 	if t.Held.AllowAll != "" {
 		allow = append(allow, "allow_all ("+t.Held.AllowAll+")")
 	}
+	if t.Held.Mode != "" {
+		allow = append(allow, "defaultMode "+t.Held.Mode)
+	}
 	return face.TrustRequest{Folder: t.Folder, Changed: t.Changed, Servers: t.Held.Servers, Hooks: t.Held.Hooks, Env: t.Held.Env, Allow: allow, Programs: t.Held.Programs}
 }
 
@@ -218,6 +221,9 @@ func (a *App) settleTrust(ctx context.Context, asker face.Asker) []string {
 	}
 	if err := a.applyTrusted(); err != nil {
 		return append(notices, "The folder's project files could not be applied: "+err.Error())
+	}
+	if t.Held.Mode != "" {
+		notices = append(notices, "The project's Claude Code defaultMode "+t.Held.Mode+" is the starting mode from the next session; this one keeps its mode.")
 	}
 	if len(t.Held.Programs) > 0 {
 		notices = append(notices, "The language servers, debug adapters and interpreters of the project's .gantry/config.yaml are used from the next session; this one keeps gantry's own.")

@@ -33,6 +33,9 @@ type ClaudeSettings struct {
 	// Env is the files' env merged (a later file wins): set for the session's
 	// commands, hooks and MCP servers.
 	Env map[string]string
+	// NoYolo names the file whose disableBypassPermissionsMode is "disable": the yolo
+	// mode (Claude Code's bypassPermissions) is refused. Empty: allowed.
+	NoYolo string
 }
 
 // ClaudeDir is Claude Code's user folder: $CLAUDE_CONFIG_DIR, else ~/.claude.
@@ -62,11 +65,16 @@ func claudeFiles(root string) []string {
 type claudeSettingsFile struct {
 	Hooks       map[string][]claudeMatcher `json:"hooks"`
 	Permissions struct {
-		Allow []string `json:"allow"`
-		Deny  []string `json:"deny"`
-		Ask   []string `json:"ask"`
+		Allow       []string `json:"allow"`
+		Deny        []string `json:"deny"`
+		Ask         []string `json:"ask"`
+		DefaultMode string   `json:"defaultMode"`
+		// DisableBypass is "disable" to refuse bypassPermissions (gantry's yolo).
+		DisableBypass string `json:"disableBypassPermissionsMode"`
 	} `json:"permissions"`
-	Env map[string]string `json:"env"`
+	// DisableBypass at the top level, where some files put it.
+	DisableBypass string            `json:"disableBypassPermissionsMode"`
+	Env           map[string]string `json:"env"`
 	// Claude Code's approvals of a project's .mcp.json servers, honoured in the
 	// user's settings only.
 	EnableAllProjectMcpServers bool     `json:"enableAllProjectMcpServers"`
@@ -80,6 +88,15 @@ type claudeMatcher struct {
 		Command string  `json:"command"`
 		Prompt  string  `json:"prompt"`
 		Timeout float64 `json:"timeout"`
+		// If is a permission rule a tool call must match for the hook to run.
+		If string `json:"if"`
+		// Async runs the hook without waiting for it; AsyncRewake too, and would
+		// wake the model when it exits 2 (gantry does not).
+		Async       bool `json:"async"`
+		AsyncRewake bool `json:"asyncRewake"`
+		Once        bool `json:"once"`
+		// Shell is the interpreter of a command: gantry's is bash.
+		Shell string `json:"shell"`
 	} `json:"hooks"`
 }
 
@@ -107,6 +124,9 @@ func loadClaude(c *Config, root string) error {
 			return &FileError{Path: path, Line: jsonLine(data, err), Msg: "is not a Claude Code settings file gantry can read: " + err.Error()}
 		}
 		rec := ClaudeFile{Path: path}
+		if ignored := unusedClaudeKeys(data); len(ignored) > 0 {
+			rec.Skipped = append(rec.Skipped, "gantry does not use these Claude Code settings: "+strings.Join(ignored, ", "))
+		}
 		// The project's files (all but the user's, the first) are held back while
 		// the folder is not trusted: their hooks, allow rules and env.
 		held := c.hold && (ClaudeDir() == "" || path != filepath.Join(ClaudeDir(), "settings.json"))
@@ -118,7 +138,7 @@ func loadClaude(c *Config, root string) error {
 		if held {
 			into = &Config{}
 		}
-		if err := takeClaudeHooks(into, path, f.Hooks, &rec); err != nil {
+		if err := takeClaudeHooks(into, path, root, f.Hooks, &rec); err != nil {
 			return err
 		}
 		if held {
@@ -171,13 +191,14 @@ func loadClaude(c *Config, root string) error {
 			}
 			sort.Strings(rec.Env)
 		}
+		takeClaudeMode(c, path, &f, held, &rec)
 		c.Claude.Files = append(c.Claude.Files, rec)
 	}
 	return nil
 }
 
 // takeClaudeHooks adds the hooks of one Claude Code settings file, marked Claude.
-func takeClaudeHooks(c *Config, path string, hooks map[string][]claudeMatcher, rec *ClaudeFile) error {
+func takeClaudeHooks(c *Config, path, root string, hooks map[string][]claudeMatcher, rec *ClaudeFile) error {
 	events := make([]string, 0, len(hooks))
 	for e := range hooks {
 		events = append(events, e)
@@ -206,6 +227,10 @@ func takeClaudeHooks(c *Config, path string, hooks map[string][]claudeMatcher, r
 					rec.Skipped = append(rec.Skipped, fmt.Sprintf("%s was skipped: gantry has no hooks of type %q", hk, h.Type))
 					continue
 				}
+				if h.Shell != "" && h.Shell != "bash" {
+					rec.Skipped = append(rec.Skipped, fmt.Sprintf("%s was skipped: it runs with %s, and gantry runs hook commands with bash", hk, h.Shell))
+					continue
+				}
 				if typ == "command" && strings.TrimSpace(h.Command) == "" {
 					return &FileError{Path: path, Key: hk + ".command", Msg: "a command hook needs a command"}
 				}
@@ -219,7 +244,22 @@ func takeClaudeHooks(c *Config, path string, hooks map[string][]claudeMatcher, r
 				if h.Timeout > 0 && timeout == 0 {
 					timeout = 1
 				}
-				hm.Hooks = append(hm.Hooks, Hook{Type: typ, Command: h.Command, Prompt: h.Prompt, Timeout: timeout})
+				hook := Hook{Type: typ, Command: h.Command, Prompt: h.Prompt, Timeout: timeout, Async: h.Async || h.AsyncRewake}
+				if strings.TrimSpace(h.If) != "" && slices.Contains(toolEvents, event) {
+					cond, err := ParseClaudeIf(h.If, root)
+					if err != nil {
+						rec.Skipped = append(rec.Skipped, fmt.Sprintf("%s was skipped: its if %q cannot be read (%v)", hk, h.If, err))
+						continue
+					}
+					hook.If = cond
+				}
+				if h.AsyncRewake {
+					rec.Skipped = append(rec.Skipped, fmt.Sprintf("%s has asyncRewake, which gantry does not support: it runs in the background as an async hook, and its exit 2 wakes nothing", hk))
+				}
+				if h.Once {
+					rec.Skipped = append(rec.Skipped, fmt.Sprintf("%s has once, which gantry does not support: it runs every time its event comes", hk))
+				}
+				hm.Hooks = append(hm.Hooks, hook)
 				rec.Hooks++
 			}
 			if len(hm.Hooks) > 0 {
@@ -249,6 +289,10 @@ func jsonLine(data []byte, err error) int {
 	}
 	return bytes.Count(data[:off], []byte("\n")) + 1
 }
+
+// toolEvents are the events of a tool call, the only ones where a hook's if is
+// evaluated (Claude Code ignores it on the others).
+var toolEvents = []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionDenied"}
 
 // claudeTools maps Claude Code's tool names in permission rules to gantry's. A rule
 // of Edit, Write or MultiEdit is a rule of every tool that writes files in gantry as

@@ -280,6 +280,12 @@ type Hook struct {
 	Timeout int `yaml:"timeout,omitempty"`
 	// OnFailure is "warn" (the default) or "block": what a failing or timed-out hook does.
 	OnFailure string `yaml:"onFailure,omitempty"`
+	// If (Claude Code's `if`, from its settings files) is a permission rule a tool
+	// call must match for the hook to run; nil: every call its matcher selects.
+	If *ClaudeIf `yaml:"-"`
+	// Async (Claude Code's `async`, and `asyncRewake`): the hook runs without being
+	// waited for, and what it says decides nothing.
+	Async bool `yaml:"-"`
 }
 
 // Permissions are rules in the shape of the rules file.

@@ -23,6 +23,7 @@ func newEnv(t *testing.T) env {
 	t.Setenv("GANTRY_CONFIG_DIR", e.user)
 	t.Setenv("XDG_CONFIG_HOME", "")
 	t.Setenv("CLAUDE_CONFIG_DIR", "") // Claude Code's ~/.claude.json is the sandbox's
+	t.Setenv("CODEX_HOME", "")        // Codex's ~/.codex too
 	write(t, filepath.Join(e.root, ".git", "HEAD"), "ref: refs/heads/main\n")
 	if err := os.MkdirAll(e.user, 0o700); err != nil {
 		t.Fatal(err)

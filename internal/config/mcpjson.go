@@ -83,7 +83,12 @@ func (c *Config) loadClaudeMCP(cwd string) {
 			c.MCPProblems = append(c.MCPProblems, problem)
 		}
 	}
+	codex, problems := codexServers()
+	c.MCPProblems = append(c.MCPProblems, problems...)
 	for i, list := range [][]jsonServer{user, project, local} {
+		if i == 0 {
+			list = append(codex, list...) // Codex's user servers, below Claude Code's
+		}
 		for _, s := range list {
 			if i == 1 && c.hold && !c.mcpApproved.all && !slices.Contains(c.mcpApproved.names, s.name) {
 				c.holdServer(s.name, s.server)
@@ -153,20 +158,56 @@ type jsonEntry struct {
 // mcpJSONServers reads the mcpServers of a .mcp.json. The problem, when not empty,
 // says why the file gives no servers (or fewer), naming it and the line.
 func mcpJSONServers(path string, data []byte) ([]jsonServer, string) {
+	list := "mcpServers"
+	switch shape := mcpJSONShape(data); shape {
+	case "servers":
+		list = shape
+	case "top":
+		// The servers at the top level: read as the mcpServers of an object around
+		// them, on the same first line, so that line numbers still hold.
+		data = append(append([]byte(`{"mcpServers":`), data...), '}')
+	}
 	r := jsonReader{path: path, data: data, dec: json.NewDecoder(bytes.NewReader(data))}
 	var out []jsonServer
 	err := r.object("the file", func(key string) error {
-		if key != "mcpServers" {
+		if key != list {
 			return r.skip()
 		}
 		var err error
-		out, err = r.servers("mcpServers")
+		out, err = r.servers(list)
 		return err
 	})
 	if err != nil {
 		return out, err.Error()
 	}
 	return out, ""
+}
+
+// mcpJSONShape says where the servers of a .mcp.json are: "mcpServers" (Claude
+// Code's shape, and the answer for a file that cannot be read, so that its errors
+// are said), "servers" (VS Code's mcp.json, when there is no mcpServers), or "top"
+// (the servers at the top level: every entry an object with a command or a url).
+func mcpJSONShape(data []byte) string {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(data, &top) != nil || len(top) == 0 {
+		return "mcpServers"
+	}
+	if _, ok := top["mcpServers"]; ok {
+		return "mcpServers"
+	}
+	if _, ok := top["servers"]; ok {
+		return "servers"
+	}
+	for _, v := range top {
+		var e struct {
+			Command string `json:"command"`
+			URL     string `json:"url"`
+		}
+		if json.Unmarshal(v, &e) != nil || e.Command == "" && e.URL == "" {
+			return "mcpServers"
+		}
+	}
+	return "top"
 }
 
 // claudeJSONServers reads the user's servers of a ~/.claude.json (its top-level

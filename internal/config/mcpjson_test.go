@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -270,5 +271,91 @@ func TestExpandMCP(t *testing.T) {
 	_, err = ExpandMCP(MCPServer{URL: "${URL}"}, lookup)
 	if err == nil || err.Error() != "needs the environment variable URL, which is not set (${URL:-value} gives it a default)" {
 		t.Errorf("err %v", err)
+	}
+}
+
+// A .mcp.json without mcpServers is read in the shapes other tools write: the servers
+// at the top level, or under VS Code's servers; each server's line is its own.
+func TestMCPJSONWithoutMCPServers(t *testing.T) {
+	for _, c := range []struct{ shape, text string }{
+		{"top", "{\n  \"github\": {\"command\": \"npx\", \"args\": [\"-y\", \"server-github\"]},\n  \"docs\": {\"type\": \"http\", \"url\": \"https://docs.example.com/mcp\"}\n}\n"},
+		{"servers", "{\n  \"inputs\": [],\n  \"servers\": {\n    \"github\": {\"command\": \"npx\", \"args\": [\"-y\", \"server-github\"]},\n    \"docs\": {\"type\": \"http\", \"url\": \"https://docs.example.com/mcp\"}\n  }\n}\n"},
+	} {
+		e := newEnv(t)
+		claudeHome(t, e)
+		path := filepath.Join(e.root, ".mcp.json")
+		write(t, path, c.text)
+		cfg, err := Load(e.root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		line := map[string]int{"top": 2, "servers": 4}[c.shape]
+		want := map[string]MCPServer{
+			"github": {Command: "npx", Args: []string{"-y", "server-github"}, From: path + ":" + strconv.Itoa(line)},
+			"docs":   {Type: "http", URL: "https://docs.example.com/mcp", From: path + ":" + strconv.Itoa(line+1)},
+		}
+		if !reflect.DeepEqual(cfg.MCPServers, want) || len(cfg.MCPProblems) != 0 {
+			t.Errorf("%s: servers\n got %#v\nwant %#v\nproblems %q", c.shape, cfg.MCPServers, want, cfg.MCPProblems)
+		}
+	}
+}
+
+// Codex's ~/.codex/config.toml gives its [mcp_servers.NAME] tables: a stdio server
+// with args, env and cwd, a streamable HTTP one with its bearer token and headers from
+// the environment (expanded when it starts), a disabled one left out; the keys gantry
+// does not use are named in one problem, and Claude Code's server of the same name
+// wins over Codex's.
+func TestCodexMCPServers(t *testing.T) {
+	e := newEnv(t)
+	claudeHome(t, e)
+	path := filepath.Join(e.home, ".codex", "config.toml")
+	write(t, path, `model = "o4-mini"
+
+[mcp_servers.docs]
+command = "npx"
+args = ["-y", "docs-mcp"]
+cwd = "/srv"
+startup_timeout_sec = 20
+enabled_tools = ["search"]
+
+[mcp_servers.docs.env]
+DEBUG = "1"
+
+[mcp_servers.remote]
+url = "https://mcp.example.com/mcp"
+bearer_token_env_var = "MCP_TOKEN"
+http_headers = { "X-Team" = "core" }
+env_http_headers = { "X-Key" = "MCP_KEY" }
+
+[mcp_servers.off]
+command = "false"
+enabled = false
+
+[mcp_servers.both]
+command = "codex-one"
+`)
+	write(t, filepath.Join(e.home, ".claude.json"), `{"mcpServers": {"both": {"command": "claude-one"}}}`)
+	c, err := Load(e.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]MCPServer{
+		"docs": {Command: "npx", Args: []string{"-y", "docs-mcp"}, Env: map[string]string{"DEBUG": "1"}, Cwd: "/srv", Timeout: 20, From: path},
+		"remote": {Type: "http", URL: "https://mcp.example.com/mcp", From: path,
+			Headers: map[string]string{"Authorization": "Bearer ${MCP_TOKEN}", "X-Team": "core", "X-Key": "${MCP_KEY}"}},
+	}
+	for name, w := range want {
+		if got := c.MCPServers[name]; !reflect.DeepEqual(got, w) {
+			t.Errorf("%s:\n got %#v\nwant %#v", name, got, w)
+		}
+	}
+	if _, ok := c.MCPServers["off"]; ok {
+		t.Error("the disabled server is there")
+	}
+	if got := c.MCPServers["both"].Command; got != "claude-one" {
+		t.Errorf("both is %q, want Claude Code's", got)
+	}
+	if len(c.MCPProblems) != 1 || !strings.Contains(c.MCPProblems[0], "mcp_servers.docs.enabled_tools") {
+		t.Errorf("problems %q", c.MCPProblems)
 	}
 }

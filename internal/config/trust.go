@@ -37,11 +37,14 @@ type Held struct {
 	// Programs are the language servers, debug adapters and interpreters the
 	// project's config.yaml names: "lsp.servers.go: command args…".
 	Programs []string
+	// Mode is the permissions.defaultMode of the project's Claude Code settings:
+	// "acceptEdits (file)".
+	Mode string
 }
 
 // Empty reports whether nothing is held back.
 func (h Held) Empty() bool {
-	return len(h.Servers) == 0 && len(h.Hooks) == 0 && len(h.Env) == 0 && len(h.Allow) == 0 && h.AllowAll == "" && len(h.Programs) == 0
+	return len(h.Servers) == 0 && len(h.Hooks) == 0 && len(h.Env) == 0 && len(h.Allow) == 0 && h.AllowAll == "" && len(h.Programs) == 0 && h.Mode == ""
 }
 
 // LoadHeld is Load for a folder that is not trusted: the project's MCP servers, hooks,

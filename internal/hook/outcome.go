@@ -3,6 +3,8 @@ package hook
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/gantry-dev/gantry/internal/tool"
 )
 
 // Outcome is what the hooks of one event decided, folded together.
@@ -17,6 +19,10 @@ type Outcome struct {
 	AdditionalContext string
 	// UpdatedInput replaces the tool's input (PreToolUse only); the last hook wins.
 	UpdatedInput json.RawMessage
+	// UpdatedInputClaude is Claude's view of the call that the hook which gave
+	// UpdatedInput read, when it was written for Claude Code: its updatedInput is in
+	// that view's field names (see tool.FromClaude). Nil: in gantry's.
+	UpdatedInputClaude *tool.ClaudeView
 	// Allow: a hook answered decision "approve" or "allow" (PreToolUse: skip the
 	// permission prompt; deny rules still apply — the caller decides).
 	Allow bool
@@ -44,6 +50,7 @@ type verdict struct {
 	reason  string
 	context string
 	input   json.RawMessage
+	view    *tool.ClaudeView // the Claude view the hook read, for input
 	allow   bool
 	warning string
 
@@ -69,7 +76,7 @@ func (o *Outcome) add(v verdict) {
 		o.AdditionalContext += c
 	}
 	if v.input != nil {
-		o.UpdatedInput = v.input
+		o.UpdatedInput, o.UpdatedInputClaude = v.input, v.view
 	}
 	if v.allow && !o.Block {
 		o.Allow = true

@@ -18,6 +18,7 @@ import (
 // registered with register_hook — and runs them. It is safe for concurrent use.
 type Runner struct {
 	base Base
+	bg   *background
 
 	mu      sync.RWMutex
 	config  map[string][]*spec
@@ -28,8 +29,11 @@ type Runner struct {
 // NewRunner makes a Runner of the hooks of the settings files (validated by config),
 // for the session that base describes.
 func NewRunner(cfg map[string][]config.HookMatcher, base Base) *Runner {
-	r := &Runner{base: base, config: configSpecs(cfg), session: map[string][]*spec{}, next: map[string]int{}}
-	return r
+	return newRunner(cfg, base, newBackground())
+}
+
+func newRunner(cfg map[string][]config.HookMatcher, base Base, bg *background) *Runner {
+	return &Runner{base: base, bg: bg, config: configSpecs(cfg), session: map[string][]*spec{}, next: map[string]int{}}
 }
 
 // SetConfig replaces the hooks of the settings files (a folder's, once it is
@@ -44,7 +48,7 @@ func (r *Runner) SetConfig(cfg map[string][]config.HookMatcher) {
 // With is a Runner of the same session with the hooks of cfg only (a folder's
 // SessionStart hooks, run once it is trusted).
 func (r *Runner) With(cfg map[string][]config.HookMatcher) *Runner {
-	return NewRunner(cfg, r.base)
+	return newRunner(cfg, r.base, r.bg)
 }
 
 // configSpecs are the hooks of the settings files, by event.
@@ -71,6 +75,8 @@ func configSpecs(cfg map[string][]config.HookMatcher) map[string][]*spec {
 					ownTimeout: h.Timeout > 0,
 					onFailure:  h.OnFailure,
 					claude:     m.Claude,
+					cond:       h.If,
+					async:      h.Async,
 				})
 			}
 		}
@@ -117,6 +123,9 @@ type hookRun struct {
 	s     *spec
 	input []byte
 	err   error // the stdin could not be made
+	// view is Claude's view of the call that a Claude Code hook read (nil: gantry's
+	// own input): its updatedInput is in that view's field names.
+	view *tool.ClaudeView
 }
 
 // runs makes the runs of the selected hooks. A hook of a Claude Code settings file
@@ -136,13 +145,22 @@ func (r *Runner) runs(event string, hooks []*spec, sub *tool.HookSubject, fields
 		}
 		views := claudeViews(sub)
 		if len(views) == 0 {
+			if s.cond != nil {
+				input, _ := fields["tool_input"].(map[string]any)
+				if name := subjectName(sub); !s.cond.Matches(name, input) {
+					continue
+				}
+			}
 			in, err := r.base.stdin(event, fields, true)
 			out = append(out, hookRun{s: s, input: in, err: err})
 			continue
 		}
-		for _, v := range views {
+		for i, v := range views {
 			if !s.selects(event, v.Name) && !s.selects(event, sub.Name) {
 				continue // a patch's Write does not concern an Edit-only hook
+			}
+			if s.cond != nil && !s.cond.Matches(v.Name, v.Input) {
+				continue // its if: Bash(git commit:*) does not concern echo hi
 			}
 			f := maps.Clone(fields)
 			f["tool_name"], f["tool_input"] = v.Name, v.Input
@@ -150,7 +168,7 @@ func (r *Runner) runs(event string, hooks []*spec, sub *tool.HookSubject, fields
 				f["tool_response"] = claudeResponse(v, resp)
 			}
 			in, err := r.base.stdin(event, f, true)
-			out = append(out, hookRun{s: s, input: in, err: err})
+			out = append(out, hookRun{s: s, input: in, err: err, view: &views[i]})
 		}
 	}
 	return out
@@ -181,6 +199,7 @@ func (r *Runner) Run(ctx context.Context, event, toolName string, fields map[str
 	}
 	env := r.base.env(event)
 	runs := r.runs(event, hooks, sub, fields)
+	runs = r.detach(event, runs, env)
 	results := make([]result, len(runs))
 	var wg sync.WaitGroup
 	for i, rn := range runs {
@@ -193,6 +212,9 @@ func (r *Runner) Run(ctx context.Context, event, toolName string, fields map[str
 	wg.Wait()
 	exported := map[string]string{}
 	for i, res := range results {
+		if res.verdict.input != nil {
+			res.verdict.view = runs[i].view
+		}
 		o.add(res.verdict)
 		o.Warnings = append(o.Warnings, res.warnings...)
 		if res.envText == "" {

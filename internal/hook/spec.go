@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"time"
+
+	"github.com/gantry-dev/gantry/internal/config"
 )
 
 // Timeouts of hooks.
@@ -45,6 +47,10 @@ type spec struct {
 	onFailure  string // "warn" or "block"
 	index      int    // session hooks: the number register_hook gave it; config: 0
 	claude     bool   // from a Claude Code settings file: Claude's names and fields
+	// cond is the hook's `if`: the Claude view of a call must match it (nil: any).
+	cond *config.ClaudeIf
+	// async: the hook runs without being waited for; what it says decides nothing.
+	async bool
 }
 
 // newMatcher compiles a matcher for a whole-name match. Empty and "*" select everything.

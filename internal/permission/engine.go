@@ -250,6 +250,8 @@ func (e *Engine) byMode(c Call) Verdict {
 		return Verdict{Decision: Allow, Reason: "yolo mode"}
 	case e.allowAll:
 		return Verdict{Decision: Allow, Reason: "allow_all is set in the rules file"}
+	case c.Level == tool.LevelRead && e.fencedByAllow(c.Tool):
+		return Verdict{Decision: Ask, Reason: fmt.Sprintf("the allow rules of %s name what it may reach without asking, and this is not among them", c.Tool)}
 	case e.mode == ModeAcceptEdits:
 		if c.Level <= tool.LevelWrite {
 			return Verdict{Decision: Allow, Reason: "accept-edits mode"}

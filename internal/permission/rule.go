@@ -35,6 +35,13 @@ func ParseRule(s string) (Rule, error) {
 	if !validToolPattern(name) {
 		return Rule{}, fmt.Errorf("permission rule %q: %q is not a tool name (want tool or tool:regex)", s, name)
 	}
+	if d, ok := strings.CutPrefix(pat, "domain:"); ok && hasPat {
+		dp, err := domainPattern(d)
+		if err != nil {
+			return Rule{}, fmt.Errorf("permission rule %q: %v", s, err)
+		}
+		pat = dp
+	}
 	r := Rule{Tool: name, src: s, pat: pat}
 	if hasPat {
 		if pat == "" {

@@ -52,6 +52,11 @@ type Def[T any] struct {
 	// Claude returns how Claude Code would have seen a call, for hooks written for it
 	// (may be nil: its own name and input): one view, or one per file.
 	Claude func(env Env, args T) []ClaudeView
+	// FromClaude is the reverse of Claude: the arguments of a call that a hook written
+	// for Claude Code gave back in Claude's field names (its updatedInput, laid over
+	// the view it read; c.Tool names that view). A field it cannot take is said with
+	// c.Fail. Nil: such an updatedInput is refused.
+	FromClaude func(env Env, c *ClaudeArgs) T
 	// Code returns the source a call runs (an eval cell) and its language, for faces
 	// to show highlighted under the call's title (may be nil: none).
 	Code func(args T) (lang, code string)

@@ -41,6 +41,7 @@ func EditFile(o Options) tool.Tool {
 			}
 			return []tool.ClaudeView{{Name: "MultiEdit", Input: map[string]any{"file_path": path, "edits": edits}}}
 		},
+		FromClaude:  editFromClaude,
 		Name:        "edit_file",
 		Aliases:     []string{"str_replace_based_edit_tool", "str_replace_editor", "replace_in_file"},
 		Core:        true,
@@ -162,4 +163,28 @@ func saveEdit(ctx context.Context, env tool.Env, shown, abs, target string, src 
 		return saveFailure(shown, err, via)
 	}
 	return ""
+}
+
+// editFromClaude reads Claude's Edit (file_path, old_string, new_string) or
+// MultiEdit (file_path, edits) as edit_file's arguments. replace_all has no
+// counterpart: every edit replaces one occurrence.
+func editFromClaude(_ tool.Env, c *tool.ClaudeArgs) editArgs {
+	a := editArgs{Path: c.String("file_path")}
+	one := func(e *tool.ClaudeArgs) {
+		if e.Bool("replace_all") {
+			c.Fail(fmt.Sprintf("Claude's %s asks for replace_all, which edit_file does not do: each edit replaces one occurrence.", c.Tool))
+		}
+		a.Edits = append(a.Edits, editArg{Old: e.String("old_string"), New: e.String("new_string")})
+		if msg := e.Err(); msg != "" {
+			c.Fail(msg)
+		}
+	}
+	if c.Tool == "MultiEdit" {
+		for _, e := range c.Objects("edits") {
+			one(&tool.ClaudeArgs{Tool: c.Tool, In: e})
+		}
+		return a
+	}
+	one(c)
+	return a
 }

@@ -39,6 +39,14 @@ func ReadFile(o Options) tool.Tool {
 			}
 			return []tool.ClaudeView{{Name: "Read", Input: in}}
 		},
+		FromClaude: func(_ tool.Env, c *tool.ClaudeArgs) readArgs {
+			a := readArgs{Path: c.String("file_path"), Start: c.Int("offset")}
+			if limit := c.Int("limit"); limit > 0 {
+				a.Start = max(a.Start, 1)
+				a.End = a.Start + limit - 1
+			}
+			return a
+		},
 		Name:        "read_file",
 		Aliases:     []string{"view_image", "NotebookRead"},
 		Core:        true,

@@ -30,6 +30,9 @@ func WriteFile(o Options) tool.Tool {
 		Claude: func(env tool.Env, a writeArgs) []tool.ClaudeView {
 			return []tool.ClaudeView{{Name: "Write", Input: map[string]any{"file_path": env.Abs(a.Path), "content": a.Content}}}
 		},
+		FromClaude: func(_ tool.Env, c *tool.ClaudeArgs) writeArgs {
+			return writeArgs{Path: c.String("file_path"), Content: c.String("content")}
+		},
 		Name:        "write_file",
 		Core:        true,
 		Label:       "Write a file",

@@ -39,6 +39,9 @@ func Glob(o Options) tool.Tool {
 			}
 			return []tool.ClaudeView{{Name: "Glob", Input: in}}
 		},
+		FromClaude: func(_ tool.Env, c *tool.ClaudeArgs) globArgs {
+			return globArgs{Pattern: c.String("pattern"), Path: c.String("path")}
+		},
 		Name:        "glob",
 		Aliases:     []string{"LS", "list_dir", "find_files"},
 		Core:        true,

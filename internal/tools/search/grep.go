@@ -47,6 +47,14 @@ func Grep(o Options) tool.Tool {
 			}
 			return []tool.ClaudeView{{Name: "Grep", Input: in}}
 		},
+		FromClaude: func(_ tool.Env, c *tool.ClaudeArgs) grepArgs {
+			a := grepArgs{Pattern: c.String("pattern"), Path: c.String("path"), Glob: c.String("glob"), Type: c.String("type"),
+				OutputMode: c.String("output_mode"), HeadLimit: c.Int("head_limit"), IgnoreCase: c.Bool("-i"), Context: c.Int("-C")}
+			if a.Context == 0 {
+				a.Context = max(c.Int("-A"), c.Int("-B"))
+			}
+			return a
+		},
 		Name:        "grep",
 		Core:        true,
 		Label:       "Search file contents",

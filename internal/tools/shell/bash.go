@@ -39,6 +39,13 @@ func bashTool(o Options) tool.Tool {
 			}
 			return []tool.ClaudeView{{Name: "Bash", Input: in}}
 		},
+		FromClaude: func(_ tool.Env, c *tool.ClaudeArgs) bashArgs {
+			a := bashArgs{Command: c.String("command"), RunInBackground: c.Bool("run_in_background")}
+			if ms := c.Int("timeout"); ms > 0 {
+				a.Timeout = (ms + 999) / 1000 // Claude's is in milliseconds
+			}
+			return a
+		},
 		Name:        "bash",
 		Aliases:     []string{"shell", "exec_command", "local_shell", "run_terminal_cmd"},
 		Core:        true,

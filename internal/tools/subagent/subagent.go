@@ -65,6 +65,9 @@ func Tool(s Spawner, bg Background, defs []Brief) tool.Tool {
 		Claude: func(_ tool.Env, a args) []tool.ClaudeView {
 			return []tool.ClaudeView{{Name: "Task", Input: map[string]any{"description": a.Description, "prompt": a.Prompt, "subagent_type": first(a.SubagentType, general)}}}
 		},
+		FromClaude: func(_ tool.Env, c *tool.ClaudeArgs) args {
+			return args{Prompt: c.String("prompt"), Description: c.String("description"), RunInBackground: c.Bool("run_in_background")}
+		},
 		Principal: func(a args) string { return label(a) },
 		Check: func(a args) string {
 			if strings.TrimSpace(a.Prompt) == "" {

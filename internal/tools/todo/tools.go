@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/gantry-dev/gantry/internal/face"
@@ -51,6 +52,28 @@ func Tools(l *List) []tool.Tool {
 				todos[i] = m
 			}
 			return []tool.ClaudeView{{Name: "TodoWrite", Input: map[string]any{"todos": todos}}}
+		},
+		FromClaude: func(_ tool.Env, c *tool.ClaudeArgs) writeArgs {
+			var a writeArgs
+			for i, t := range c.Objects("todos") {
+				it := &tool.ClaudeArgs{Tool: c.Tool, In: t}
+				id := strconv.Itoa(i + 1) // Claude's newer TodoWrite has no ids
+				if v, ok := t["id"]; ok && v != nil {
+					id = fmt.Sprint(v)
+				}
+				item := itemArg{ID: itemID(id)}
+				if content := it.String("content"); content != "" {
+					item.Content = &content
+				}
+				if status := it.String("status"); status != "" {
+					item.Status = &status
+				}
+				a.Todos = append(a.Todos, item)
+				if msg := it.Err(); msg != "" {
+					c.Fail(msg)
+				}
+			}
+			return a
 		},
 		Description: writeDescription,
 		Level:       tool.LevelRead,

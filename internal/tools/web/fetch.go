@@ -45,6 +45,9 @@ func Fetch(o Options) tool.Tool {
 		Claude: func(_ tool.Env, a fetchArgs) []tool.ClaudeView {
 			return []tool.ClaudeView{{Name: "WebFetch", Input: map[string]any{"url": a.URL, "prompt": ""}}}
 		},
+		FromClaude: func(_ tool.Env, c *tool.ClaudeArgs) fetchArgs {
+			return fetchArgs{URL: c.String("url")} // Claude's prompt has no counterpart: the page is returned
+		},
 		Name:        "web_fetch",
 		Label:       "Fetch a web page",
 		Description: fetchDoc,

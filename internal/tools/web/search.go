@@ -50,6 +50,9 @@ func Search(o Options) tool.Tool {
 		Claude: func(_ tool.Env, a searchArgs) []tool.ClaudeView {
 			return []tool.ClaudeView{{Name: "WebSearch", Input: map[string]any{"query": a.Query}}}
 		},
+		FromClaude: func(_ tool.Env, c *tool.ClaudeArgs) searchArgs {
+			return searchArgs{Query: c.String("query")}
+		},
 		Name:        "web_search",
 		Label:       "Search the web",
 		Description: searchDoc,

@@ -167,6 +167,9 @@ func (m *Model) cycleMode() {
 	for i, md := range modes {
 		if md == now {
 			next := modes[(i+1)%len(modes)]
+			if m.app.ModeRefused(next) != "" {
+				next = modes[(i+2)%len(modes)] // yolo disabled by the settings: skipped
+			}
 			m.app.SetMode(next) // its ModeChanged updates the status line
 			m.say("mode: " + string(next) + " — " + next.About())
 			break
