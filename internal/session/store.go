@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sync"
 	"syscall"
+	"time"
 
 	"modernc.org/sqlite" // the "sqlite" database/sql driver
 	sqlite3 "modernc.org/sqlite/lib"
@@ -72,11 +73,29 @@ func Open(path string) (*Store, error) {
 	db.SetMaxIdleConns(4)
 
 	s := &Store{db: db, path: path, stmts: map[string]*sql.Stmt{}, nextSeq: map[string]int64{}}
-	if err := s.init(context.Background()); err != nil {
+	if err := s.initWaiting(context.Background()); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("session: open %s: %w", path, err)
 	}
 	return s, nil
+}
+
+// initWaiting is init, tried again while another process holds the database: gantrys
+// starting together on a new database all switch it to WAL and migrate it, and SQLite
+// answers busy at once, without its busy timeout, to a change of journal mode that
+// meets another's lock.
+func (s *Store) initWaiting(ctx context.Context) error {
+	deadline := time.Now().Add(10 * time.Second)
+	wait := 5 * time.Millisecond
+	for {
+		err := s.init(ctx)
+		switch code := sqliteCode(err) & 0xff; {
+		case err == nil, code != sqlite3.SQLITE_BUSY && code != sqlite3.SQLITE_LOCKED, time.Now().After(deadline):
+			return err
+		}
+		time.Sleep(wait)
+		wait = min(2*wait, 200*time.Millisecond)
+	}
 }
 
 // ErrNoStore is wrapped by OpenRead's error when there is no database yet.
