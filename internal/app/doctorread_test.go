@@ -10,8 +10,8 @@ import (
 // gantry doctor lists what it read from Claude Code's and Codex's folders (user and
 // project): commands, agents, skills, memory files and a rule with paths, an output
 // style, hooks, permission rules and MCP servers, each with its file; and what it
-// ignored with why (an agent shadowed by one found first, a hook of an event gantry
-// has not). Nothing is started: the MCP server's program does not exist.
+// ignored with why (an agent and a skill shadowed by one found first, a hook of an
+// event gantry has not). Nothing is started: the MCP server's program does not exist.
 func TestDoctorListsEachEcosystem(t *testing.T) {
 	claude, codex := commandHomes(t)
 	write := func(path, body string) {
@@ -30,6 +30,7 @@ func TestDoctorListsEachEcosystem(t *testing.T) {
 		".claude/output-styles/terse.md": "---\nname: Terse\ndescription: Short answers\n---\nBe brief.\n",
 		".claude/settings.json":          `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}], "NoSuchEvent": [{"hooks": [{"type": "command", "command": "true"}]}]}, "permissions": {"allow": ["Bash(git status:*)"], "deny": ["Read(./secret)"]}}`,
 		"CLAUDE.md":                      "Project memory.\n",
+		".claude/skills/pdf/SKILL.md":    "---\nname: pdf\ndescription: The project's PDF skill\n---\nUse qpdf.\n",
 	})
 	write(filepath.Join(claude, "CLAUDE.md"), "Claude user memory.\n")
 	write(filepath.Join(claude, "agents", "reviewer.md"), "---\nname: reviewer\ndescription: The user's reviewer\n---\nReview too.\n")
@@ -58,7 +59,8 @@ func TestDoctorListsEachEcosystem(t *testing.T) {
 		"agents 1 agent definition(s)",
 		"reviewer: " + filepath.Join(dir, ".claude", "agents", "reviewer.md"),
 		"ignored: The agent definition " + filepath.Join(claude, "agents", "reviewer.md") + " is not used",
-		"pdf: " + filepath.Join(claude, "skills", "pdf", "SKILL.md"),
+		"pdf: " + filepath.Join(dir, ".claude", "skills", "pdf", "SKILL.md"),
+		"ignored: Two skills are named \"pdf\"",
 		filepath.Join(claude, "CLAUDE.md"),
 		filepath.Join(codex, "AGENTS.md"),
 		filepath.Join(dir, "CLAUDE.md"),
