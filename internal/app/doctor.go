@@ -24,7 +24,9 @@ type DoctorRow struct {
 
 // Doctor says what is in force for a session in cwd: the sandbox, the exec supervisor,
 // the PID namespaces, where the config and store are, the providers with keys and base
-// URLs, and the language servers and debug adapters found on PATH.
+// URLs, and the language servers and debug adapters found on PATH; then what was read
+// from gantry's, Claude Code's and Codex's files (doctorread.go), each with its file,
+// and what was ignored and why.
 func Doctor(cwd string) ([]DoctorRow, error) {
 	if cwd == "" {
 		var err error
@@ -108,7 +110,8 @@ func Doctor(cwd string) ([]DoctorRow, error) {
 	} else {
 		add("folder trust", trust.describe(), trust.State == TrustChanged)
 	}
-	projectCommands := err == nil && trust.Trusted()
+	trustKnown := err == nil
+	projectCommands := trustKnown && trust.Trusted()
 	add("session store", session.DefaultPath(), false)
 
 	creds, _ := config.LoadCredentials()
@@ -143,7 +146,17 @@ func Doctor(cwd string) ([]DoctorRow, error) {
 	add("debug adapters", found("dlv", "lldb-dap", "lldb-dap-19", "debugpy-adapter"), false)
 	rows = append(rows, claudeRows(cfg)...)
 	rows = append(rows, commandRows(cfg.Root(), projectCommands)...)
-	return append(rows, mcpRows(cfg)...), nil
+	rows = append(rows, agentRows(cfg.Root(), projectCommands)...)
+	rows = append(rows, skillRows(cfg)...)
+	rows = append(rows, memoryRows(cwd)...)
+	rows = append(rows, outputStyleRows(cwd)...)
+	rows = append(rows, hookRows(cfg)...)
+	rows = append(rows, ruleRows(gate)...)
+	rows = append(rows, mcpRows(cfg)...)
+	if trustKnown && !projectCommands {
+		add("", "the project's hooks, allow rules and MCP servers above run only once the folder is trusted (folder trust)", true)
+	}
+	return rows, nil
 }
 
 // baseURLRows says where the requests of each provider with a base URL go, and what

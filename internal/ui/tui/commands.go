@@ -44,6 +44,7 @@ func init() {
 		{"cost", "the session's tokens and cost, by model", "", (*Model).cmdCost},
 		{"context", "what fills the model's context window, in tokens", "", (*Model).cmdContext},
 		{"output-style", "list the output styles, or switch to one (default: none)", "[name|default]", (*Model).cmdOutputStyle},
+		{"doctor", "what is in force, what was read from gantry's, Claude Code's and Codex's files, what was ignored", "", (*Model).cmdDoctor},
 		{"memory", "list the memory files in force, in order, and the rules waiting for their paths", "", (*Model).cmdMemory},
 		{"export", "write the transcript as Markdown", "[file]", (*Model).cmdExport},
 		{"rewind", "go back to before a prompt: its files, its conversation, or both", "", (*Model).cmdRewind},
