@@ -79,6 +79,10 @@ type claudeSettingsFile struct {
 	// user's settings only.
 	EnableAllProjectMcpServers bool     `json:"enableAllProjectMcpServers"`
 	EnabledMcpjsonServers      []string `json:"enabledMcpjsonServers"`
+	// EnabledPlugins ("name@marketplace": true) and the local marketplaces of
+	// extraKnownMarketplaces: see pluginload.go.
+	EnabledPlugins         map[string]json.RawMessage   `json:"enabledPlugins"`
+	ExtraKnownMarketplaces map[string]claudeMarketplace `json:"extraKnownMarketplaces"`
 }
 
 type claudeMatcher struct {
@@ -191,6 +195,7 @@ func loadClaude(c *Config, root string) error {
 			}
 			sort.Strings(rec.Env)
 		}
+		c.addClaudePlugins(path, f.EnabledPlugins, f.ExtraKnownMarketplaces, ClaudeDir() == "" || path != filepath.Join(ClaudeDir(), "settings.json"), &rec)
 		takeClaudeMode(c, path, &f, held, &rec)
 		c.Claude.Files = append(c.Claude.Files, rec)
 	}

@@ -68,9 +68,18 @@ type Config struct {
 	AppendSystemPrompt string `yaml:"appendSystemPrompt,omitempty"`
 	// Claude is what the Claude Code settings files gave (read below gantry's own).
 	Claude ClaudeSettings `yaml:"-"`
+	// PluginDirs are the plugin folders of the key plugins (docs/plugins.md); the
+	// plugins loaded are Plugins(), what could not be loaded PluginProblems.
+	PluginDirs     []string `yaml:"plugins,omitempty"`
+	PluginProblems []string `yaml:"-"`
 
 	root  string
 	files []string
+	// pluginRefs are the plugins the files enable, markets the local marketplaces
+	// Claude Code's files name, plugins those loaded (pluginload.go).
+	pluginRefs []pluginRef
+	markets    map[string]string
+	plugins    []LoadedPlugin
 	// hold: the project's parts that run or allow are held back (LoadHeld); held
 	// says what they are; trusted is the user's trustedFolders; mcpApproved the
 	// .mcp.json servers the user's Claude settings approve (all: every one).

@@ -34,6 +34,8 @@ type layer struct {
 	AppendSystemPrompt *string                  `yaml:"appendSystemPrompt"`
 	// TrustedFolders is honoured in the user's file only (see Config.Trusts).
 	TrustedFolders []string `yaml:"trustedFolders"`
+	// Plugins are plugin folders to enable (pluginload.go).
+	Plugins *stringList `yaml:"plugins"`
 }
 
 // modelLayer is the model key: the model's name, or a mapping of the name and the
@@ -216,6 +218,9 @@ func (l *layer) apply(c *Config) {
 	set(&c.MaxTurns, l.MaxTurns)
 	set(&c.SystemPrompt, l.SystemPrompt)
 	set(&c.AppendSystemPrompt, l.AppendSystemPrompt)
+	if l.Plugins != nil {
+		c.PluginDirs = append(c.PluginDirs, *l.Plugins...)
+	}
 }
 
 func set[T any](dst *T, v *T) {

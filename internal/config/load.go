@@ -53,6 +53,9 @@ func load(cwd string, hold bool) (*Config, error) {
 		if i == 1 && hold {
 			c.holdLayer(path, l)
 		}
+		if l.Plugins != nil {
+			c.addPluginDirs(path, *l.Plugins, i == 1)
+		}
 		l.apply(c)
 		if l.Sandbox != nil {
 			l.Sandbox.applySandbox(c, path, i == 1)
@@ -62,6 +65,7 @@ func load(cwd string, hold bool) (*Config, error) {
 		}
 		c.files = append(c.files, path)
 	}
+	c.loadPlugins()
 	return c, nil
 }
 
