@@ -31,9 +31,12 @@ type Def struct {
 	Path, Source string
 }
 
-// Dir is a folder of definitions and the name it is shown with.
+// Dir is a folder of definitions and the name it is shown with. Plugin, when set, is
+// the plugin the folder belongs to: its agents are named plugin:name, as Claude Code
+// shows them.
 type Dir struct {
 	Path, Source string
+	Plugin       string
 }
 
 // Dirs are the folders read, in order of precedence: gantry's project folder, Claude
@@ -42,14 +45,14 @@ type Dir struct {
 func Dirs(root, userDir, claudeDir string, project bool) []Dir {
 	var out []Dir
 	if project && root != "" {
-		out = append(out, Dir{filepath.Join(root, ".gantry", "agents"), "project .gantry/agents"},
-			Dir{filepath.Join(root, ".claude", "agents"), "project .claude/agents"})
+		out = append(out, Dir{Path: filepath.Join(root, ".gantry", "agents"), Source: "project .gantry/agents"},
+			Dir{Path: filepath.Join(root, ".claude", "agents"), Source: "project .claude/agents"})
 	}
 	if userDir != "" {
-		out = append(out, Dir{filepath.Join(userDir, "agents"), "user " + filepath.Join(userDir, "agents")})
+		out = append(out, Dir{Path: filepath.Join(userDir, "agents"), Source: "user " + filepath.Join(userDir, "agents")})
 	}
 	if claudeDir != "" {
-		out = append(out, Dir{filepath.Join(claudeDir, "agents"), "user " + filepath.Join(claudeDir, "agents")})
+		out = append(out, Dir{Path: filepath.Join(claudeDir, "agents"), Source: "user " + filepath.Join(claudeDir, "agents")})
 	}
 	return out
 }
@@ -80,6 +83,9 @@ func Load(dirs []Dir) (defs []Def, notices []string) {
 			}
 			if note != "" {
 				notices = append(notices, fmt.Sprintf("The agent definition %s: %s.", path, note))
+			}
+			if d.Plugin != "" {
+				def.Name = d.Plugin + ":" + def.Name
 			}
 			if first, ok := seen[def.Name]; ok {
 				notices = append(notices, fmt.Sprintf("The agent definition %s is not used: %s defines %q first.", path, first, def.Name))

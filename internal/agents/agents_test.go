@@ -96,7 +96,7 @@ tools: ["Read", "Grep"]
 Analyze the transcript.
 `)
 	write(t, dir, "garbage.md", "---\nthis: is: not: yaml\n---\nbody\n")
-	defs, notices := Load([]Dir{{dir, "test"}})
+	defs, notices := Load([]Dir{{Path: dir, Source: "test"}})
 	if len(defs) != 1 {
 		t.Fatalf("defs %+v, notices %q", defs, notices)
 	}
@@ -110,5 +110,16 @@ Analyze the transcript.
 	}
 	if len(notices) != 1 || !strings.Contains(notices[0], "garbage.md is not used: its front matter is not valid YAML") {
 		t.Errorf("notices %q", notices)
+	}
+}
+
+// A plugin's agents are named plugin:name, beside a person's agent of the same name.
+func TestPluginAgentsAreNamespaced(t *testing.T) {
+	mine, plug := t.TempDir(), t.TempDir()
+	write(t, mine, "helper.md", "---\nname: helper\ndescription: Mine\n---\nMine.\n")
+	write(t, plug, "helper.md", "---\nname: helper\ndescription: The plugin's\n---\nTheirs.\n")
+	defs, notices := Load([]Dir{{Path: mine, Source: "user"}, {Path: plug, Source: "plugin demo", Plugin: "demo"}})
+	if len(defs) != 2 || defs[0].Name != "demo:helper" || defs[0].Source != "plugin demo" || defs[1].Name != "helper" || len(notices) != 0 {
+		t.Errorf("defs %+v, notices %q", defs, notices)
 	}
 }

@@ -156,3 +156,30 @@ func TestExpandClaudeHasNoNamedArguments(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestFindPluginCommands names a plugin's commands plugin:command, from its folders
+// and from a single file its manifest names, after the person's own.
+func TestFindPluginCommands(t *testing.T) {
+	plug := t.TempDir()
+	write(t, filepath.Join(plug, "commands/hello.md"), "---\ndescription: Say hello\n---\nHello $ARGUMENTS\n")
+	write(t, filepath.Join(plug, "extra/one.md"), "One\n")
+	user := t.TempDir()
+	write(t, filepath.Join(user, "commands/hello.md"), "mine\n")
+	cmds, shadowed, err := Find(Dirs{User: user, Plugins: []Plugin{{Name: "demo", Scope: "user", Dirs: []string{filepath.Join(plug, "commands"), filepath.Join(plug, "extra/one.md")}}}})
+	if err != nil || len(shadowed) != 0 {
+		t.Fatalf("err %v, shadowed %v", err, shadowed)
+	}
+	m := byName(cmds)
+	if c := m["demo:hello"]; c.Description != "Say hello (plugin demo)" || c.Source != "plugin" || c.Body != "Hello $ARGUMENTS\n" {
+		t.Errorf("demo:hello = %+v", c)
+	}
+	if c := m["demo:one"]; c.Path != filepath.Join(plug, "extra/one.md") {
+		t.Errorf("demo:one = %+v", c)
+	}
+	if m["hello"].Source != "gantry" || len(cmds) != 3 {
+		t.Errorf("cmds %+v", cmds)
+	}
+	if c, args, ok := Lookup(cmds, "/demo:hello WORLD"); !ok || c.Name != "demo:hello" || args != "WORLD" {
+		t.Errorf("Lookup = %v %q %v", c.Name, args, ok)
+	}
+}

@@ -49,12 +49,24 @@ type Dirs struct {
 	// User is gantry's user config folder (config.UserDir), Claude Claude Code's
 	// (config.ClaudeDir) and Codex Codex's (config.CodexDir).
 	User, Claude, Codex string
+	// Plugins are the enabled plugins' command folders (and files), read after the
+	// others; their commands are named plugin:command, as Claude Code shows them.
+	Plugins []Plugin
+}
+
+// Plugin is one enabled plugin's commands: its name, its scope (user, project) and
+// its command folders or single .md files.
+type Plugin struct {
+	Name, Scope string
+	Dirs        []string
 }
 
 // folder is one place commands are read from.
 type folder struct {
 	dir, scope, source string
 	codex              bool
+	// plugin is the plugin's name, for a plugin's folder: its commands' namespace.
+	plugin string
 }
 
 // Find reads the commands of every folder of d. The first command found with a name
@@ -76,6 +88,11 @@ func Find(d Dirs) (cmds []Command, shadowed []string, err error) {
 	}
 	if d.Codex != "" {
 		folders = append(folders, folder{dir: filepath.Join(d.Codex, "prompts"), scope: "user", source: "codex", codex: true})
+	}
+	for _, p := range d.Plugins {
+		for _, dir := range p.Dirs {
+			folders = append(folders, folder{dir: dir, scope: p.Scope, source: "plugin", plugin: p.Name})
+		}
 	}
 	seen := map[string]bool{}
 	var errs []error
@@ -133,7 +150,7 @@ func readFolder(f folder) ([]Command, error) {
 			return nil // no way to type it after a slash
 		}
 		ns := ""
-		if rel, err := filepath.Rel(abs, filepath.Dir(path)); err == nil && rel != "." {
+		if rel, err := filepath.Rel(abs, filepath.Dir(path)); err == nil && rel != "." && path != abs {
 			ns = filepath.ToSlash(rel)
 		}
 		c := parse(string(data))
@@ -142,12 +159,18 @@ func readFolder(f folder) ([]Command, error) {
 		if f.codex {
 			c.Name = "prompts:" + name
 		}
+		if f.plugin != "" {
+			c.Name = f.plugin + ":" + name
+		}
 		label := f.scope
 		if ns != "" {
 			label += ":" + ns
 		}
 		if f.codex {
 			label = "codex"
+		}
+		if f.plugin != "" {
+			label = "plugin " + f.plugin
 		}
 		c.Description = strings.TrimSpace(c.Description + " (" + label + ")")
 		out = append(out, c)

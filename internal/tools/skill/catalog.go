@@ -47,11 +47,30 @@ func (s Skill) Dir() string {
 // malformed YAML, a name that is not a string, a description too long or missing);
 // each says what gantry does instead. The result is sorted by name.
 func Catalog(dirs ...string) (skills []Skill, notices []string) {
+	return CatalogWith(dirs, nil)
+}
+
+// PluginDir is a plugin's skills folder: its skills are named plugin:name, as Claude
+// Code shows them.
+type PluginDir struct {
+	Plugin, Path string
+}
+
+// CatalogWith is Catalog with the skills of plugin folders, searched after dirs.
+func CatalogWith(dirs []string, plugins []PluginDir) (skills []Skill, notices []string) {
+	all := make([]PluginDir, 0, len(dirs)+len(plugins))
+	for _, d := range dirs {
+		all = append(all, PluginDir{Path: d})
+	}
+	all = append(all, plugins...)
 	byName := map[string]Skill{}
-	for _, dir := range dirs {
-		found, problems := scan(dir)
+	for _, dir := range all {
+		found, problems := scan(dir.Path)
 		notices = append(notices, problems...)
 		for _, s := range found {
+			if dir.Plugin != "" {
+				s.Name = dir.Plugin + ":" + s.Name
+			}
 			first, taken := byName[s.Name]
 			switch {
 			case !taken:

@@ -120,3 +120,16 @@ func TestCatalogUnreadableFolders(t *testing.T) {
 		t.Fatalf("notices %q, want %q", notices, want)
 	}
 }
+
+// A plugin's skills are named plugin:name, beside a person's skill of the same name.
+func TestCatalogPluginSkillsAreNamespaced(t *testing.T) {
+	t.Parallel()
+	user, plug := t.TempDir(), t.TempDir()
+	write(t, user, "greet.md", "Mine.")
+	theirs := write(t, plug, "greet/SKILL.md", "---\nname: greet\ndescription: Theirs.\n---\nGreet.")
+	all, notices := CatalogWith([]string{user}, []PluginDir{{Plugin: "demo", Path: plug}})
+	got := withoutBuiltins(all)
+	if len(got) != 2 || got[0].Name != "demo:greet" || got[0].Path != theirs || got[0].Dir() != filepath.Dir(theirs) || got[1].Name != "greet" || len(notices) != 0 {
+		t.Fatalf("got %+v, notices %q", got, notices)
+	}
+}
