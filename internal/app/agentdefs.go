@@ -25,7 +25,7 @@ var claudeModels = map[string]string{"sonnet": "claude-sonnet-4-5", "opus": "cla
 // with the notices of the files not used and, once there is a registry, of the tools
 // it does not have (said by Start).
 func (a *App) loadAgents(trusted bool) {
-	defs, notices := agents.Load(agents.Dirs(a.cfg.Root(), config.UserDir(), config.ClaudeDir(), trusted))
+	defs, notices := agents.Load(append(agents.Dirs(a.cfg.Root(), config.UserDir(), config.ClaudeDir(), trusted), pluginAgents(a.cfg.Plugins())...))
 	if a.reg != nil {
 		notices = append(notices, agentToolNotices(defs, a.reg)...)
 	}

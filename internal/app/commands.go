@@ -50,6 +50,7 @@ func (a *App) findCommands() ([]commands.Command, []string) {
 	cmds, _, err := commands.Find(commands.Dirs{
 		Project: a.cfg.Root(), ProjectOK: a.FolderTrust().Trusted(),
 		User: config.UserDir(), Claude: config.ClaudeDir(), Codex: config.CodexDir(),
+		Plugins: pluginCommands(a.cfg.Plugins()),
 	})
 	var problems []string
 	if err != nil {

@@ -148,6 +148,7 @@ func Doctor(cwd string) ([]DoctorRow, error) {
 	rows = append(rows, commandRows(cfg.Root(), projectCommands)...)
 	rows = append(rows, agentRows(cfg.Root(), projectCommands)...)
 	rows = append(rows, skillRows(cfg)...)
+	rows = append(rows, pluginRows(cfg)...)
 	rows = append(rows, memoryRows(cwd)...)
 	rows = append(rows, outputStyleRows(cwd)...)
 	rows = append(rows, hookRows(cfg)...)

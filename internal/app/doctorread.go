@@ -37,7 +37,7 @@ func agentRows(root string, trusted bool) []DoctorRow {
 
 // skillRows list the skills of the catalogue with their files, and its notices.
 func skillRows(cfg *config.Config) []DoctorRow {
-	skills, notices := skill.Catalog(cfg.SkillDirs()...)
+	skills, notices := skill.CatalogWith(cfg.SkillDirs(), pluginSkills(cfg.Plugins()))
 	rows := []DoctorRow{{Name: "skills", Value: fmt.Sprintf("%d skill(s)", len(skills))}}
 	for _, s := range skills {
 		rows = append(rows, DoctorRow{Value: s.Name + ": " + s.Path})

@@ -112,7 +112,7 @@ func buildTools(d deps) (*tool.Registry, *shell.Set, []skill.Skill, []string) {
 	wo := web.Options{MaxOutput: cfg.MaxOutput}.WithEnv(d.getenv)
 	reg.Add(web.Fetch(wo))
 	reg.AddIf(wo.ExaAPIKey != "", web.Search(wo))
-	skills, skillNotices := skill.Catalog(cfg.SkillDirs()...)
+	skills, skillNotices := skill.CatalogWith(cfg.SkillDirs(), pluginSkills(cfg.Plugins()))
 	reg.AddIf(skill.Enabled(skills), skill.Tool(skills, skill.Options{MaxOutput: cfg.MaxOutput, Allow: d.allow, Known: reg.Known, Notify: d.notify}))
 	if !d.session {
 		return reg, sh, skills, skillNotices

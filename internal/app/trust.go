@@ -308,6 +308,7 @@ func (a *App) applyTrusted() error {
 	}
 	a.gate.AllowRules(allow, rules.AllowAll || full.Permissions.AllowAll)
 	a.cfg.MCPServers, a.cfg.Hooks = full.MCPServers, full.Hooks
+	a.cfg.SetPlugins(full.Plugins()) // the project's plugins: their commands and agents
 	a.hooks.SetConfig(full.Hooks)
 	// The session's environment (its policy's Env reads it): nothing is set in
 	// gantry's own process.

@@ -184,6 +184,9 @@ func (c *Config) loadPlugins() {
 			continue
 		}
 		if r.project && c.hold {
+			// Named even with no hooks or servers, so that the folder's trust is
+			// asked before its commands, agents and skills are offered.
+			c.held.Programs = append(c.held.Programs, fmt.Sprintf("plugins: %s (%s)", p.Root, r.from))
 			c.holdHooks(p.Root, p.Hooks)
 			for _, n := range sortedKeys(p.MCPServers) {
 				c.holdServer(n, p.MCPServers[n])

@@ -85,6 +85,9 @@ func TestPluginsOfTheConfigFiles(t *testing.T) {
 		t.Errorf("servers %v, hooks %v", c.MCPServers, c.Hooks)
 	}
 	h := c.Held()
+	if len(h.Programs) != 1 || !strings.HasPrefix(h.Programs[0], "plugins: "+projPlug+" (") {
+		t.Errorf("held programs %q", h.Programs)
+	}
 	if len(h.Servers) != 1 || h.Servers[0] != "their-tools: their-server" || len(h.Hooks) != 1 || !strings.Contains(h.Hooks[0], projPlug+"/hooks/check.py") {
 		t.Errorf("held %+v", h)
 	}
