@@ -1,7 +1,9 @@
 package app
 
 import (
+	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -132,5 +134,62 @@ func TestProjectPluginNeedsATrustedFolder(t *testing.T) {
 	b, _ := sessionIn(t, Options{Cwd: dir}, &trustAsker{yes: true})
 	if !has(b) || len(b.Plugins()) != 1 {
 		t.Errorf("after a yes the plugin is not offered: %+v", b.Plugins())
+	}
+}
+
+// gantry plugin add records a folder for the user and clones a git URL (a local
+// file:// repository) into the user's plugins folder with git through the door; list
+// shows both, and remove takes them out (deleting the clone).
+func TestPluginAddListRemove(t *testing.T) {
+	commandHomes(t)
+	dir := project(t, "", map[string]string{})
+	plug := writeTestPlugin(t)
+	p, err := AddPlugin(context.Background(), dir, plug, false)
+	if err != nil || p.Name != "demo" {
+		t.Fatalf("add %+v, %v", p, err)
+	}
+
+	repo := filepath.Join(t.TempDir(), "other.git")
+	src := filepath.Join(t.TempDir(), "other")
+	if err := os.MkdirAll(filepath.Join(src, ".claude-plugin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(src, ".claude-plugin", "plugin.json"), []byte(`{"name": "other", "version": "0.1.0"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"init", "-q", src}, {"-C", src, "add", "."}, {"-C", src, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "plugin"}, {"clone", "-q", "--bare", src, repo}} {
+		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	q, err := AddPlugin(context.Background(), dir, "file://"+repo, true)
+	if err != nil || q.Name != "other" || q.Root != filepath.Join(PluginsDir(), "other") {
+		t.Fatalf("add from git %+v, %v", q, err)
+	}
+	if _, err := AddPlugin(context.Background(), dir, "file://"+repo, true); err == nil || !strings.Contains(err.Error(), "exists already") {
+		t.Errorf("a second clone: %v", err)
+	}
+	lines, err := ListPlugins(dir)
+	if err != nil || len(lines) != 2 || !strings.HasPrefix(lines[0], "demo 1.2.0 (user): "+plug) || !strings.HasPrefix(lines[1], "other 0.1.0 (project): "+q.Root) {
+		t.Errorf("list %q, %v", lines, err)
+	}
+
+	if got, err := RemovePlugin(dir, "other", true); err != nil || got != q.Root {
+		t.Errorf("remove other: %q, %v", got, err)
+	}
+	if _, err := os.Stat(q.Root); !os.IsNotExist(err) {
+		t.Errorf("the clone is still there: %v", err)
+	}
+	if _, err := RemovePlugin(dir, "demo", false); err != nil {
+		t.Errorf("remove demo: %v", err)
+	}
+	if _, err := os.Stat(plug); err != nil {
+		t.Errorf("a folder added as a folder was deleted: %v", err)
+	}
+	if lines, err := ListPlugins(dir); err != nil || len(lines) != 1 || !strings.HasPrefix(lines[0], "No plugins") {
+		t.Errorf("list after remove %q, %v", lines, err)
+	}
+	if _, err := RemovePlugin(dir, "demo", false); err == nil {
+		t.Error("removing a plugin twice")
 	}
 }

@@ -65,6 +65,9 @@ func load(cwd string, hold bool) (*Config, error) {
 		}
 		c.files = append(c.files, path)
 	}
+	if err := c.readPluginLists(); err != nil {
+		return nil, err
+	}
 	c.loadPlugins()
 	return c, nil
 }

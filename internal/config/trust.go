@@ -20,7 +20,7 @@ import (
 
 // TrustFiles are the project files, relative to the project root, whose content a
 // folder's trust is kept for: a change to any of them asks again.
-var TrustFiles = []string{MCPJSONFile, ".claude/settings.json", ".claude/settings.local.json", ".gantry/config.yaml", ".gantry/permissions.yaml"}
+var TrustFiles = []string{MCPJSONFile, ".claude/settings.json", ".claude/settings.local.json", ".gantry/config.yaml", ".gantry/permissions.yaml", ".gantry/plugins.json"}
 
 // Held is what a folder not yet trusted would run or apply, as the question shows it.
 type Held struct {

@@ -1,0 +1,134 @@
+package app
+
+// `gantry plugin add|list|remove` (docs/plugins.md): a plugin is recorded in the
+// user's plugins.json (or, with --project, the project's); one given as a git URL is
+// cloned first into the user's plugins folder, with git run through the one door
+// (contain.Policy, judged by the user's deny rules) like every other process.
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/gantry-dev/gantry/internal/config"
+	"github.com/gantry-dev/gantry/internal/contain"
+	"github.com/gantry-dev/gantry/internal/permission"
+)
+
+// PluginsDir is the folder git plugins are cloned into.
+func PluginsDir() string { return filepath.Join(config.UserDir(), "plugins") }
+
+// isGitURL says whether src names a git repository rather than a folder.
+func isGitURL(src string) bool {
+	return strings.Contains(src, "://") || strings.HasPrefix(src, "git@") || strings.HasSuffix(src, ".git")
+}
+
+// AddPlugin records the plugin at src (a folder, or a git URL cloned first) for the
+// user, or for the project of cwd when project, and returns it as read.
+func AddPlugin(ctx context.Context, cwd, src string, project bool) (config.Plugin, error) {
+	cfg, err := config.LoadHeld(cwd)
+	if err != nil {
+		return config.Plugin{}, err
+	}
+	dir := src
+	if isGitURL(src) {
+		if dir, err = clonePlugin(ctx, cfg, cwd, src); err != nil {
+			return config.Plugin{}, err
+		}
+	} else if dir, err = filepath.Abs(expandTilde(src)); err != nil {
+		return config.Plugin{}, err
+	}
+	p, err := config.ReadPlugin(dir)
+	if err != nil {
+		return p, fmt.Errorf("%s is not a plugin gantry can read: %w", src, err)
+	}
+	list := config.PluginListFile(cfg.Root(), project)
+	dirs, err := config.ReadPluginList(list)
+	if err != nil {
+		return p, err
+	}
+	if !slices.Contains(dirs, p.Root) {
+		if err := config.WritePluginList(list, append(dirs, p.Root)); err != nil {
+			return p, err
+		}
+	}
+	return p, nil
+}
+
+// expandTilde expands a leading ~/ of a folder given on the command line.
+func expandTilde(p string) string {
+	if home, err := os.UserHomeDir(); err == nil && strings.HasPrefix(p, "~/") {
+		return filepath.Join(home, p[2:])
+	}
+	return p
+}
+
+// clonePlugin clones the repository url into PluginsDir, under its last path
+// element, and returns the folder; a folder of that name there is an error.
+func clonePlugin(ctx context.Context, cfg *config.Config, cwd, url string) (string, error) {
+	name := strings.TrimSuffix(filepath.Base(strings.TrimRight(url, "/")), ".git")
+	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, ":") {
+		return "", fmt.Errorf("no folder name can be made from the git URL %s", url)
+	}
+	dest := filepath.Join(PluginsDir(), name)
+	if _, err := os.Stat(dest); err == nil {
+		return "", fmt.Errorf("%s exists already: remove it, or add it as a folder", dest)
+	}
+	if err := os.MkdirAll(PluginsDir(), 0o755); err != nil {
+		return "", fmt.Errorf("making the plugins folder: %w", err)
+	}
+	// The user's deny rules judge git and what it runs, as in a session.
+	gate, err := newGate(cfg, Options{PermissionMode: string(permission.ModeYolo)}, false)
+	if err != nil {
+		return "", err
+	}
+	pol := &contain.Policy{Judge: execJudge(gate), Dir: PluginsDir(), ID: "plugin-add"}
+	argv := []string{"git", "-c", "core.hooksPath=/dev/null", "-c", "protocol.ext.allow=never", "clone", "--depth", "1", "--", url, dest}
+	out, err := pol.OutputContext(ctx, contain.Spec{Argv: argv, Widen: &contain.Widening{Why: "plugin add: git clone of a plugin", Network: true, Writable: []string{PluginsDir()}}})
+	if err != nil {
+		os.RemoveAll(dest)
+		return "", fmt.Errorf("git clone %s: %w: %s", url, err, strings.TrimSpace(string(out)))
+	}
+	return dest, nil
+}
+
+// RemovePlugin takes the plugin named name (or recorded as that folder) out of the
+// user's list, or the project's when project; a plugin gantry cloned is deleted.
+func RemovePlugin(cwd, name string, project bool) (string, error) {
+	root := config.ProjectRoot(cwd)
+	list := config.PluginListFile(root, project)
+	dirs, err := config.ReadPluginList(list)
+	if err != nil {
+		return "", err
+	}
+	i := slices.IndexFunc(dirs, func(d string) bool {
+		p, err := config.ReadPlugin(d)
+		return d == name || (err == nil && p.Name == name) || (err != nil && filepath.Base(d) == name)
+	})
+	if i < 0 {
+		return "", fmt.Errorf("no plugin %s is recorded in %s", name, list)
+	}
+	dir := dirs[i]
+	if err := config.WritePluginList(list, slices.Delete(dirs, i, i+1)); err != nil {
+		return "", err
+	}
+	if rel, err := filepath.Rel(PluginsDir(), dir); err == nil && !strings.HasPrefix(rel, "..") && rel != "." {
+		if err := os.RemoveAll(dir); err != nil {
+			return dir, fmt.Errorf("removing the cloned plugin %s: %w", dir, err)
+		}
+	}
+	return dir, nil
+}
+
+// ListPlugins are the lines of `gantry plugin list` for cwd: every plugin enabled
+// there, the project's included (a session offers those only in a trusted folder).
+func ListPlugins(cwd string) ([]string, error) {
+	cfg, err := config.Load(cwd)
+	if err != nil {
+		return nil, err
+	}
+	return PluginLines(cfg), nil
+}
