@@ -40,6 +40,8 @@ func run(args []string) int {
 			return runPromptCmd(args[1:])
 		case "doctor":
 			return runDoctor(args[1:])
+		case "plugin":
+			return runPlugin(args[1:])
 		case "version", "--version", "-v":
 			fmt.Println(versionLine())
 			return 0

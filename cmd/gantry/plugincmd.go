@@ -1,0 +1,81 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/gantry-dev/gantry/internal/app"
+)
+
+// pluginUsage is the usage of `gantry plugin`.
+const pluginUsage = `usage: gantry plugin add [--project] PATH|GIT-URL
+       gantry plugin list
+       gantry plugin remove [--project] NAME`
+
+// runPlugin is `gantry plugin add|list|remove` (docs/plugins.md).
+func runPlugin(args []string) int {
+	return pluginCommand(context.Background(), args, os.Stdout, os.Stderr)
+}
+
+// pluginCommand runs `gantry plugin` with args, writing to out and errOut.
+func pluginCommand(ctx context.Context, args []string, out, errOut io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprintln(errOut, pluginUsage)
+		return 2
+	}
+	verb, rest := args[0], args[1:]
+	project := false
+	var operands []string
+	for _, a := range rest {
+		switch a {
+		case "--project":
+			project = true
+		case "-h", "--help":
+			fmt.Fprintln(out, pluginUsage)
+			return 0
+		default:
+			operands = append(operands, a)
+		}
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintln(errOut, "gantry:", sentence(err))
+		return 1
+	}
+	switch {
+	case verb == "add" && len(operands) == 1:
+		p, err := app.AddPlugin(ctx, cwd, operands[0], project)
+		if err != nil {
+			fmt.Fprintln(errOut, "gantry:", sentence(err))
+			return 1
+		}
+		scope := "user"
+		if project {
+			scope = "project"
+		}
+		fmt.Fprintf(out, "Added the plugin %s (%s): %s\n", p.Name, scope, p.Root)
+		return 0
+	case verb == "list" && len(operands) == 0 && !project:
+		lines, err := app.ListPlugins(cwd)
+		if err != nil {
+			fmt.Fprintln(errOut, "gantry:", sentence(err))
+			return 1
+		}
+		for _, l := range lines {
+			fmt.Fprintln(out, l)
+		}
+		return 0
+	case verb == "remove" && len(operands) == 1:
+		dir, err := app.RemovePlugin(cwd, operands[0], project)
+		if err != nil {
+			fmt.Fprintln(errOut, "gantry:", sentence(err))
+			return 1
+		}
+		fmt.Fprintf(out, "Removed the plugin %s: %s\n", operands[0], dir)
+		return 0
+	}
+	fmt.Fprintln(errOut, pluginUsage)
+	return 2
+}
