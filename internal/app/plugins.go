@@ -93,3 +93,7 @@ func pluginRows(cfg *config.Config) []DoctorRow {
 	}
 	return rows
 }
+
+// PluginSummary are the lines /plugin shows: the session's enabled plugins (see
+// PluginLines).
+func (a *App) PluginSummary() []string { return PluginLines(a.cfg) }

@@ -152,6 +152,7 @@ func commandTable() []command {
 			return fmt.Sprintf("The model is now %s.", model)
 		}},
 		{"agents", "List the agent definitions and where each came from", "", runAgents},
+		{"plugin", "List the enabled plugins (gantry plugin add|remove changes them)", "", runPlugin},
 		{"doctor", "What is in force, what was read from gantry's, Claude Code's and Codex's files, and what was ignored", "", runDoctor},
 		{"rewind", "Go back to before a prompt: /rewind lists them; /rewind N [files|conversation] [force]", "N [files|conversation] [force]", runRewind},
 		{"skills", "List the skills gantry found for this project", "", func(s *session, _ context.Context, _ string) string {

@@ -38,6 +38,7 @@ func init() {
 		{"sessions", "list the stored sessions", "", (*Model).cmdSessions},
 		{"skills", "list the skills found", "", (*Model).cmdSkills},
 		{"agents", "list the agent definitions and where each came from", "", (*Model).cmdAgents},
+		{"plugin", "list the enabled plugins (gantry plugin add|remove changes them)", "", (*Model).cmdPlugin},
 		{"hooks", "list the configured hooks", "", (*Model).cmdHooks},
 		{"mcp", "list the MCP servers, where they stand and their tools", "", (*Model).cmdMCP},
 		{"permissions", "show the mode and the allow and deny rules", "", (*Model).cmdPermissions},
