@@ -141,4 +141,14 @@ func TestClaudeEnabledPluginsOfLocalMarketplaces(t *testing.T) {
 	if err != nil || len(c.Plugins()) != 1 {
 		t.Errorf("plugins %+v, %v", c.Plugins(), err)
 	}
+
+	// Enabled by the project's Claude settings: held back in a folder not trusted.
+	write(t, filepath.Join(e.home, ".claude", "settings.json"), `{}`)
+	write(t, filepath.Join(e.root, ".claude", "settings.json"), `{"enabledPlugins": {"demo@local": true}}`)
+	if c, err = LoadHeld(e.root); err != nil || len(c.Plugins()) != 0 || len(c.Held().Programs) != 1 || len(c.Held().Hooks) != 1 || len(c.Held().Servers) != 1 {
+		t.Errorf("held: plugins %+v, held %+v, %v", c.Plugins(), c.Held(), err)
+	}
+	if c, err = Load(e.root); err != nil || len(c.Plugins()) != 1 || c.Plugins()[0].Scope != "project" {
+		t.Errorf("trusted: plugins %+v, %v", c.Plugins(), err)
+	}
 }
