@@ -193,3 +193,32 @@ func TestPluginAddListRemove(t *testing.T) {
 		t.Error("removing a plugin twice")
 	}
 }
+
+// A plugin's agent runs by its namespaced name through the agent tool, with its own
+// prompt and tools.
+func TestPluginAgentRunsByItsName(t *testing.T) {
+	commandHomes(t)
+	plug := writeTestPlugin(t)
+	dir := project(t, "plugins: ["+plug+"]\n", map[string]string{})
+	r := &router{
+		parent:  []scripted.Step{{Calls: []scripted.Call{{ID: "a", Name: "agent", Input: `{"prompt":"help me","description":"demo help","subagent_type":"demo:helper"}`}}}},
+		subStep: func(llm.Request) scripted.Step { return scripted.Step{Text: "helped"} },
+	}
+	a, err := newStarted(Options{Cwd: dir, LLM: r, PermissionMode: "yolo"}, func(face.Event) {}, face.NoHuman{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	if end := a.Run(context.Background(), "get help", nil); end.StopReason != "end_turn" {
+		t.Fatalf("end %+v", end)
+	}
+	if len(r.subReqs) != 1 {
+		t.Fatalf("%d subagent requests, want 1", len(r.subReqs))
+	}
+	if sub := r.subReqs[0]; !strings.Contains(sub.System, "You help.") || !slices.Equal(toolNames(sub), []string{"read_file"}) {
+		t.Errorf("the subagent's tools are %v, its system prompt:\n%s", toolNames(sub), sub.System)
+	}
+	if got := a.agent.History()[2].Content[0]; got.Text != "helped" || got.IsError {
+		t.Errorf("the agent's answer is not the result: %+v", got)
+	}
+}
