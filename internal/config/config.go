@@ -79,7 +79,7 @@ type Config struct {
 	// Claude Code's files name, plugins those loaded (pluginload.go).
 	pluginRefs []pluginRef
 	markets    map[string]string
-	plugins    []LoadedPlugin
+	plugins    *pluginSet
 	// hold: the project's parts that run or allow are held back (LoadHeld); held
 	// says what they are; trusted is the user's trustedFolders; mcpApproved the
 	// .mcp.json servers the user's Claude settings approve (all: every one).
@@ -335,6 +335,7 @@ var (
 // Default returns the configuration used when no file says otherwise.
 func Default() *Config {
 	return &Config{
+		plugins:        &pluginSet{},
 		MaxOutput:      30000,
 		PreviewLines:   5,
 		SkillsDir:      []string{".gantry/skills"},

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // LoadedPlugin is an enabled plugin of a session: the plugin, where it was enabled
@@ -38,10 +39,33 @@ type claudeMarketplace struct {
 
 // Plugins returns the enabled plugins, the user's then the project's, in the order
 // their files name them. A project's plugins are there only in a trusted folder.
-func (c *Config) Plugins() []LoadedPlugin { return slices.Clone(c.plugins) }
+func (c *Config) Plugins() []LoadedPlugin {
+	if c.plugins == nil {
+		return nil
+	}
+	c.plugins.mu.Lock()
+	defer c.plugins.mu.Unlock()
+	return slices.Clone(c.plugins.list)
+}
 
-// SetPlugins replaces the enabled plugins (with a trusted folder's, once trusted).
-func (c *Config) SetPlugins(p []LoadedPlugin) { c.plugins = slices.Clone(p) }
+// SetPlugins replaces the enabled plugins (with a trusted folder's, once trusted):
+// safe while a face reads them (its completion lists their commands) on a Config
+// made by Load.
+func (c *Config) SetPlugins(p []LoadedPlugin) {
+	if c.plugins == nil {
+		c.plugins = &pluginSet{}
+	}
+	c.plugins.mu.Lock()
+	defer c.plugins.mu.Unlock()
+	c.plugins.list = slices.Clone(p)
+}
+
+// pluginSet holds a Config's enabled plugins behind a lock; copies of the Config
+// share it.
+type pluginSet struct {
+	mu   sync.Mutex
+	list []LoadedPlugin
+}
 
 // addPluginDirs records the folders of a gantry config file's plugins key: relative
 // ones are relative to the project root (a project's file) or the user's folder.
@@ -149,6 +173,7 @@ func (c *Config) loadPlugins() {
 		return
 	}
 	c.knownMarketplaces()
+	var loaded []LoadedPlugin
 	seen := map[string]bool{}
 	for _, r := range c.pluginRefs {
 		dir := r.dir
@@ -212,8 +237,9 @@ func (c *Config) loadPlugins() {
 		if r.project {
 			scope = "project"
 		}
-		c.plugins = append(c.plugins, LoadedPlugin{Plugin: p, Scope: scope, From: r.from})
+		loaded = append(loaded, LoadedPlugin{Plugin: p, Scope: scope, From: r.from})
 	}
+	c.SetPlugins(loaded)
 }
 
 // sortedKeys are the keys of m, sorted.
