@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/goccy/go-yaml"
+
+	"github.com/gantry-dev/gantry/internal/frontmatter"
 )
 
 // Def is one subagent definition.
@@ -115,7 +117,7 @@ func read(path string) (def Def, note string, err error) {
 	if err != nil {
 		return def, "", fmt.Errorf("reading it: %w", err)
 	}
-	block, body, ok := splitFrontMatter(string(data))
+	block, body, ok := frontmatter.Split(string(data))
 	if !ok {
 		return def, "", errors.New("it has no front matter (a --- block with name and description)")
 	}
@@ -270,32 +272,4 @@ func decode(block string) (fields map[string]any, err error) {
 		return v, nil
 	}
 	return nil, errors.New("it is not a mapping of keys such as name and description")
-}
-
-// splitFrontMatter separates a leading `---` … `---` block from the rest.
-func splitFrontMatter(s string) (block, body string, ok bool) {
-	s = strings.TrimPrefix(s, "\uFEFF")
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	if !strings.HasPrefix(s, "---\n") {
-		return "", s, false
-	}
-	rest := s[len("---\n"):]
-	for off := 0; off < len(rest); {
-		end := strings.IndexByte(rest[off:], '\n')
-		line := rest[off:]
-		if end >= 0 {
-			line = rest[off : off+end]
-		}
-		if strings.TrimRight(line, " \t") == "---" {
-			if end < 0 {
-				return rest[:off], "", true
-			}
-			return rest[:off], rest[off+end+1:], true
-		}
-		if end < 0 {
-			break
-		}
-		off += end + 1
-	}
-	return "", s, false
 }

@@ -5,12 +5,14 @@ import (
 	"strings"
 
 	"github.com/goccy/go-yaml"
+
+	"github.com/gantry-dev/gantry/internal/frontmatter"
 )
 
 // parse reads a command file: its YAML front matter (when it has one) and its body.
 // A key that cannot be used is a problem, never a failure.
 func parse(text string) (c Command) {
-	block, body, ok := splitFrontMatter(text)
+	block, body, ok := frontmatter.Split(text)
 	c.Body = body
 	if ok {
 		fields, err := decode(block)
@@ -135,31 +137,3 @@ func str(v any) string {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// splitFrontMatter cuts a leading "---" block off s.
-func splitFrontMatter(s string) (block, body string, ok bool) {
-	s = strings.TrimPrefix(s, "\uFEFF")
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	rest, found := strings.CutPrefix(s, "---\n")
-	if !found {
-		return "", s, false
-	}
-	off := 0
-	for {
-		end := strings.IndexByte(rest[off:], '\n')
-		line := rest[off:]
-		if end >= 0 {
-			line = rest[off : off+end]
-		}
-		if strings.TrimRight(line, " \t") == "---" {
-			if end < 0 {
-				return rest[:off], "", true
-			}
-			return rest[:off], rest[off+end+1:], true
-		}
-		if end < 0 {
-			return "", s, false
-		}
-		off += end + 1
-	}
-}

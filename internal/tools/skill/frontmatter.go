@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/goccy/go-yaml"
+
+	"github.com/gantry-dev/gantry/internal/frontmatter"
 )
 
 // maxDescription bounds a catalogue line's description, in characters: Anthropic's
@@ -34,7 +36,7 @@ type meta struct {
 // allowed-tools, else (for the description) the first paragraph after the front
 // matter and any leading headings. Bad front matter is a problem, never a panic.
 func parseMeta(markdown string) (m meta) {
-	block, body, closed := splitFrontMatter(markdown)
+	block, body, closed := frontmatter.Split(markdown)
 	fields := map[string]any{}
 	if closed {
 		var err error
@@ -222,35 +224,6 @@ func clip(s string) string {
 		return string(r[:79]) + "…"
 	}
 	return s
-}
-
-// splitFrontMatter separates a leading `---` … `---` block from the rest, and tells
-// whether there was one. Without a closed block the whole text is the body.
-func splitFrontMatter(s string) (block, body string, closed bool) {
-	s = strings.TrimPrefix(s, "\uFEFF")
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	if !strings.HasPrefix(s, "---\n") {
-		return "", s, false
-	}
-	rest := s[len("---\n"):]
-	for off := 0; off <= len(rest); {
-		end := strings.IndexByte(rest[off:], '\n')
-		line := rest[off:]
-		if end >= 0 {
-			line = rest[off : off+end]
-		}
-		if strings.TrimRight(line, " \t") == "---" {
-			if end < 0 {
-				return rest[:off], "", true
-			}
-			return rest[:off], rest[off+end+1:], true
-		}
-		if end < 0 {
-			break
-		}
-		off += end + 1
-	}
-	return "", s, false
 }
 
 // firstParagraph returns the first run of non-blank lines that are not headings.
