@@ -6,14 +6,16 @@ import (
 	"strings"
 )
 
-// maxLine bounds a definition's line in the tool's description, in characters: the
-// tool is always declared, so each definition costs every request about 15 tokens.
-const maxLine = 56
+// maxBrief bounds the description part of a definition's line in the tool's
+// description, in characters, whatever the name's length (a plugin's namespaced name
+// is long): enough for the model to tell definitions apart. The tool is always
+// declared, so each definition costs every request about 30 tokens.
+const maxBrief = 80
 
 const useThis = "Use this agent "
 
 // catalog is the description's list of the agent definitions, one line each: the
-// name and the first sentence of the description, cut at maxLine.
+// name and the first sentence of the description, cut at a word within maxBrief.
 func catalog(defs []Brief) string {
 	if len(defs) == 0 {
 		return ""
@@ -21,11 +23,7 @@ func catalog(defs []Brief) string {
 	var b strings.Builder
 	b.WriteString("\n\nAgents (subagent_type):")
 	for _, d := range defs {
-		line := d.Name + ": " + firstSentence(d.Description)
-		if r := []rune(line); len(r) > maxLine {
-			line = strings.TrimSpace(string(r[:maxLine-1])) + "…"
-		}
-		b.WriteString("\n- " + line)
+		b.WriteString("\n- " + d.Name + ": " + brief(firstSentence(d.Description)))
 	}
 	return b.String()
 }
@@ -41,6 +39,20 @@ func firstSentence(s string) string {
 		return s[:i+1]
 	}
 	return s
+}
+
+// brief is s cut after its last whole word within maxBrief characters, with an
+// ellipsis, or s when it fits.
+func brief(s string) string {
+	r := []rune(s)
+	if len(r) <= maxBrief {
+		return s
+	}
+	cut := string(r[:maxBrief-1])
+	if i := strings.LastIndexByte(cut, ' '); i > maxBrief/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,;:-") + "…"
 }
 
 // unknown is the sentence refusing a name that is no definition, or "".
