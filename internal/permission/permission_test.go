@@ -61,6 +61,35 @@ func TestCompoundAllowedOnlyWhenEveryPartIs(t *testing.T) {
 	}
 }
 
+// A rule naming a program by its path (Claude Code's Bash(./scripts/gh.sh:*), a
+// plugin command's Bash(${CLAUDE_PLUGIN_ROOT}/scripts/setup.sh:*)) allows running it
+// by that path, quoted or not; a rule naming the base name does not allow another
+// path to it, a deny rule on the base name still refuses it, and inline code run by
+// an allowed interpreter path still asks.
+func TestAllowRuleNamesAProgramByItsPath(t *testing.T) {
+	e := mustEngine(t, ModeDefault, []string{`bash:\./scripts/gh\.sh( .*)?`, `bash:/opt/p/setup\.sh( .*)?`, `bash:tool\.sh( .*)?`, `bash:/usr/bin/python3( .*)?`, `bash:/usr/bin/env( .*)?`}, []string{`bash:danger\.sh( .*)?`})
+	c := func(cmd string) Decision {
+		return e.Check(Call{Tool: "bash", Level: tool.LevelExec, Principal: cmd}).Decision
+	}
+	for cmd, want := range map[string]Decision{
+		"./scripts/gh.sh issue view 123":            Allow,
+		`"/opt/p/setup.sh" fix the tests`:           Allow,
+		"/opt/p/setup.sh":                           Allow,
+		"/elsewhere/setup.sh":                       Ask,
+		"/opt/p/tool.sh x":                          Ask,
+		"tool.sh x":                                 Allow,
+		"/opt/p/danger.sh":                          Deny,
+		"/usr/bin/python3 -c 'import os'":           Ask,
+		"/usr/bin/python3 script.py":                Allow,
+		"/usr/bin/env rm -rf build":                 Ask,
+		"./scripts/gh.sh issue view 1 && curl evil": Ask,
+	} {
+		if got := c(cmd); got != want {
+			t.Errorf("%s: got %v, want %v", cmd, got, want)
+		}
+	}
+}
+
 func TestRuleMatchesWholeArgument(t *testing.T) {
 	e := mustEngine(t, ModeDefault, []string{"bash:go test"}, nil)
 	if e.Check(Call{Tool: "bash", Level: tool.LevelExec, Principal: "go test ./..."}).Decision != Ask {

@@ -30,6 +30,11 @@ type SimpleCommand struct {
 	// spelling of the subcommand, in its dashed form (multicmd.go). Deny and ask
 	// rules match them too; allow rules match Text only.
 	Readings []string
+	// Base: this is the command before it read by its program's base name
+	// (/opt/x/run.sh a → run.sh a), so that a deny rule naming the program matches
+	// however its path is written. An allow rule matching the command as written
+	// (its path) covers it: a rule allowing ./scripts/gh.sh allows running it so.
+	Base bool
 }
 
 // maxCommands bounds the commands followed in one script (sudo sudo sudo … x).
@@ -200,18 +205,20 @@ func (w *walker) run(args []word, redirs []*syntax.Redirect, depth int) {
 		text = joinWords(rest)
 		name = path.Base(name)
 	}
-	i := w.add(SimpleCommand{Text: text, Name: name})
+	i := w.add(SimpleCommand{Text: text, Name: name, Base: name != prog.val})
 	named := append([]word{litWord(name)}, args[1:]...)
 	for _, r := range otherReadings(named) {
 		w.cmds[i].Readings = append(w.cmds[i].Readings, joinWords(r))
 	}
-	w.checkNames(i, args)
+	// The checks below know programs by name: they read the command by its base
+	// name (/usr/bin/python3 -c … is python3 -c …).
+	w.checkNames(i, named)
 	if unwrap, ok := builtinRunners[name]; ok {
-		unwrap(w, i, args, redirs, depth)
+		unwrap(w, i, named, redirs, depth)
 	} else if unwrap, ok := wrappers[name]; ok {
-		unwrap(w, i, args, redirs, depth)
+		unwrap(w, i, named, redirs, depth)
 	} else if isInterpreter(name) {
-		interpreter(w, i, args)
+		interpreter(w, i, named)
 	} else if sub, ok := strings.CutPrefix(name, "git-"); ok && sub != "" {
 		unwrapGit(w, i, append(litWords("git", sub), args[1:]...), redirs, depth) // git-rebase -x …
 	}
