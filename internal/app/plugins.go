@@ -21,7 +21,7 @@ func (a *App) Plugins() []config.LoadedPlugin { return a.cfg.Plugins() }
 func pluginCommands(ps []config.LoadedPlugin) []commands.Plugin {
 	var out []commands.Plugin
 	for _, p := range ps {
-		out = append(out, commands.Plugin{Name: p.Name, Scope: p.Scope, Dirs: p.Commands})
+		out = append(out, commands.Plugin{Name: p.Name, Scope: p.Scope, Root: p.Root, Dirs: p.Commands})
 	}
 	return out
 }

@@ -183,3 +183,47 @@ func TestFindPluginCommands(t *testing.T) {
 		t.Errorf("Lookup = %v %q %v", c.Name, args, ok)
 	}
 }
+
+// TestExpandShellBlock runs a ```! block (a script of one or more lines, as
+// ralph-wiggum's command has) as one command, with the arguments put in first; a
+// plain ``` block and a ```!-less fence are left as text.
+func TestExpandShellBlock(t *testing.T) {
+	var ran []string
+	sh := func(_ context.Context, line string) (string, error) {
+		ran = append(ran, line)
+		return "set up: " + strings.ReplaceAll(line, "\n", "; ") + "\n", nil
+	}
+	c := Command{Name: "loop", Body: "Start:\n\n```!\n\"/p/setup.sh\" $ARGUMENTS\necho two\n```\n\nThen ```go\nx := 1\n```\nand\n```!\n```\nend\n"}
+	got, notes := Expand(context.Background(), c, "fix the tests", sh)
+	want := "Start:\n\nset up: \"/p/setup.sh\" fix the tests; echo two\n\nThen ```go\nx := 1\n```\nand\nset up: \nend"
+	if got != want || len(notes) != 0 {
+		t.Errorf("got %q, want %q (notes %v)", got, want, notes)
+	}
+	if !reflect.DeepEqual(ran, []string{"\"/p/setup.sh\" fix the tests\necho two", ""}) {
+		t.Errorf("ran %q", ran)
+	}
+}
+
+// TestPluginRootInCommands puts the plugin's folder in the place of
+// ${CLAUDE_PLUGIN_ROOT} in a plugin command's body and allowed-tools, and nowhere
+// else.
+func TestPluginRootInCommands(t *testing.T) {
+	plug, user := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(plug, "commands/loop.md"), "---\nallowed-tools: [\"Bash(${CLAUDE_PLUGIN_ROOT}/scripts/setup.sh:*)\"]\n---\n```!\n\"${CLAUDE_PLUGIN_ROOT}/scripts/setup.sh\" $ARGUMENTS\n```\n")
+	write(t, filepath.Join(user, "commands/mine.md"), "Mine: ${CLAUDE_PLUGIN_ROOT}\n")
+	cmds, _, err := Find(Dirs{User: user, Plugins: []Plugin{{Name: "ralph", Scope: "user", Root: plug, Dirs: []string{filepath.Join(plug, "commands")}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := byName(cmds)
+	loop := m["ralph:loop"]
+	if want := []string{"Bash(" + plug + "/scripts/setup.sh:*)"}; !reflect.DeepEqual(loop.AllowedTools, want) {
+		t.Errorf("allowed-tools %q, want %q", loop.AllowedTools, want)
+	}
+	if want := "```!\n\"" + plug + "/scripts/setup.sh\" $ARGUMENTS\n```\n"; loop.Body != want {
+		t.Errorf("body %q, want %q", loop.Body, want)
+	}
+	if m["mine"].Body != "Mine: ${CLAUDE_PLUGIN_ROOT}\n" {
+		t.Errorf("the user's own command changed: %q", m["mine"].Body)
+	}
+}

@@ -33,6 +33,9 @@ func Lookup(cmds []Command, prompt string) (c Command, args string, ok bool) {
 
 var (
 	shellLine = regexp.MustCompile("!`([^`\n]+)`")
+	// shellBlock is a fenced block opened by ```! on its own line: a script of one or
+	// more lines run as one command, its output in the block's place.
+	shellBlock = regexp.MustCompile("(?m)^```![ \t]*\n((?s:.*?))\n?^```[ \t]*$")
 	// placeholder is $ARGUMENTS, $1…$9, $$ and (Codex) $NAME.
 	placeholder = regexp.MustCompile(`\$(\$|ARGUMENTS|[1-9]|[A-Z][A-Z0-9_]*)`)
 	argName     = regexp.MustCompile(`^[A-Z][A-Z0-9_]*$`)
@@ -85,14 +88,19 @@ func Expand(ctx context.Context, c Command, args string, sh Shell) (prompt strin
 		body = strings.TrimRight(body, "\n") + "\n\nARGUMENTS: " + args // as Claude Code does
 	}
 	if sh != nil {
-		body = shellLine.ReplaceAllStringFunc(body, func(m string) string {
-			line := shellLine.FindStringSubmatch(m)[1]
+		run := func(line string) string {
 			out, err := sh(ctx, line)
 			if err != nil {
-				notes = append(notes, fmt.Sprintf("/%s: !`%s` did not run: %s", c.Name, line, oneLine(err.Error())))
-				return fmt.Sprintf("(`%s` did not run: %s)", line, oneLine(err.Error()))
+				notes = append(notes, fmt.Sprintf("/%s: !`%s` did not run: %s", c.Name, oneLine(line), oneLine(err.Error())))
+				return fmt.Sprintf("(`%s` did not run: %s)", oneLine(line), oneLine(err.Error()))
 			}
 			return strings.TrimRight(out, "\n")
+		}
+		body = shellBlock.ReplaceAllStringFunc(body, func(m string) string {
+			return run(strings.TrimSpace(shellBlock.FindStringSubmatch(m)[1]))
+		})
+		body = shellLine.ReplaceAllStringFunc(body, func(m string) string {
+			return run(shellLine.FindStringSubmatch(m)[1])
 		})
 	}
 	return strings.TrimSpace(body), notes

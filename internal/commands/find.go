@@ -54,19 +54,21 @@ type Dirs struct {
 	Plugins []Plugin
 }
 
-// Plugin is one enabled plugin's commands: its name, its scope (user, project) and
-// its command folders or single .md files.
+// Plugin is one enabled plugin's commands: its name, its scope (user, project), its
+// folder (Root: what ${CLAUDE_PLUGIN_ROOT} stands for in its commands) and its
+// command folders or single .md files.
 type Plugin struct {
-	Name, Scope string
-	Dirs        []string
+	Name, Scope, Root string
+	Dirs              []string
 }
 
 // folder is one place commands are read from.
 type folder struct {
 	dir, scope, source string
 	codex              bool
-	// plugin is the plugin's name, for a plugin's folder: its commands' namespace.
-	plugin string
+	// plugin is the plugin's name, for a plugin's folder: its commands' namespace;
+	// root is the plugin's folder.
+	plugin, root string
 }
 
 // Find reads the commands of every folder of d. The first command found with a name
@@ -91,7 +93,7 @@ func Find(d Dirs) (cmds []Command, shadowed []string, err error) {
 	}
 	for _, p := range d.Plugins {
 		for _, dir := range p.Dirs {
-			folders = append(folders, folder{dir: dir, scope: p.Scope, source: "plugin", plugin: p.Name})
+			folders = append(folders, folder{dir: dir, scope: p.Scope, source: "plugin", plugin: p.Name, root: p.Root})
 		}
 	}
 	seen := map[string]bool{}
@@ -112,6 +114,16 @@ func Find(d Dirs) (cmds []Command, shadowed []string, err error) {
 	}
 	sort.Slice(cmds, func(i, j int) bool { return cmds[i].Name < cmds[j].Name })
 	return cmds, shadowed, errors.Join(errs...)
+}
+
+// pluginRoot puts root in the place of ${CLAUDE_PLUGIN_ROOT} in c's body and
+// allowed-tools, as Claude Code does for a plugin's commands.
+func (c *Command) pluginRoot(root string) {
+	const v = "${CLAUDE_PLUGIN_ROOT}"
+	c.Body = strings.ReplaceAll(c.Body, v, root)
+	for i, t := range c.AllowedTools {
+		c.AllowedTools[i] = strings.ReplaceAll(t, v, root)
+	}
 }
 
 // readFolder reads the commands of one folder (Codex's: its top level only, as Codex
@@ -161,6 +173,9 @@ func readFolder(f folder) ([]Command, error) {
 		}
 		if f.plugin != "" {
 			c.Name = f.plugin + ":" + name
+		}
+		if f.root != "" {
+			c.pluginRoot(f.root)
 		}
 		label := f.scope
 		if ns != "" {
