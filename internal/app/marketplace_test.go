@@ -69,6 +69,15 @@ func TestMarketplaceAddInstallListRemove(t *testing.T) {
 	if err != nil || len(lines) != 1 || !strings.Contains(lines[0], "not fetched: run gantry plugin marketplace add "+shop) {
 		t.Fatalf("list before fetch %q, %v", lines, err)
 	}
+	cfg, err := config.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(pluginRows(cfg), func(r DoctorRow) bool {
+		return r.Problem && strings.Contains(r.Value, "marketplace shop (") && strings.Contains(r.Value, "not fetched: run gantry plugin marketplace add "+shop)
+	}) {
+		t.Errorf("doctor rows %+v", pluginRows(cfg))
+	}
 	if _, err := AddPlugin(ctx, dir, "far@shop", false); err == nil || !strings.Contains(err.Error(), "not fetched") {
 		t.Errorf("a plugin of a marketplace not fetched: %v", err)
 	}
@@ -88,8 +97,7 @@ func TestMarketplaceAddInstallListRemove(t *testing.T) {
 	if err != nil || p.Name != "far" || p.Root != filepath.Join(PluginsDir(), "far") {
 		t.Fatalf("far@shop %+v, %v", p, err)
 	}
-	cfg, err := config.Load(dir)
-	if err != nil {
+	if cfg, err = config.Load(dir); err != nil {
 		t.Fatal(err)
 	}
 	if ps := cfg.Plugins(); len(ps) != 2 || len(cfg.PluginProblems) != 0 {
