@@ -135,6 +135,13 @@ func TestMarketplaceAddInstallListRemove(t *testing.T) {
 	if _, err := RemoveMarketplace("shop"); err == nil {
 		t.Error("removing a marketplace twice")
 	}
+	missing := "file://" + filepath.Join(t.TempDir(), "missing.git")
+	if _, err := AddMarketplace(ctx, dir, missing); err == nil || !strings.Contains(err.Error(), "does not appear to be a git repository") {
+		t.Errorf("a repository that is not there: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(config.MarketplacesDir(), "missing")); !os.IsNotExist(err) {
+		t.Errorf("a failed clone left its folder: %v", err)
+	}
 	if _, err := os.Stat(p.Root); err != nil {
 		t.Errorf("removing the marketplace removed its installed plugin: %v", err)
 	}

@@ -7,8 +7,10 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -108,10 +110,14 @@ func gitClone(ctx context.Context, cfg *config.Config, url, ref, dest, why strin
 	argv = append(argv, "--", url, dest)
 	out, err := pol.OutputContext(ctx, contain.Spec{Argv: argv, Widen: &contain.Widening{Why: why, Network: true, Writable: []string{parent}}})
 	if err != nil {
-		if rerr := os.RemoveAll(dest); rerr != nil {
-			return fmt.Errorf("git clone %s: %w: %s (and the partial clone %s is left: %v)", url, err, strings.TrimSpace(string(out)), dest, rerr)
+		said := strings.TrimSpace(string(out))
+		if ee := (*exec.ExitError)(nil); errors.As(err, &ee) && len(ee.Stderr) > 0 {
+			said = strings.TrimSpace(string(ee.Stderr)) // git says why on its standard error
 		}
-		return fmt.Errorf("git clone %s: %w: %s", url, err, strings.TrimSpace(string(out)))
+		if rerr := os.RemoveAll(dest); rerr != nil {
+			return fmt.Errorf("git clone %s: %w: %s (and the partial clone %s is left: %v)", url, err, said, dest, rerr)
+		}
+		return fmt.Errorf("git clone %s: %w: %s", url, err, said)
 	}
 	return nil
 }
