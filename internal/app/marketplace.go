@@ -171,7 +171,8 @@ func recordMarketplace(records []config.MarketplaceRecord, r config.MarketplaceR
 }
 
 // RemoveMarketplace takes the marketplace name out of gantry's marketplaces.json
-// and deletes its clone; it returns its folder. The plugins installed from it stay.
+// and deletes its clone; it returns its folder. The plugins cloned from it stay
+// (those recorded inside the clone no longer load, and doctor says so).
 func RemoveMarketplace(name string) (string, error) {
 	records, err := config.ReadMarketplaceList()
 	if err != nil {
