@@ -70,9 +70,11 @@ Usage:
                                   what a session here sends the model first: the system
                                   prompt and each tool's schema, with their tokens
   gantry doctor                   what is in force here: sandbox, supervisor, namespaces, …
-  gantry plugin add [--project] PATH|GIT-URL | list | remove [--project] NAME
+  gantry plugin add [--project] PATH|GIT-URL|NAME@MARKETPLACE | list | remove [--project] NAME
                                   the plugins enabled for the user (or this project); a git
                                   URL is cloned into the user's plugins folder (docs/plugins.md)
+  gantry plugin marketplace add PATH|GIT-URL|OWNER/REPO|NAME | list | remove NAME
+                                  the marketplaces gantry knows; a git one is cloned
   gantry version                  print the version
 
 Flags:

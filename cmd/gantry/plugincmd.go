@@ -10,9 +10,12 @@ import (
 )
 
 // pluginUsage is the usage of `gantry plugin`.
-const pluginUsage = `usage: gantry plugin add [--project] PATH|GIT-URL
+const pluginUsage = `usage: gantry plugin add [--project] PATH|GIT-URL|NAME@MARKETPLACE
        gantry plugin list
-       gantry plugin remove [--project] NAME`
+       gantry plugin remove [--project] NAME
+       gantry plugin marketplace add PATH|GIT-URL|OWNER/REPO|NAME
+       gantry plugin marketplace list
+       gantry plugin marketplace remove NAME`
 
 // runPlugin is `gantry plugin add|list|remove` (docs/plugins.md).
 func runPlugin(args []string) int {
@@ -45,6 +48,8 @@ func pluginCommand(ctx context.Context, args []string, out, errOut io.Writer) in
 		return 1
 	}
 	switch {
+	case verb == "marketplace" && len(operands) > 0 && !project:
+		return marketplaceCommand(ctx, cwd, operands, out, errOut)
 	case verb == "add" && len(operands) == 1:
 		p, err := app.AddPlugin(ctx, cwd, operands[0], project)
 		if err != nil {
@@ -74,6 +79,40 @@ func pluginCommand(ctx context.Context, args []string, out, errOut io.Writer) in
 			return 1
 		}
 		fmt.Fprintf(out, "Removed the plugin %s: %s\n", operands[0], dir)
+		return 0
+	}
+	fmt.Fprintln(errOut, pluginUsage)
+	return 2
+}
+
+// marketplaceCommand runs `gantry plugin marketplace add|list|remove` with args.
+func marketplaceCommand(ctx context.Context, cwd string, args []string, out, errOut io.Writer) int {
+	switch {
+	case args[0] == "add" && len(args) == 2:
+		m, err := app.AddMarketplace(ctx, cwd, args[1])
+		if err != nil {
+			fmt.Fprintln(errOut, "gantry:", sentence(err))
+			return 1
+		}
+		fmt.Fprintf(out, "Added the marketplace %s: %s\n", m.Name, m.Dir)
+		return 0
+	case args[0] == "list" && len(args) == 1:
+		lines, err := app.ListMarketplaces(cwd)
+		if err != nil {
+			fmt.Fprintln(errOut, "gantry:", sentence(err))
+			return 1
+		}
+		for _, l := range lines {
+			fmt.Fprintln(out, l)
+		}
+		return 0
+	case args[0] == "remove" && len(args) == 2:
+		dir, err := app.RemoveMarketplace(args[1])
+		if err != nil {
+			fmt.Fprintln(errOut, "gantry:", sentence(err))
+			return 1
+		}
+		fmt.Fprintf(out, "Removed the marketplace %s: %s\n", args[1], dir)
 		return 0
 	}
 	fmt.Fprintln(errOut, pluginUsage)

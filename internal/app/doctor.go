@@ -150,7 +150,7 @@ func Doctor(cwd string) ([]DoctorRow, error) {
 	rows = append(rows, skillRows(cfg)...)
 	rows = append(rows, pluginRows(cfg)...)
 	rows = append(rows, memoryRows(cwd)...)
-	rows = append(rows, outputStyleRows(cwd)...)
+	rows = append(rows, outputStyleRows(cfg, cwd)...)
 	rows = append(rows, hookRows(cfg)...)
 	rows = append(rows, ruleRows(gate)...)
 	rows = append(rows, mcpRows(cfg)...)

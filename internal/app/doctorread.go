@@ -69,8 +69,8 @@ func memoryRows(cwd string) []DoctorRow {
 }
 
 // outputStyleRows list the output styles with their files.
-func outputStyleRows(cwd string) []DoctorRow {
-	styles, err := config.OutputStyles(cwd)
+func outputStyleRows(cfg *config.Config, cwd string) []DoctorRow {
+	styles, err := allOutputStyles(cfg, cwd)
 	rows := []DoctorRow{{Name: "output styles", Value: fmt.Sprintf("%d output style(s)", len(styles))}}
 	for _, s := range styles {
 		rows = append(rows, DoctorRow{Value: s.Name + ": " + s.Path})

@@ -3,6 +3,7 @@ package app
 import (
 	"encoding/json"
 	"os/exec"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -27,6 +28,9 @@ func lspOptions(cfg *config.Config) lsp.Options {
 		if s.Command != "" {
 			row.Commands = []string{s.Command}
 		}
+		if len(row.Markers) == 0 && !slices.ContainsFunc(lsp.Defaults(), func(d lsp.Spec) bool { return d.Name == n }) {
+			row.Markers = defaultMarkers(row.Extensions)
+		}
 		if s.InitializationOptions != nil {
 			if b, err := json.Marshal(s.InitializationOptions); err == nil {
 				row.InitOptions = b
@@ -35,6 +39,23 @@ func lspOptions(cfg *config.Config) lsp.Options {
 		rows = append(rows, row)
 	}
 	return lsp.Options{Servers: lsp.Merge(lsp.Defaults(), rows), DiagnosticsWait: time.Duration(cfg.LSP.DiagnosticsWait) * time.Second}
+}
+
+// defaultMarkers are the root markers of a new server row that names none (a
+// plugin's, as Claude Code's servers have no markers): those of the built-in rows
+// serving any of its extensions, then .git, so that it is rooted at its project.
+func defaultMarkers(exts []string) []string {
+	var out []string
+	for _, d := range lsp.Defaults() {
+		if slices.ContainsFunc(exts, func(e string) bool { return slices.Contains(d.Extensions, e) }) {
+			for _, m := range d.Markers {
+				if !slices.Contains(out, m) {
+					out = append(out, m)
+				}
+			}
+		}
+	}
+	return append(out, ".git")
 }
 
 // lookGopls finds gopls where go install puts it, for tests and doctor.

@@ -2,6 +2,7 @@ package app
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -22,9 +23,18 @@ type styleState struct {
 	name, section string
 }
 
-// OutputStyles returns the output styles found for the session's folder.
+// OutputStyles returns the output styles found for the session's folder, then
+// those of its plugins (named plugin:name).
 func (a *App) OutputStyles() ([]config.OutputStyle, error) {
-	return config.OutputStyles(a.opts.Cwd)
+	return allOutputStyles(a.cfg, a.opts.Cwd)
+}
+
+// allOutputStyles are the output styles of the folders of cwd, then those of cfg's
+// plugins; an error names what could not be read, after the others are read.
+func allOutputStyles(cfg *config.Config, cwd string) ([]config.OutputStyle, error) {
+	styles, err := config.OutputStyles(cwd)
+	ps, perr := config.PluginOutputStyles(cfg.Plugins())
+	return append(styles, ps...), errors.Join(err, perr)
 }
 
 // OutputStyle returns the name of the output style in force, "" for the default.

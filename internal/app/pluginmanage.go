@@ -7,8 +7,10 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -19,7 +21,7 @@ import (
 )
 
 // PluginsDir is the folder git plugins are cloned into.
-func PluginsDir() string { return filepath.Join(config.UserDir(), "plugins") }
+func PluginsDir() string { return config.PluginsDir() }
 
 // isGitURL says whether src names a git repository rather than a folder.
 func isGitURL(src string) bool {
@@ -34,7 +36,11 @@ func AddPlugin(ctx context.Context, cwd, src string, project bool) (config.Plugi
 		return config.Plugin{}, err
 	}
 	dir := src
-	if isGitURL(src) {
+	if name, market, ok := marketplaceRef(src); ok {
+		if dir, err = marketplacePlugin(ctx, cfg, name, market); err != nil {
+			return config.Plugin{}, err
+		}
+	} else if isGitURL(src) {
 		if dir, err = clonePlugin(ctx, cfg, cwd, src); err != nil {
 			return config.Plugin{}, err
 		}
@@ -74,25 +80,46 @@ func clonePlugin(ctx context.Context, cfg *config.Config, cwd, url string) (stri
 		return "", fmt.Errorf("no folder name can be made from the git URL %s", url)
 	}
 	dest := filepath.Join(PluginsDir(), name)
-	if _, err := os.Stat(dest); err == nil {
-		return "", fmt.Errorf("%s exists already: remove it, or add it as a folder", dest)
-	}
-	if err := os.MkdirAll(PluginsDir(), 0o755); err != nil {
-		return "", fmt.Errorf("making the plugins folder: %w", err)
-	}
-	// The user's deny rules judge git and what it runs, as in a session.
-	gate, err := newGate(cfg, Options{PermissionMode: string(permission.ModeYolo)}, false)
-	if err != nil {
+	if err := gitClone(ctx, cfg, url, "", dest, "plugin add: git clone of a plugin"); err != nil {
 		return "", err
 	}
-	pol := &contain.Policy{Judge: execJudge(gate), Dir: PluginsDir(), ID: "plugin-add"}
-	argv := []string{"git", "-c", "core.hooksPath=/dev/null", "-c", "protocol.ext.allow=never", "clone", "--depth", "1", "--", url, dest}
-	out, err := pol.OutputContext(ctx, contain.Spec{Argv: argv, Widen: &contain.Widening{Why: "plugin add: git clone of a plugin", Network: true, Writable: []string{PluginsDir()}}})
-	if err != nil {
-		os.RemoveAll(dest)
-		return "", fmt.Errorf("git clone %s: %w: %s", url, err, strings.TrimSpace(string(out)))
-	}
 	return dest, nil
+}
+
+// gitClone clones the repository url (at the branch or tag ref, if any) into the
+// folder dest, which must not exist: --depth 1, with git's hooks and ext:: transport
+// off, run through the one door with the user's deny rules judging it (as in a
+// session), writing only in dest's parent folder.
+func gitClone(ctx context.Context, cfg *config.Config, url, ref, dest, why string) error {
+	parent := filepath.Dir(dest)
+	if _, err := os.Stat(dest); err == nil {
+		return fmt.Errorf("%s exists already: remove it, or add it as a folder", dest)
+	}
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return fmt.Errorf("making the folder %s: %w", parent, err)
+	}
+	gate, err := newGate(cfg, Options{PermissionMode: string(permission.ModeYolo)}, false)
+	if err != nil {
+		return err
+	}
+	pol := &contain.Policy{Judge: execJudge(gate), Dir: parent, ID: "plugin-add"}
+	argv := []string{"git", "-c", "core.hooksPath=/dev/null", "-c", "protocol.ext.allow=never", "clone", "--depth", "1"}
+	if ref != "" {
+		argv = append(argv, "--branch", ref)
+	}
+	argv = append(argv, "--", url, dest)
+	out, err := pol.OutputContext(ctx, contain.Spec{Argv: argv, Widen: &contain.Widening{Why: why, Network: true, Writable: []string{parent}}})
+	if err != nil {
+		said := strings.TrimSpace(string(out))
+		if ee := (*exec.ExitError)(nil); errors.As(err, &ee) && len(ee.Stderr) > 0 {
+			said = strings.TrimSpace(string(ee.Stderr)) // git says why on its standard error
+		}
+		if rerr := os.RemoveAll(dest); rerr != nil {
+			return fmt.Errorf("git clone %s: %w: %s (and the partial clone %s is left: %v)", url, err, said, dest, rerr)
+		}
+		return fmt.Errorf("git clone %s: %w: %s", url, err, said)
+	}
+	return nil
 }
 
 // RemovePlugin takes the plugin named name (or recorded as that folder) out of the

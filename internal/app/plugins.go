@@ -82,8 +82,8 @@ func pluginRows(cfg *config.Config) []DoctorRow {
 				hooks += len(m.Hooks)
 			}
 		}
-		rows = append(rows, DoctorRow{Value: fmt.Sprintf("%s (%s, %s): %s; %d command folder(s), %d agent folder(s), %d skill folder(s), %d hook(s), %d MCP server(s)",
-			p.Name, p.Scope, p.From, p.Root, len(p.Commands), len(p.Agents), len(p.Skills), hooks, len(p.MCPServers))})
+		rows = append(rows, DoctorRow{Value: fmt.Sprintf("%s (%s, %s): %s; %d command folder(s), %d agent folder(s), %d skill folder(s), %d hook(s), %d MCP server(s), %d output style folder(s), %d language server(s)",
+			p.Name, p.Scope, p.From, p.Root, len(p.Commands), len(p.Agents), len(p.Skills), hooks, len(p.MCPServers), len(p.OutputStyles), len(p.LSPServers))})
 		for _, s := range p.Skipped {
 			rows = append(rows, DoctorRow{Value: "  ignored: " + s, Problem: true})
 		}
@@ -91,7 +91,7 @@ func pluginRows(cfg *config.Config) []DoctorRow {
 	for _, s := range cfg.PluginProblems {
 		rows = append(rows, DoctorRow{Value: "not loaded: " + s, Problem: true})
 	}
-	return rows
+	return append(rows, marketplaceRows(cfg)...)
 }
 
 // PluginSummary are the lines /plugin shows: the session's enabled plugins (see

@@ -78,7 +78,7 @@ type Config struct {
 	// pluginRefs are the plugins the files enable, markets the local marketplaces
 	// Claude Code's files name, plugins those loaded (pluginload.go).
 	pluginRefs []pluginRef
-	markets    map[string]string
+	markets    map[string]KnownMarketplace
 	plugins    *pluginSet
 	// hold: the project's parts that run or allow are held back (LoadHeld); held
 	// says what they are; trusted is the user's trustedFolders; mcpApproved the

@@ -28,13 +28,27 @@ type pluginRef struct {
 }
 
 // claudeMarketplace is an entry of Claude Code's extraKnownMarketplaces or of its
-// known_marketplaces.json: gantry reads those whose source is a local folder.
+// known_marketplaces.json: a local folder ("directory"), or a git repository
+// ("git" with its url, "github" with its repo) that gantry or Claude Code fetched.
 type claudeMarketplace struct {
 	Source struct {
 		Source string `json:"source"`
 		Path   string `json:"path"`
+		Repo   string `json:"repo"`
+		URL    string `json:"url"`
 	} `json:"source"`
 	InstallLocation string `json:"installLocation"`
+}
+
+// gitURL is the repository of a git or github marketplace source, "" for another.
+func (m claudeMarketplace) gitURL() string {
+	switch m.Source.Source {
+	case "git":
+		return m.Source.URL
+	case "github":
+		return GitHubURL(m.Source.Repo)
+	}
+	return ""
 }
 
 // Plugins returns the enabled plugins, the user's then the project's, in the order
@@ -86,19 +100,22 @@ func (c *Config) addPluginDirs(path string, dirs []string, project bool) {
 // addClaudePlugins records the enabledPlugins ("name@marketplace": true) and the
 // extraKnownMarketplaces of one Claude Code settings file.
 func (c *Config) addClaudePlugins(path string, enabled map[string]json.RawMessage, markets map[string]claudeMarketplace, project bool, rec *ClaudeFile) {
-	for name, m := range markets {
+	for _, name := range sortedKeys(markets) {
+		m := markets[name]
+		if url := m.gitURL(); url != "" {
+			// Fetched by `gantry plugin marketplace add`, never when loading.
+			c.addMarket(KnownMarketplace{Name: name, Source: url, From: path})
+			continue
+		}
 		if m.Source.Source != "directory" || m.Source.Path == "" {
-			rec.Skipped = append(rec.Skipped, fmt.Sprintf("the marketplace %s was skipped: gantry reads only marketplaces in a local folder (source \"directory\")", name))
+			rec.Skipped = append(rec.Skipped, fmt.Sprintf("the marketplace %s was skipped: gantry reads marketplaces in a local folder (source \"directory\") or a git repository (\"git\", \"github\")", name))
 			continue
 		}
 		dir := expandHome(m.Source.Path)
 		if !filepath.IsAbs(dir) {
 			dir = filepath.Join(c.root, dir)
 		}
-		if c.markets == nil {
-			c.markets = map[string]string{}
-		}
-		c.markets[name] = filepath.Clean(dir)
+		c.addMarket(KnownMarketplace{Name: name, Dir: filepath.Clean(dir), Source: m.Source.Path, From: path})
 	}
 	names := make([]string, 0, len(enabled))
 	for n := range enabled {
@@ -123,10 +140,12 @@ func (c *Config) addClaudePlugins(path string, enabled map[string]json.RawMessag
 	}
 }
 
-// knownMarketplaces reads Claude Code's ~/.claude/plugins/known_marketplaces.json
-// into c.markets, below the settings files' extraKnownMarketplaces: the folder of a
-// local ("directory") marketplace, or the installLocation Claude Code copied it to.
+// knownMarketplaces reads gantry's marketplaces.json, then Claude Code's
+// ~/.claude/plugins/known_marketplaces.json, into c.markets, below the settings
+// files' extraKnownMarketplaces: the folder of a local ("directory") marketplace,
+// or the installLocation Claude Code copied it to.
 func (c *Config) knownMarketplaces() {
+	c.gantryMarketplaces()
 	d := ClaudeDir()
 	if d == "" {
 		return
@@ -145,21 +164,16 @@ func (c *Config) knownMarketplaces() {
 		c.PluginProblems = append(c.PluginProblems, fmt.Sprintf("%s is not a list of marketplaces gantry can read: %v", path, err))
 		return
 	}
-	for name, m := range known {
-		if _, ok := c.markets[name]; ok {
-			continue
-		}
-		dir := m.InstallLocation
+	for _, name := range sortedKeys(known) {
+		m := known[name]
+		dir, source := m.InstallLocation, m.gitURL()
 		if m.Source.Source == "directory" && m.Source.Path != "" {
-			dir = m.Source.Path
+			dir, source = m.Source.Path, m.Source.Path
 		}
 		if dir == "" {
 			continue
 		}
-		if c.markets == nil {
-			c.markets = map[string]string{}
-		}
-		c.markets[name] = filepath.Clean(expandHome(dir))
+		c.addMarket(KnownMarketplace{Name: name, Dir: filepath.Clean(expandHome(dir)), Source: source, From: path})
 	}
 }
 
@@ -169,20 +183,25 @@ func (c *Config) knownMarketplaces() {
 // said in Held, while the folder is not trusted. What cannot be read is a notice in
 // PluginProblems, never an error: a plugin is not the person's own file.
 func (c *Config) loadPlugins() {
+	c.knownMarketplaces()
 	if len(c.pluginRefs) == 0 {
 		return
 	}
-	c.knownMarketplaces()
 	var loaded []LoadedPlugin
 	seen := map[string]bool{}
 	for _, r := range c.pluginRefs {
 		dir := r.dir
 		if dir == "" {
-			mdir, ok := c.markets[r.market]
-			if !ok {
-				c.PluginProblems = append(c.PluginProblems, fmt.Sprintf("The plugin %s@%s (%s) is not loaded: gantry knows no local marketplace %s.", r.name, r.market, r.from, r.market))
+			m, ok := c.markets[r.market]
+			switch {
+			case !ok:
+				c.PluginProblems = append(c.PluginProblems, fmt.Sprintf("The plugin %s@%s (%s) is not loaded: gantry knows no marketplace %s.", r.name, r.market, r.from, r.market))
+				continue
+			case m.Dir == "":
+				c.PluginProblems = append(c.PluginProblems, fmt.Sprintf("The plugin %s@%s (%s) is not loaded: the marketplace %s is not fetched: run gantry plugin marketplace add %s.", r.name, r.market, r.from, r.market, m.Source))
 				continue
 			}
+			mdir := m.Dir
 			_, list, err := ReadMarketplace(mdir)
 			if err != nil {
 				c.PluginProblems = append(c.PluginProblems, fmt.Sprintf("The plugin %s@%s (%s) is not loaded: %v.", r.name, r.market, r.from, err))
@@ -197,7 +216,14 @@ func (c *Config) loadPlugins() {
 				c.PluginProblems = append(c.PluginProblems, fmt.Sprintf("The plugin %s@%s (%s) is not loaded: %s.", r.name, r.market, r.from, list[i].Problem))
 				continue
 			}
-			dir = list[i].Dir
+			if dir = list[i].Dir; list[i].GitURL != "" {
+				// Cloned by `gantry plugin add name@marketplace`, never when loading.
+				dir = filepath.Join(PluginsDir(), r.name)
+				if !pluginName.MatchString(r.name) || !isDir(dir) {
+					c.PluginProblems = append(c.PluginProblems, fmt.Sprintf("The plugin %s@%s (%s) is not loaded: its source is the git repository %s, not cloned yet: run gantry plugin add %s@%s.", r.name, r.market, r.from, list[i].GitURL, r.name, r.market))
+					continue
+				}
+			}
 		}
 		if seen[dir] {
 			continue
@@ -216,6 +242,10 @@ func (c *Config) loadPlugins() {
 			for _, n := range sortedKeys(p.MCPServers) {
 				c.holdServer(n, p.MCPServers[n])
 			}
+			for _, n := range sortedKeys(p.LSPServers) {
+				s := p.LSPServers[n]
+				c.held.Programs = append(c.held.Programs, fmt.Sprintf("lsp.servers.%s: %s (%s)", n, strings.Join(append([]string{s.Command}, s.Args...), " "), p.Root))
+			}
 			continue
 		}
 		for event, ms := range p.Hooks {
@@ -232,6 +262,16 @@ func (c *Config) loadPlugins() {
 			srv := p.MCPServers[n]
 			srv.From = filepath.Join(p.Root, MCPJSONFile)
 			c.addMCPServer(n, srv)
+		}
+		for _, n := range sortedKeys(p.LSPServers) {
+			if _, taken := c.LSP.Servers[n]; taken {
+				p.Skipped = append(p.Skipped, fmt.Sprintf("its language server %s was left out: a server of that name is configured already", n))
+				continue
+			}
+			if c.LSP.Servers == nil {
+				c.LSP.Servers = map[string]LSPServer{}
+			}
+			c.LSP.Servers[n] = p.LSPServers[n]
 		}
 		scope := "user"
 		if r.project {

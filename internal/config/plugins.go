@@ -33,12 +33,20 @@ type Plugin struct {
 	Hooks map[string][]HookMatcher
 	// MCPServers are its MCP servers by the name its file gives them.
 	MCPServers map[string]MCPServer
+	// OutputStyles are the folders (or single .md files) of its output styles.
+	OutputStyles []string
+	// LSPServers are its language servers by the name its file gives them, as rows
+	// of gantry's server table (pluginlsp.go).
+	LSPServers map[string]LSPServer
 	// Skipped says what of the plugin gantry does not take, one sentence each.
 	Skipped []string
 }
 
 // pluginName is the form Claude Code's manifest reference gives a plugin's name.
 var pluginName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// ValidPluginName says whether s can name a plugin (and so a folder of PluginsDir).
+func ValidPluginName(s string) bool { return pluginName.MatchString(s) }
 
 // manifest is plugin.json: the component keys are a path, a list of paths, or (hooks
 // and mcpServers) the object itself.
@@ -52,6 +60,8 @@ type manifest struct {
 	Skills      json.RawMessage `json:"skills"`
 	Hooks       json.RawMessage `json:"hooks"`
 	MCPServers  json.RawMessage `json:"mcpServers"`
+	Styles      json.RawMessage `json:"outputStyles"`
+	LSPServers  json.RawMessage `json:"lspServers"`
 }
 
 // ReadPlugin reads the plugin in dir. Without a manifest the plugin is named after
@@ -90,7 +100,8 @@ func ReadPlugin(dir string) (Plugin, error) {
 		key, def string
 		raw      json.RawMessage
 		dst      *[]string
-	}{{"commands", "commands", m.Commands, &p.Commands}, {"agents", "agents", m.Agents, &p.Agents}, {"skills", "skills", m.Skills, &p.Skills}} {
+	}{{"commands", "commands", m.Commands, &p.Commands}, {"agents", "agents", m.Agents, &p.Agents}, {"skills", "skills", m.Skills, &p.Skills},
+		{"outputStyles", "output-styles", m.Styles, &p.OutputStyles}} {
 		if isDir(filepath.Join(root, part.def)) {
 			*part.dst = append(*part.dst, filepath.Join(root, part.def))
 		}
@@ -104,6 +115,9 @@ func ReadPlugin(dir string) (Plugin, error) {
 		return p, err
 	}
 	if err := p.readMCP(mpath, m.MCPServers); err != nil {
+		return p, err
+	}
+	if err := p.readLSP(mpath, m.LSPServers); err != nil {
 		return p, err
 	}
 	return p, nil
