@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 )
 
 // otherSource is one file of another tool that defines MCP servers: project says it
@@ -14,13 +15,33 @@ type otherSource struct {
 
 // loadOtherMCP adds the MCP servers of the other tools' files, below Claude Code's
 // and gantry's (a server of the same name defined there wins): the user's files
-// first, then the project's, whose servers are held back in a folder not trusted.
+// first (opencode's, Crush's, Codex's), then the project's in the same order, whose
+// servers are held back in a folder not trusted.
 // What a file cannot give is in MCPProblems; a server it turns off is in MCPSkipped.
 func (c *Config) loadOtherMCP() {
 	userCodex := codexUserConfig()
-	sources := []otherSource{
-		{false, func() ([]jsonServer, []string, []string) { return codexServers(userCodex) }},
+	var sources []otherSource
+	jsonFiles := func(project, crush bool, paths ...string) {
+		for _, p := range paths {
+			sources = append(sources, otherSource{project, func() ([]jsonServer, []string, []string) { return otherJSONServers(p, crush) }})
+		}
 	}
+	jsonFiles(false, false, opencodeUserFiles()...)
+	jsonFiles(false, true, crushUserFiles()...)
+	sources = append(sources, otherSource{false, func() ([]jsonServer, []string, []string) { return codexServers(userCodex) }})
+	var user []string // a project at the home folder: its files are the user's
+	user = append(append(user, opencodeUserFiles()...), crushUserFiles()...)
+	in := func(rels []string) []string {
+		var out []string
+		for _, r := range rels {
+			if p := filepath.Join(c.root, r); !slices.Contains(user, p) {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	jsonFiles(true, false, in(OpencodeProjectFiles)...)
+	jsonFiles(true, true, in(CrushProjectFiles)...)
 	if p := filepath.Join(c.root, CodexProjectConfig); p != userCodex {
 		sources = append(sources, otherSource{true, func() ([]jsonServer, []string, []string) { return codexServers(p) }})
 	}

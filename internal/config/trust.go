@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -20,8 +21,8 @@ import (
 
 // TrustFiles are the project files, relative to the project root, whose content a
 // folder's trust is kept for: a change to any of them asks again.
-var TrustFiles = []string{MCPJSONFile, ".claude/settings.json", ".claude/settings.local.json", ".gantry/config.yaml", ".gantry/permissions.yaml", ".gantry/plugins.json",
-	CodexProjectConfig}
+var TrustFiles = slices.Concat([]string{MCPJSONFile, ".claude/settings.json", ".claude/settings.local.json", ".gantry/config.yaml", ".gantry/permissions.yaml", ".gantry/plugins.json",
+	CodexProjectConfig}, OpencodeProjectFiles, CrushProjectFiles)
 
 // Held is what a folder not yet trusted would run or apply, as the question shows it.
 type Held struct {
