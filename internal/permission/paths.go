@@ -193,7 +193,7 @@ func (e *Engine) checkFiles(c Call) Verdict {
 			return Verdict{Decision: Deny, Reason: fmt.Sprintf("a deny rule (%s) forbids it", r.describe())}
 		}
 	}
-	if e.mode == ModePlan && c.Level != tool.LevelRead {
+	if e.modeOf(c) == ModePlan && c.Level != tool.LevelRead {
 		return e.byMode(c)
 	}
 	if v, ok := e.remembered(c); ok {
@@ -210,7 +210,7 @@ func (e *Engine) checkFiles(c Call) Verdict {
 				return Verdict{Decision: Ask, EveryMode: true, AllowRule: rule,
 					Reason: fmt.Sprintf("%s is protected (%s, which runs code later), so writing it is asked in every mode, yolo included", cp.rel, runs)}
 			}
-			if e.mode == ModeYolo {
+			if e.modeOf(c) == ModeYolo {
 				break // yolo writes them (deny rules aside)
 			}
 			return Verdict{Decision: Ask, Reason: fmt.Sprintf("%s is protected (%s), so writing it is asked in every mode but yolo", cp.rel, why), AllowRule: rule}
