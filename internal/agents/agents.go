@@ -12,8 +12,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/goccy/go-yaml"
-
 	"github.com/gantry-dev/gantry/internal/frontmatter"
 )
 
@@ -133,7 +131,7 @@ func read(path string) (def Def, note string, err error) {
 	if !ok {
 		return def, "", errors.New("it has no front matter (a --- block with name and description)")
 	}
-	fields, err := decode(block)
+	fields, err := frontmatter.Decode(block)
 	if err != nil {
 		// Claude Code reads a description holding ": " unquoted (most of its plugins'
 		// agents have one, with examples inside): so does gantry, key by key.
@@ -275,7 +273,7 @@ func lenient(block string) (map[string]any, bool) {
 		v := strings.TrimSpace(strings.Join(lines, "\n"))
 		var parsed any
 		if strings.HasPrefix(v, "[") || strings.HasPrefix(v, `"`) || strings.HasPrefix(v, "'") {
-			if f, err := decode("v: " + v); err == nil {
+			if f, err := frontmatter.Decode("v: " + v); err == nil {
 				parsed = f["v"]
 			}
 		}
@@ -300,25 +298,4 @@ func lenient(block string) (map[string]any, bool) {
 	}
 	flush()
 	return fields, len(fields) > 0
-}
-
-// decode reads the front matter block into its keys.
-func decode(block string) (fields map[string]any, err error) {
-	defer func() {
-		if r := recover(); r != nil { // the YAML library is not trusted with a panic
-			fields, err = nil, fmt.Errorf("the YAML reader failed: %v", r)
-		}
-	}()
-	var v any
-	if err := yaml.Unmarshal([]byte(block), &v); err != nil {
-		first, _, _ := strings.Cut(strings.TrimSpace(yaml.FormatError(err, false, false)), "\n")
-		return nil, errors.New(first)
-	}
-	switch v := v.(type) {
-	case nil:
-		return map[string]any{}, nil
-	case map[string]any:
-		return v, nil
-	}
-	return nil, errors.New("it is not a mapping of keys such as name and description")
 }
