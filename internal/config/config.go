@@ -51,8 +51,9 @@ type Config struct {
 	// MCPServers are the MCP servers to connect to, by name: those of Claude Code's
 	// files (see loadClaudeMCP), then gantry's own, which win on a name clash.
 	MCPServers map[string]MCPServer `yaml:"mcpServers,omitempty"`
-	// MCPProblems are the sentences of what Claude Code's MCP files could not give
-	// (a file that is not JSON, say), each naming the file: notices, not errors.
+	// MCPProblems are the sentences of what the MCP files of Claude Code and the other
+	// tools could not give (a file that is not JSON, say), each naming the file:
+	// notices, not errors.
 	MCPProblems []string `yaml:"-"`
 	// MCPSkipped says which servers of the other tools' files (Codex's, opencode's,
 	// Crush's) were read and not used, and why: "name (file): why".
