@@ -29,7 +29,7 @@ func (c *Config) loadOtherMCP() {
 	jsonFiles(false, false, opencodeUserFiles()...)
 	jsonFiles(false, true, crushUserFiles()...)
 	sources = append(sources, otherSource{false, func() ([]jsonServer, []string, []string) { return codexServers(userCodex) }})
-	var user []string // a project at the home folder: its files are the user's
+	var user []string // a project file that is a user's file too is read once, as the user's
 	user = append(append(user, opencodeUserFiles()...), crushUserFiles()...)
 	in := func(rels []string) []string {
 		var out []string
