@@ -9,9 +9,8 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
-
-	"github.com/goccy/go-yaml"
 
 	"github.com/gantry-dev/gantry/internal/frontmatter"
 )
@@ -29,6 +28,13 @@ type Def struct {
 	Model string
 	// Prompt is the body: added to the subagent's system prompt.
 	Prompt string
+	// MaxTurns stops the subagent after that many model turns; 0 is no limit of its
+	// own (the session's).
+	MaxTurns int
+	// PermissionMode is the mode it runs in, one of PermissionModes, as written; the
+	// caller's mode caps it (a subagent never gets more than its caller). "" is the
+	// caller's.
+	PermissionMode string
 	// Path is its file; Source names its folder ("project .claude/agents").
 	Path, Source string
 }
@@ -107,9 +113,13 @@ var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]*$`)
 // known are the front-matter keys gantry reads; ignored are Claude Code's that
 // change nothing here (color is a terminal's); any other key is named in a notice.
 var (
-	known   = []string{"name", "description", "tools", "disallowedTools", "model"}
+	known   = []string{"name", "description", "tools", "disallowedTools", "model", "maxTurns", "permissionMode"}
 	ignored = []string{"color"}
 )
+
+// PermissionModes are the values of permissionMode: Claude Code's, then gantry's own
+// names of the same modes.
+var PermissionModes = []string{"default", "acceptEdits", "plan", "bypassPermissions", "dontAsk", "accept-edits", "yolo"}
 
 // read parses one definition file; note names keys it ignores.
 func read(path string) (def Def, note string, err error) {
@@ -121,7 +131,7 @@ func read(path string) (def Def, note string, err error) {
 	if !ok {
 		return def, "", errors.New("it has no front matter (a --- block with name and description)")
 	}
-	fields, err := decode(block)
+	fields, err := frontmatter.Decode(block)
 	if err != nil {
 		// Claude Code reads a description holding ": " unquoted (most of its plugins'
 		// agents have one, with examples inside): so does gantry, key by key.
@@ -155,6 +165,21 @@ func read(path string) (def Def, note string, err error) {
 		def.Model = strings.TrimSpace(m)
 	}
 	def.Prompt = strings.TrimSpace(body)
+	var notes []string
+	if v, ok := fields["maxTurns"]; ok && v != nil {
+		if n, ok := wholeNumber(v); ok && n > 0 {
+			def.MaxTurns = n
+		} else {
+			notes = append(notes, fmt.Sprintf("its maxTurns %v is not a whole number above 0, so the session's limit applies", v))
+		}
+	}
+	if v, ok := fields["permissionMode"]; ok && v != nil {
+		if m := strings.TrimSpace(str(v)); slices.Contains(PermissionModes, m) {
+			def.PermissionMode = m
+		} else {
+			notes = append(notes, fmt.Sprintf("its permissionMode %v is not one of %s, so it runs in its caller's mode", v, strings.Join(PermissionModes, ", ")))
+		}
+	}
 	var unknown []string
 	for k := range fields {
 		if !slices.Contains(known, k) && !slices.Contains(ignored, k) {
@@ -163,9 +188,31 @@ func read(path string) (def Def, note string, err error) {
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		note = "gantry ignores its keys " + strings.Join(unknown, ", ")
+		notes = append(notes, "gantry ignores its keys "+strings.Join(unknown, ", "))
 	}
-	return def, note, nil
+	return def, strings.Join(notes, "; "), nil
+}
+
+// wholeNumber reads a YAML number, or a string of digits (as the lenient reader
+// gives values), as an int.
+func wholeNumber(v any) (int, bool) {
+	switch n := v.(type) {
+	case uint64:
+		return int(min(n, 1<<31)), true
+	case int64:
+		return int(max(min(n, 1<<31), -1)), true
+	case int:
+		return n, true
+	case float64:
+		if n == float64(int(n)) {
+			return int(n), true
+		}
+	case string:
+		if i, err := strconv.Atoi(strings.TrimSpace(n)); err == nil {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // list reads a key that is a comma-separated string or a YAML list of names; absent
@@ -226,7 +273,7 @@ func lenient(block string) (map[string]any, bool) {
 		v := strings.TrimSpace(strings.Join(lines, "\n"))
 		var parsed any
 		if strings.HasPrefix(v, "[") || strings.HasPrefix(v, `"`) || strings.HasPrefix(v, "'") {
-			if f, err := decode("v: " + v); err == nil {
+			if f, err := frontmatter.Decode("v: " + v); err == nil {
 				parsed = f["v"]
 			}
 		}
@@ -251,25 +298,4 @@ func lenient(block string) (map[string]any, bool) {
 	}
 	flush()
 	return fields, len(fields) > 0
-}
-
-// decode reads the front matter block into its keys.
-func decode(block string) (fields map[string]any, err error) {
-	defer func() {
-		if r := recover(); r != nil { // the YAML library is not trusted with a panic
-			fields, err = nil, fmt.Errorf("the YAML reader failed: %v", r)
-		}
-	}()
-	var v any
-	if err := yaml.Unmarshal([]byte(block), &v); err != nil {
-		first, _, _ := strings.Cut(strings.TrimSpace(yaml.FormatError(err, false, false)), "\n")
-		return nil, errors.New(first)
-	}
-	switch v := v.(type) {
-	case nil:
-		return map[string]any{}, nil
-	case map[string]any:
-		return v, nil
-	}
-	return nil, errors.New("it is not a mapping of keys such as name and description")
 }

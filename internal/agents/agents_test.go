@@ -34,7 +34,7 @@ You are an expert code analyst.
 func TestLoadOrderAndNotices(t *testing.T) {
 	root, user, claude := t.TempDir(), t.TempDir(), t.TempDir()
 	write(t, filepath.Join(root, ".claude", "agents"), "code-explorer.md", explorer)
-	write(t, filepath.Join(root, ".gantry", "agents"), "reviewer.md", "---\nname: reviewer\ndescription: Reviews a change\ntools: [read_file, Grep]\npermissionMode: plan\n---\nReview it.\n")
+	write(t, filepath.Join(root, ".gantry", "agents"), "reviewer.md", "---\nname: reviewer\ndescription: Reviews a change\ntools: [read_file, Grep]\npermissionMode: plan\nmaxTurns: 3\nmemory: project\n---\nReview it.\n")
 	write(t, filepath.Join(user, "agents"), "reviewer.md", "---\nname: reviewer\ndescription: the user's\n---\nx\n")
 	write(t, filepath.Join(claude, "agents"), "bad.md", "---\n: : :\nname oops\n---\nbody\n")
 	write(t, filepath.Join(claude, "agents"), "nodesc.md", "---\nname: nodesc\n---\nbody\n")
@@ -54,14 +54,14 @@ func TestLoadOrderAndNotices(t *testing.T) {
 	if !slices.Equal(ex.Tools, []string{"Glob", "Grep", "LS", "Read", "WebFetch", "TodoWrite"}) || ex.Model != "sonnet" || ex.Prompt != "You are an expert code analyst." {
 		t.Errorf("code-explorer read as %+v", ex)
 	}
-	if !slices.Equal(defs[1].Tools, []string{"read_file", "Grep"}) {
-		t.Errorf("a YAML list of tools read as %v", defs[1].Tools)
+	if !slices.Equal(defs[1].Tools, []string{"read_file", "Grep"}) || defs[1].PermissionMode != "plan" || defs[1].MaxTurns != 3 {
+		t.Errorf("reviewer read as %+v", defs[1])
 	}
 	for _, part := range []string{
 		"bad.md is not used: its front matter is not valid YAML",
 		"nodesc.md is not used: it has no description",
 		"plain.md is not used: it has no front matter",
-		"reviewer.md: gantry ignores its keys permissionMode",
+		"reviewer.md: gantry ignores its keys memory",
 		filepath.Join(user, "agents", "reviewer.md") + " is not used: " + filepath.Join(root, ".gantry", "agents", "reviewer.md") + ` defines "reviewer" first`,
 	} {
 		if !slices.ContainsFunc(notices, func(n string) bool { return strings.Contains(n, part) }) {
@@ -121,5 +121,29 @@ func TestPluginAgentsAreNamespaced(t *testing.T) {
 	defs, notices := Load([]Dir{{Path: mine, Source: "user"}, {Path: plug, Source: "plugin demo", Plugin: "demo"}})
 	if len(defs) != 2 || defs[0].Name != "demo:helper" || defs[0].Source != "plugin demo" || defs[1].Name != "helper" || len(notices) != 0 {
 		t.Errorf("defs %+v, notices %q", defs, notices)
+	}
+}
+
+// maxTurns and permissionMode are read, in YAML and in the lenient reading of Claude
+// Code's loose front matter; a value gantry cannot use is named in a notice and the
+// definition still runs, under the session's limit and its caller's mode.
+func TestMaxTurnsAndPermissionMode(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "strict.md", "---\nname: strict\ndescription: Checks: carefully\nmaxTurns: 4\npermissionMode: dontAsk\n---\nCheck.\n")
+	write(t, dir, "bad.md", "---\nname: bad\ndescription: Bad values\nmaxTurns: many\npermissionMode: godMode\n---\nx\n")
+	defs, notices := Load([]Dir{{Path: dir, Source: "test"}})
+	if len(defs) != 2 {
+		t.Fatalf("defs %+v, notices %q", defs, notices)
+	}
+	bad, strict := defs[0], defs[1]
+	if strict.MaxTurns != 4 || strict.PermissionMode != "dontAsk" {
+		t.Errorf("strict read as %+v", strict)
+	}
+	if bad.MaxTurns != 0 || bad.PermissionMode != "" {
+		t.Errorf("bad read as %+v", bad)
+	}
+	want := "The agent definition " + filepath.Join(dir, "bad.md") + ": its maxTurns many is not a whole number above 0, so the session's limit applies; its permissionMode godMode is not one of default, acceptEdits, plan, bypassPermissions, dontAsk, accept-edits, yolo, so it runs in its caller's mode."
+	if !slices.Equal(notices, []string{want}) {
+		t.Errorf("notices\n got %q\nwant %q", notices, want)
 	}
 }

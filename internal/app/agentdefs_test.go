@@ -172,3 +172,129 @@ func TestAgentDefinitionIsCappedByTheCaller(t *testing.T) {
 		t.Errorf("inherit ran on %q, want the session's %q", got, want)
 	}
 }
+
+// subagentLoop answers every request of a subagent from the definition it runs (named
+// in its system prompt): the first turn is the script's call, a later one a text
+// holding the last tool result, or the call again when again says so.
+type subagentLoop struct {
+	mu      sync.Mutex
+	calls   map[string]string // definition: bash command of its first turn
+	again   map[string]bool   // definition: call on every turn
+	results map[string]string // definition: the text of its last tool result
+}
+
+func (l *subagentLoop) step(req llm.Request) scripted.Step {
+	name := ""
+	if _, rest, ok := strings.Cut(req.System, `<agent-definition name="`); ok {
+		name, _, _ = strings.Cut(rest, `"`)
+	}
+	last := req.Messages[len(req.Messages)-1]
+	if len(req.Messages) > 1 && len(last.Content) > 0 {
+		l.mu.Lock()
+		l.results[name] = last.Content[0].Text
+		l.mu.Unlock()
+	}
+	if len(req.Messages) == 1 || l.again[name] {
+		return scripted.Step{Calls: []scripted.Call{{ID: "c", Name: "bash", Input: `{"command":"` + l.calls[name] + `"}`}}}
+	}
+	return scripted.Step{Text: "done"}
+}
+
+// A definition's permissionMode narrows its subagent's permissions and never widens
+// them: under a yolo caller, default asks (and nobody answers: refused), dontAsk
+// refuses what would be asked, plan gives read tools only; under a default caller,
+// bypassPermissions is capped (said in a notice) and asks. maxTurns stops the
+// subagent after that many turns with a result saying so.
+func TestAgentDefinitionModeAndMaxTurns(t *testing.T) {
+	dir := agentsProject(t)
+	for name, front := range map[string]string{
+		"careful": "permissionMode: default", "quiet": "permissionMode: dontAsk", "planner": "permissionMode: plan",
+		"bold": "permissionMode: bypassPermissions", "looper": "maxTurns: 2",
+	} {
+		body := "---\nname: " + name + "\ndescription: The " + name + " one\ntools: Bash, Read\n" + front + "\n---\nWork.\n"
+		if err := os.WriteFile(filepath.Join(dir, ".claude", "agents", name+".md"), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	loop := &subagentLoop{
+		calls:   map[string]string{"careful": "touch careful.txt", "quiet": "touch quiet.txt", "planner": "touch planner.txt", "bold": "touch bold.txt", "looper": "true"},
+		again:   map[string]bool{"looper": true},
+		results: map[string]string{},
+	}
+	run := func(mode string, allow []string, defs ...string) (*App, []string) {
+		t.Helper()
+		var steps []scripted.Step
+		for _, d := range defs {
+			steps = append(steps, scripted.Step{Calls: []scripted.Call{{ID: d, Name: "agent", Input: `{"prompt":"work","description":"` + d + `","subagent_type":"` + d + `"}`}}})
+		}
+		r := &router{parent: steps, subStep: loop.step}
+		var mu sync.Mutex
+		var notices []string
+		a, err := newStarted(Options{Cwd: dir, LLM: r, PermissionMode: mode, Allow: allow}, func(e face.Event) {
+			if n, ok := e.(face.Notice); ok {
+				mu.Lock()
+				notices = append(notices, n.Text)
+				mu.Unlock()
+			}
+		}, face.NoHuman{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { a.Close() })
+		if end := a.Run(context.Background(), "work", nil); end.StopReason != "end_turn" {
+			t.Fatalf("end %+v", end)
+		}
+		for _, req := range r.subReqs {
+			if strings.Contains(req.System, `name="planner"`) {
+				if names := toolNames(req); !slices.Equal(names, []string{"read_file"}) {
+					t.Errorf("the planner's tools are %v, want read_file alone", names)
+				}
+			}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		return a, slices.Clone(notices)
+	}
+
+	a, _ := run("yolo", nil, "careful", "quiet", "planner", "looper")
+	for _, f := range []string{"careful.txt", "quiet.txt", "planner.txt"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			t.Errorf("%s was made: the definition's mode did not narrow the caller's yolo", f)
+		}
+	}
+	loop.mu.Lock()
+	if r := loop.results["quiet"]; !strings.Contains(r, "permissionMode dontAsk, which refuses what would be asked") {
+		t.Errorf("quiet's bash call was answered %q", r)
+	}
+	if r := loop.results["careful"]; r == "" || strings.Contains(r, "dontAsk") {
+		t.Errorf("careful's bash call was answered %q", r)
+	}
+	loop.mu.Unlock()
+	var looper string
+	for _, m := range a.agent.History() {
+		for _, b := range m.Content {
+			if strings.Contains(b.Text, "maxTurns") {
+				looper = b.Text
+			}
+		}
+	}
+	if !strings.Contains(looper, "The subagent failed: it stopped after 2 model turns, the maxTurns of its definition looper, before it finished.") {
+		t.Errorf("the looper's result is %q", looper)
+	}
+
+	// The caller may run the agent tool (allowed by a rule), and nothing else unasked.
+	_, notices := run("default", []string{"agent"}, "bold")
+	if _, err := os.Stat(filepath.Join(dir, "bold.txt")); err == nil {
+		t.Error("bold.txt was made: bypassPermissions escalated past the caller's default")
+	}
+	loop.mu.Lock()
+	if r := loop.results["bold"]; r == "" {
+		t.Error("the bold subagent did not run")
+	}
+	loop.mu.Unlock()
+	if !slices.ContainsFunc(notices, func(n string) bool {
+		return strings.Contains(n, "(bold): its definition's permissionMode bypassPermissions is capped at its caller's mode, default")
+	}) {
+		t.Errorf("no notice of the cap in %q", notices)
+	}
+}

@@ -231,7 +231,8 @@ func claudeRows(cfg *config.Config) []DoctorRow {
 }
 
 // mcpRows say which MCP servers the session would start, and where each is defined
-// (gantry's files, .mcp.json, ~/.claude.json); none when there are none.
+// (gantry's files, .mcp.json, ~/.claude.json, Codex's config.toml, opencode's and
+// Crush's files), then what was read and not used, and why; none when there are none.
 func mcpRows(cfg *config.Config) []DoctorRow {
 	names := make([]string, 0, len(cfg.MCPServers))
 	for n := range cfg.MCPServers {
@@ -250,6 +251,14 @@ func mcpRows(cfg *config.Config) []DoctorRow {
 			v += ": " + s.Problem
 		}
 		rows = append(rows, DoctorRow{"mcp server", v, s.Problem != ""})
+	}
+	// What the files gave that is not started: a file gantry cannot read, a server
+	// another tool's file turns off or a file that wins replaces.
+	for _, p := range cfg.MCPProblems {
+		rows = append(rows, DoctorRow{"mcp server", "ignored: " + p, true})
+	}
+	for _, s := range cfg.MCPSkipped {
+		rows = append(rows, DoctorRow{"mcp server", "not used: " + s, false})
 	}
 	return rows
 }

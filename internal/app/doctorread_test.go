@@ -31,6 +31,9 @@ func TestDoctorListsEachEcosystem(t *testing.T) {
 		".claude/settings.json":          `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}], "NoSuchEvent": [{"hooks": [{"type": "command", "command": "true"}]}]}, "permissions": {"allow": ["Bash(git status:*)"], "deny": ["Read(./secret)"]}}`,
 		"CLAUDE.md":                      "Project memory.\n",
 		".claude/skills/pdf/SKILL.md":    "---\nname: pdf\ndescription: The project's PDF skill\n---\nUse qpdf.\n",
+		".codex/config.toml":             "[mcp_servers.proj]\ncommand = \"/nonexistent/proj-server\"\n\n[mcp_servers.off]\ncommand = \"false\"\nenabled = false\n",
+		"opencode.jsonc":                 "{\n  // opencode's\n  \"mcp\": {\"oc\": {\"type\": \"local\", \"command\": [\"/nonexistent/oc\"],},},\n}\n",
+		".crush.json":                    `{"mcp": {"cr": {"type": "stdio", "command": "/nonexistent/cr", "disabled": true}}}`,
 	})
 	write(filepath.Join(claude, "CLAUDE.md"), "Claude user memory.\n")
 	write(filepath.Join(claude, "agents", "reviewer.md"), "---\nname: reviewer\ndescription: The user's reviewer\n---\nReview too.\n")
@@ -71,6 +74,10 @@ func TestDoctorListsEachEcosystem(t *testing.T) {
 		"the NoSuchEvent hooks were skipped: gantry has no such event",
 		settings + ": 1 allow / 1 deny",
 		"docs (stdio) from " + filepath.Join(codex, "config.toml"),
+		"proj (stdio) from " + filepath.Join(dir, ".codex", "config.toml"),
+		"not used: off (" + filepath.Join(dir, ".codex", "config.toml") + "): turned off there (enabled = false)",
+		"oc (stdio) from " + filepath.Join(dir, "opencode.jsonc") + ":3",
+		"not used: cr (" + filepath.Join(dir, ".crush.json") + ":1): turned off there",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("doctor lacks %q:\n%s", want, got)

@@ -148,6 +148,9 @@ func readOnlyPaths(cfg *config.Config, gate *permission.Engine) []string {
 	if m, _ := filepath.Glob(filepath.Join(root, ".claude", "settings*.json")); len(m) > 0 {
 		out = append(out, m...)
 	}
+	for _, rel := range permission.OtherMCPFiles { // Codex's, opencode's and Crush's servers
+		out = append(out, filepath.Join(root, rel))
+	}
 	if home, err := os.UserHomeDir(); err == nil {
 		for _, f := range []string{
 			".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile",

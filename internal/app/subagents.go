@@ -9,6 +9,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/config"
 	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/hook"
+	"github.com/gantry-dev/gantry/internal/permission"
 	"github.com/gantry-dev/gantry/internal/tool"
 	"github.com/gantry-dev/gantry/internal/tools/subagent"
 )
@@ -86,6 +87,18 @@ func (s *spawner) Spawn(ctx context.Context, req subagent.Request) (string, erro
 		sub.Config.Model = agentModel(def.Model, s.app.provider, parent.Config.Model, s.app.cfg.Models)
 		sub.Config.ContextWindow = contextWindow(s.app.cfg, sub.Config.Model)
 	}
+	if def.MaxTurns > 0 {
+		sub.Config.MaxTurns = def.MaxTurns
+	}
+	if mode, dontAsk := agentMode(def.PermissionMode); mode != "" {
+		sub.Gate = modeGate{Gate: parent.Gate, mode: mode, dontAsk: dontAsk, def: def.Name}
+		if mode == permission.ModePlan {
+			readOnly = true // its schema has read tools only, as plan mode's
+		}
+		if caller := s.app.gate.Mode(); permission.Stricter(caller, mode) != mode {
+			s.app.emit(face.Notice{Info: true, Text: fmt.Sprintf("subagent %s (%s): its definition's permissionMode %s is capped at its caller's mode, %s", id, def.Name, def.PermissionMode, caller)})
+		}
+	}
 	sub.Config.SaveRule = nil
 	end := sub.Run(ctx, req.Prompt)
 	u, cost := sub.Usage()
@@ -93,6 +106,9 @@ func (s *spawner) Spawn(ctx context.Context, req subagent.Request) (string, erro
 	if s.app.hooks.Has(hook.SubagentStop) {
 		s.app.hooks.Run(context.WithoutCancel(ctx), hook.SubagentStop, "", map[string]any{
 			"agent_id": id, "description": req.Description, "stop_reason": end.StopReason, "last_message": end.Text})
+	}
+	if end.StopReason == "max_turns" && def.MaxTurns > 0 {
+		return end.Text, fmt.Errorf("it stopped after %d model turns, the maxTurns of its definition %s, before it finished", def.MaxTurns, def.Name)
 	}
 	if end.StopReason != "end_turn" {
 		if end.Err != nil {

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/goccy/go-yaml"
-
 	"github.com/gantry-dev/gantry/internal/frontmatter"
 )
 
@@ -15,7 +13,7 @@ func parse(text string) (c Command) {
 	block, body, ok := frontmatter.Split(text)
 	c.Body = body
 	if ok {
-		fields, err := decode(block)
+		fields, err := frontmatter.Decode(block)
 		raw := rawFields(block)
 		if err != nil {
 			// Claude Code reads "argument-hint: [a] [b]", which YAML refuses: each
@@ -72,24 +70,6 @@ func rawFields(block string) map[string]string {
 		out[strings.TrimSpace(k)] = v
 	}
 	return out
-}
-
-// decode decodes a front matter block into its keys.
-func decode(block string) (fields map[string]any, err error) {
-	defer func() {
-		if r := recover(); r != nil { // the YAML library is not trusted with a panic
-			fields, err = map[string]any{}, fmt.Errorf("the YAML reader failed: %v", r)
-		}
-	}()
-	var v any
-	if err := yaml.Unmarshal([]byte(block), &v); err != nil {
-		return map[string]any{}, fmt.Errorf("%s", strings.SplitN(err.Error(), "\n", 2)[0])
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return map[string]any{}, nil
-	}
-	return m, nil
 }
 
 // toolList is allowed-tools: a YAML list, or one string of entries separated by

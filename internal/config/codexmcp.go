@@ -32,29 +32,38 @@ type codexServer struct {
 	Enabled           *bool             `toml:"enabled"`
 }
 
-// codexServers reads the MCP servers of Codex's user config.toml ($CODEX_HOME, else
-// ~/.codex), sorted by name, with what of it gantry cannot take as sentences. A
-// missing file gives nothing; one that cannot be read is a problem, never an error:
-// the file is Codex's.
-func codexServers() ([]jsonServer, []string) {
-	dir := CodexDir()
-	if dir == "" {
-		return nil, nil
+// CodexProjectConfig is Codex's project config file, relative to the project root;
+// Codex reads it in trusted projects, gantry in trusted folders.
+const CodexProjectConfig = ".codex/config.toml"
+
+// codexUserConfig is Codex's user config.toml ($CODEX_HOME, else ~/.codex), or "".
+func codexUserConfig() string {
+	if dir := CodexDir(); dir != "" {
+		return filepath.Join(dir, "config.toml")
 	}
-	path := filepath.Join(dir, "config.toml")
+	return ""
+}
+
+// codexServers reads the MCP servers of the Codex config.toml at path, sorted by name,
+// with what of it gantry cannot take as sentences, and the servers it turns off
+// (enabled = false) as skipped sentences. A missing file gives nothing; one that
+// cannot be read is a problem, never an error: the file is Codex's.
+func codexServers(path string) (servers []jsonServer, problems, skipped []string) {
+	if path == "" {
+		return nil, nil, nil
+	}
 	data, err := readJSONFile(path, maxFileSize)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, []string{err.Error()}
+		return nil, []string{err.Error()}, nil
 	}
 	var f codexConfigFile
 	md, err := toml.Decode(string(data), &f)
 	if err != nil {
-		return nil, []string{fmt.Sprintf("%s is not a Codex config.toml gantry can read (%v), so its MCP servers are not started", path, err)}
+		return nil, []string{fmt.Sprintf("%s is not a Codex config.toml gantry can read (%v), so its MCP servers are not started", path, err)}, nil
 	}
-	var problems []string
 	var unused []string
 	for _, k := range md.Undecoded() {
 		if len(k) == 3 && k[0] == "mcp_servers" {
@@ -70,10 +79,10 @@ func codexServers() ([]jsonServer, []string) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	var out []jsonServer
 	for _, n := range names {
 		c := f.MCPServers[n]
 		if c.Enabled != nil && !*c.Enabled {
+			skipped = append(skipped, fmt.Sprintf("%s (%s): turned off there (enabled = false)", n, path))
 			continue
 		}
 		s := MCPServer{Command: c.Command, Args: c.Args, Env: c.Env, Cwd: c.Cwd, URL: c.URL, From: path}
@@ -95,9 +104,9 @@ func codexServers() ([]jsonServer, []string) {
 		if c.Command == "" && c.URL == "" {
 			s.Problem = fmt.Sprintf("%s: the MCP server %q has neither a command nor a url, so it was not started.", path, n)
 		}
-		out = append(out, jsonServer{name: n, server: s})
+		servers = append(servers, jsonServer{name: n, server: s})
 	}
-	return out, problems
+	return servers, problems, skipped
 }
 
 // header sets an HTTP header of the server.

@@ -51,9 +51,13 @@ type Config struct {
 	// MCPServers are the MCP servers to connect to, by name: those of Claude Code's
 	// files (see loadClaudeMCP), then gantry's own, which win on a name clash.
 	MCPServers map[string]MCPServer `yaml:"mcpServers,omitempty"`
-	// MCPProblems are the sentences of what Claude Code's MCP files could not give
-	// (a file that is not JSON, say), each naming the file: notices, not errors.
+	// MCPProblems are the sentences of what the MCP files of Claude Code and the other
+	// tools could not give (a file that is not JSON, say), each naming the file:
+	// notices, not errors.
 	MCPProblems []string `yaml:"-"`
+	// MCPSkipped says which servers of the other tools' files (Codex's, opencode's,
+	// Crush's) were read and not used, and why: "name (file): why".
+	MCPSkipped []string `yaml:"-"`
 	// Hooks maps a hook event (PreToolUse, …) to its matchers, in Claude Code's shape.
 	Hooks map[string][]HookMatcher `yaml:"hooks,omitempty"`
 	// Permissions are the allow and deny rules.
@@ -80,6 +84,9 @@ type Config struct {
 	pluginRefs []pluginRef
 	markets    map[string]KnownMarketplace
 	plugins    *pluginSet
+	// otherMCP are the servers of the other tools' files added, until
+	// noteShadowedMCP says which of them a later file replaced.
+	otherMCP []jsonServer
 	// hold: the project's parts that run or allow are held back (LoadHeld); held
 	// says what they are; trusted is the user's trustedFolders; mcpApproved the
 	// .mcp.json servers the user's Claude settings approve (all: every one).

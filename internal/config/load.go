@@ -69,6 +69,7 @@ func load(cwd string, hold bool) (*Config, error) {
 		return nil, err
 	}
 	c.loadPlugins()
+	c.noteShadowedMCP()
 	return c, nil
 }
 

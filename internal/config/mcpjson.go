@@ -39,11 +39,11 @@ func ClaudeJSON() string {
 }
 
 // loadClaudeMCP adds the MCP servers Claude Code's files define for a session in cwd,
-// each replacing an earlier one of the same name, in Claude Code's order of
-// precedence, lowest first: the user's (the top-level mcpServers of ~/.claude.json),
-// the project's (.mcp.json at the project root), then the user's for this project
-// (mcpServers of the projects entry of ~/.claude.json for the project root, then for
-// cwd). gantry's own files are merged after them and win. These files are Claude
+// over those of the other tools' files (loadOtherMCP), each replacing an earlier one
+// of the same name, in Claude Code's order of precedence, lowest first: the user's
+// (the top-level mcpServers of ~/.claude.json), the project's (.mcp.json at the
+// project root), then the user's for this project (mcpServers of the projects entry
+// of ~/.claude.json for the project root, then for cwd). gantry's own files are merged after them and win. These files are Claude
 // Code's: what gantry cannot read in them is a notice (MCPProblems, or the server's
 // Problem), never an error.
 func (c *Config) loadClaudeMCP(cwd string) {
@@ -83,12 +83,8 @@ func (c *Config) loadClaudeMCP(cwd string) {
 			c.MCPProblems = append(c.MCPProblems, problem)
 		}
 	}
-	codex, problems := codexServers()
-	c.MCPProblems = append(c.MCPProblems, problems...)
+	c.loadOtherMCP()
 	for i, list := range [][]jsonServer{user, project, local} {
-		if i == 0 {
-			list = append(codex, list...) // Codex's user servers, below Claude Code's
-		}
 		for _, s := range list {
 			if i == 1 && c.hold && !c.mcpApproved.all && !slices.Contains(c.mcpApproved.names, s.name) {
 				c.holdServer(s.name, s.server)

@@ -131,8 +131,10 @@ type Nested struct {
 	cwd string
 	mu  sync.Mutex
 	a   *assembler
-	// pending are the scoped rules not given yet.
-	pending []Rule
+	// pending are the scoped rules not given yet; rulesRead the folders below the
+	// working directory whose .claude/rules were read.
+	pending   []Rule
+	rulesRead map[string]bool
 }
 
 // NewNested returns the nested memory of a session in cwd whose memory at the start
@@ -168,10 +170,29 @@ func (n *Nested) Touch(paths []string) (text string, files []string) {
 			continue
 		}
 		for _, d := range lineage(n.cwd, dir)[1:] {
-			_ = n.a.folder(d, MemoryNames) // a file that cannot be read is not memory
+			n.folder(d)
 		}
+		n.touchRules(p) // the rules with paths of the folders just read
 	}
 	return strings.TrimRight(n.a.b.String()[mark:], "\n"), append([]string(nil), n.a.files[first:]...)
+}
+
+// folder gives the memory files of d, a folder below the working directory, as
+// Memory gives a folder's: its .claude/rules after its .claude/CLAUDE.md and before
+// CLAUDE.local.md. Its rules with paths join the pending ones. A folder's rules are
+// read once; a file that cannot be read is not memory.
+func (n *Nested) folder(d string) {
+	local := len(MemoryNames) - 1
+	_ = n.a.folder(d, MemoryNames[:local])
+	if !n.rulesRead[d] {
+		if n.rulesRead == nil {
+			n.rulesRead = map[string]bool{}
+		}
+		n.rulesRead[d] = true
+		scoped, _ := n.a.rules(filepath.Join(d, rulesDir), d)
+		n.pending = append(n.pending, scoped...)
+	}
+	_ = n.a.folder(d, MemoryNames[local:])
 }
 
 // touchRules gives the pending rules that match the file p, in their order.
@@ -233,6 +254,9 @@ func (n *Nested) Restore(text string) {
 		if n.restoreRule(path) {
 			continue
 		}
+		if n.restoreNestedRule(path) {
+			continue
+		}
 		dir, name := filepath.Split(path)
 		dir = filepath.Clean(dir)
 		if filepath.Base(dir) == ".claude" {
@@ -243,6 +267,28 @@ func (n *Nested) Restore(text string) {
 		}
 		_, _ = n.a.add(path, "", 0) // one that cannot be read is not memory any more
 	}
+}
+
+// restoreNestedRule gives again the rule file at path when it is one of a folder below
+// the working directory (in its .claude/rules), reporting whether it is.
+func (n *Nested) restoreNestedRule(path string) bool {
+	if !filepath.IsAbs(path) || !strings.HasSuffix(path, ".md") {
+		return false
+	}
+	rel, err := filepath.Rel(n.cwd, path)
+	if err != nil || !within(n.cwd, path) {
+		return false
+	}
+	parts := strings.Split(rel, string(filepath.Separator))
+	i := slices.Index(parts, ".claude")
+	if i < 1 || i+2 >= len(parts) || parts[i+1] != "rules" {
+		return false // not in the .claude/rules of a folder below the working directory
+	}
+	if data, err := os.ReadFile(path); err == nil {
+		body, _ := parseRule(string(data))
+		_, _ = n.a.addText(path, body, "", 0) // one that cannot be read is not memory any more
+	}
+	return true
 }
 
 // restoreRule gives again the pending rule at path, reporting whether there was one.

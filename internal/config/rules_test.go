@@ -126,3 +126,60 @@ func TestParseRule(t *testing.T) {
 		}
 	}
 }
+
+// The .claude/rules of a folder below the working directory are read on the first
+// touch of a file under it, once: those without paths given then, with the folder's
+// CLAUDE.md before them and CLAUDE.local.md after; those with paths (relative to that
+// folder) on the first touch of a file they match. A resumed conversation's nested
+// rules are given again without a second copy.
+func TestNestedRulesBelowTheWorkingDirectory(t *testing.T) {
+	e := newEnv(t)
+	sub := filepath.Join(e.root, "svc", "api")
+	write(t, filepath.Join(sub, "CLAUDE.md"), "api claude\n")
+	write(t, filepath.Join(sub, ".claude", "rules", "style.md"), "api style rule\n")
+	write(t, filepath.Join(sub, ".claude", "rules", "sql.md"), "---\npaths: \"db/*.sql\"\n---\napi sql rule\n")
+	write(t, filepath.Join(sub, "CLAUDE.local.md"), "api local\n")
+	m, err := Memory(e.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(m.Text, "api") || len(m.Scoped) != 0 {
+		t.Fatalf("a folder below the working directory in the start memory: %q %v", m.Text, m.Scoped)
+	}
+	n := NewNested(e.root, m)
+	if text, _ := n.Touch([]string{filepath.Join(e.root, "svc", "x.go")}); text != "" {
+		t.Errorf("a touch above the folder gave %q", text)
+	}
+	text, files := n.Touch([]string{filepath.Join(sub, "h.go")})
+	style := filepath.Join(sub, ".claude", "rules", "style.md")
+	assertOrder(t, text, "api claude", "Contents of "+style+":\n\napi style rule", "api local")
+	if strings.Contains(text, "api sql rule") || len(files) != 3 {
+		t.Errorf("first touch: files %v\n%s", files, text)
+	}
+	if text, _ := n.Touch([]string{filepath.Join(sub, "h.go"), filepath.Join(sub, "db", "x.go")}); text != "" {
+		t.Errorf("a second touch gave %q", text)
+	}
+	sql := filepath.Join(sub, ".claude", "rules", "sql.md")
+	text, files = n.Touch([]string{filepath.Join(sub, "db", "q.sql")})
+	if !reflect.DeepEqual(files, []string{sql}) || !strings.Contains(text, "api sql rule") || strings.Contains(text, "paths:") {
+		t.Errorf("the sql rule: files %v\n%s", files, text)
+	}
+	if text, _ := n.Touch([]string{filepath.Join(sub, "db", "r.sql")}); text != "" {
+		t.Errorf("the sql rule given twice: %q", text)
+	}
+	// A rule with paths matched at the first touch of its folder is given with it.
+	n = NewNested(e.root, m)
+	_, files = n.Touch([]string{filepath.Join(sub, "db", "q.sql")})
+	if !reflect.DeepEqual(files, []string{filepath.Join(sub, "CLAUDE.md"), style, filepath.Join(sub, "CLAUDE.local.md"), sql}) {
+		t.Errorf("first touch of a matching file: %v", files)
+	}
+
+	r := NewNested(e.root, m)
+	r.Restore(n.Text())
+	if !reflect.DeepEqual(r.Given(), n.Given()) {
+		t.Errorf("restored %v, want %v", r.Given(), n.Given())
+	}
+	if text, _ := r.Touch([]string{filepath.Join(sub, "db", "q.sql")}); text != "" {
+		t.Errorf("after a restore a touch gave %q", text)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -20,7 +21,8 @@ import (
 
 // TrustFiles are the project files, relative to the project root, whose content a
 // folder's trust is kept for: a change to any of them asks again.
-var TrustFiles = []string{MCPJSONFile, ".claude/settings.json", ".claude/settings.local.json", ".gantry/config.yaml", ".gantry/permissions.yaml", ".gantry/plugins.json"}
+var TrustFiles = slices.Concat([]string{MCPJSONFile, ".claude/settings.json", ".claude/settings.local.json", ".gantry/config.yaml", ".gantry/permissions.yaml", ".gantry/plugins.json",
+	CodexProjectConfig}, OpencodeProjectFiles, CrushProjectFiles)
 
 // Held is what a folder not yet trusted would run or apply, as the question shows it.
 type Held struct {
@@ -79,6 +81,13 @@ func (c *Config) holdServer(name string, s MCPServer) {
 		what = strings.Join(append([]string{s.Command}, s.Args...), " ")
 	}
 	c.held.Servers = append(c.held.Servers, fmt.Sprintf("%s: %s", name, what))
+}
+
+// holdServerFrom says a project's MCP server of another tool's file is held back,
+// naming the file, which the person may not think of as one that runs anything.
+func (c *Config) holdServerFrom(name string, s MCPServer) {
+	c.holdServer(name, s)
+	c.held.Servers[len(c.held.Servers)-1] += " (" + s.From + ")"
 }
 
 // holdHooks says the hooks of hooks (read from path) are held back.

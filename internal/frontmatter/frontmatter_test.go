@@ -21,3 +21,28 @@ func TestSplit(t *testing.T) {
 		}
 	}
 }
+
+// Decode gives the keys of a block, nothing for an empty one, and for a block that is
+// not a mapping of keys one line naming the file's line or what it is instead.
+func TestDecode(t *testing.T) {
+	for _, c := range []struct {
+		block, err string
+		keys       int
+	}{
+		{"name: a\ntools: [x, y]\n", "", 2},
+		{"", "", 0},
+		{"# only a comment\n", "", 0},
+		{"name: a\ntools: [x, y\n", "line 3: sequence end token ']' not found", 0},
+		{"- a\n- b\n", "it is a list, not a mapping of keys such as name and description", 0},
+		{"just words\n", "it is a string, not a mapping of keys such as name and description", 0},
+	} {
+		fields, err := Decode(c.block)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != c.err || fields == nil || len(fields) != c.keys {
+			t.Errorf("Decode(%q) = %v, %q; want %d keys, %q", c.block, fields, got, c.keys, c.err)
+		}
+	}
+}

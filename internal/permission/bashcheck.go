@@ -38,14 +38,14 @@ func (e *Engine) checkBash(c Call) Verdict {
 			}
 		}
 	}
-	if e.mode == ModePlan && c.Level != tool.LevelRead {
+	if e.modeOf(c) == ModePlan && c.Level != tool.LevelRead {
 		return e.byMode(c) // plan mode is read-only, whatever the rules allow
 	}
 	if v, ok := e.remembered(c); ok {
 		return v
 	}
 	if perr != nil {
-		if (e.mode == ModeYolo || e.allowAll) && !guarded {
+		if (e.modeOf(c) == ModeYolo || e.allowAll) && !guarded {
 			return e.byMode(c) // nothing to check it against
 		}
 		return Verdict{Decision: Ask, Reason: fmt.Sprintf("the command cannot be parsed (%s), so no rule can allow it", strings.TrimSuffix(perr.Error(), "."))}

@@ -98,6 +98,11 @@ func (e *Engine) SetMode(m Mode) (previous Mode) {
 	return previous
 }
 
+// modeOf is the mode c is checked under: the engine's, or the stricter c.Mode.
+func (e *Engine) modeOf(c Call) Mode {
+	return Stricter(e.mode, c.Mode)
+}
+
 // Remember implements Gate. An "always" is kept for this exact tool and principal.
 func (e *Engine) Remember(c Call, allow bool) {
 	e.mu.Lock()
@@ -211,7 +216,7 @@ func (e *Engine) check(c Call) Verdict {
 			return Verdict{Decision: Deny, Reason: fmt.Sprintf("a deny rule (%s) forbids it", r.describe())}
 		}
 	}
-	if e.mode == ModePlan && c.Level != tool.LevelRead {
+	if e.modeOf(c) == ModePlan && c.Level != tool.LevelRead {
 		return e.byMode(c) // plan mode is read-only, whatever the rules allow
 	}
 	if v, ok := e.remembered(c); ok {
@@ -240,19 +245,20 @@ func (e *Engine) remembered(c Call) (Verdict, bool) {
 
 // byMode is the answer when no rule decides.
 func (e *Engine) byMode(c Call) Verdict {
+	mode := e.modeOf(c)
 	switch {
-	case e.mode == ModePlan:
+	case mode == ModePlan:
 		if c.Level == tool.LevelRead {
 			return Verdict{Decision: Allow, Reason: "read tools run in plan mode"}
 		}
 		return Verdict{Decision: Deny, Reason: "plan mode allows only read tools"}
-	case e.mode == ModeYolo:
+	case mode == ModeYolo:
 		return Verdict{Decision: Allow, Reason: "yolo mode"}
 	case e.allowAll:
 		return Verdict{Decision: Allow, Reason: "allow_all is set in the rules file"}
 	case c.Level == tool.LevelRead && e.fencedByAllow(c.Tool):
 		return Verdict{Decision: Ask, Reason: fmt.Sprintf("the allow rules of %s name what it may reach without asking, and this is not among them", c.Tool)}
-	case e.mode == ModeAcceptEdits:
+	case mode == ModeAcceptEdits:
 		if c.Level <= tool.LevelWrite {
 			return Verdict{Decision: Allow, Reason: "accept-edits mode"}
 		}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/gantry-dev/gantry/internal/tool"
@@ -193,7 +194,7 @@ func (e *Engine) checkFiles(c Call) Verdict {
 			return Verdict{Decision: Deny, Reason: fmt.Sprintf("a deny rule (%s) forbids it", r.describe())}
 		}
 	}
-	if e.mode == ModePlan && c.Level != tool.LevelRead {
+	if e.modeOf(c) == ModePlan && c.Level != tool.LevelRead {
 		return e.byMode(c)
 	}
 	if v, ok := e.remembered(c); ok {
@@ -210,7 +211,7 @@ func (e *Engine) checkFiles(c Call) Verdict {
 				return Verdict{Decision: Ask, EveryMode: true, AllowRule: rule,
 					Reason: fmt.Sprintf("%s is protected (%s, which runs code later), so writing it is asked in every mode, yolo included", cp.rel, runs)}
 			}
-			if e.mode == ModeYolo {
+			if e.modeOf(c) == ModeYolo {
 				break // yolo writes them (deny rules aside)
 			}
 			return Verdict{Decision: Ask, Reason: fmt.Sprintf("%s is protected (%s), so writing it is asked in every mode but yolo", cp.rel, why), AllowRule: rule}
@@ -232,6 +233,11 @@ func (e *Engine) checkFiles(c Call) Verdict {
 	}
 	return e.byMode(c)
 }
+
+// OtherMCPFiles are the other tools' project files, relative to the project root,
+// whose MCP servers gantry starts in a trusted folder (Codex's, opencode's, Crush's:
+// config.TrustFiles holds them too): like .mcp.json, writing one is asked in every mode.
+var OtherMCPFiles = []string{".codex/config.toml", "opencode.json", "opencode.jsonc", ".opencode/opencode.json", ".opencode/opencode.jsonc", "crush.json", ".crush.json"}
 
 // runsCode says what cp is when it is a file that makes a later session run code —
 // the project's .mcp.json, Claude Code's project settings, .gantry/, git's hooks and
@@ -271,7 +277,7 @@ func (e *Engine) codeRoot(cp canonical) string {
 		}
 	}
 	switch {
-	case cp.rel == ".mcp.json":
+	case cp.rel == ".mcp.json" || slices.Contains(OtherMCPFiles, cp.rel):
 		return cp.rel
 	case len(segs) == 2 && segs[0] == ".claude" && strings.HasPrefix(segs[1], "settings") && strings.HasSuffix(segs[1], ".json"):
 		return cp.rel
@@ -306,7 +312,7 @@ func (e *Engine) protected(cp canonical) string {
 	switch {
 	case segs[len(segs)-1] == ".git" || segs[len(segs)-1] == ".gantry":
 		return "git's internals or gantry's settings"
-	case cp.rel == ".mcp.json":
+	case cp.rel == ".mcp.json" || slices.Contains(OtherMCPFiles, cp.rel):
 		return "the project's MCP servers"
 	case len(segs) == 2 && segs[0] == ".claude" && strings.HasPrefix(segs[1], "settings") && strings.HasSuffix(segs[1], ".json"):
 		return "Claude Code's settings"

@@ -164,8 +164,9 @@ func TestResolvePath(t *testing.T) {
 // written in yolo.
 func TestCodeFilesAskedInEveryMode(t *testing.T) {
 	home := t.TempDir()
-	code := []string{".mcp.json", ".claude/settings.json", ".claude/settings.local.json", ".gantry/permissions.yaml",
-		".gantry/config.yaml", ".git/hooks/pre-commit", ".git/config", "sub/.git", filepath.Join(home, ".bashrc"), filepath.Join(home, ".zshenv")}
+	code := append([]string{".mcp.json", ".claude/settings.json", ".claude/settings.local.json", ".gantry/permissions.yaml",
+		".gantry/config.yaml", ".git/hooks/pre-commit", ".git/config", "sub/.git", filepath.Join(home, ".bashrc"), filepath.Join(home, ".zshenv")},
+		OtherMCPFiles...)
 	for _, mode := range []Mode{ModeYolo, ModeAcceptEdits, ModeDefault} {
 		for _, sandboxed := range []bool{false, true} {
 			e, root := project(t, mode, []string{`write_file:.*`, `write_file:/.*`}, nil)

@@ -110,6 +110,26 @@ type Call struct {
 	// Files says how the tool uses them: a path rule covers every tool of the same
 	// family (see SetFileTools).
 	Files tool.Files
+	// Mode, when set, checks the call under the stricter of it and the engine's mode
+	// (Stricter): a subagent's definition may narrow what its caller may do, never
+	// widen it.
+	Mode Mode
+}
+
+// strictness ranks the modes from the one that lets the most run without a question.
+var strictness = map[Mode]int{ModeYolo: 0, ModeAcceptEdits: 1, ModeDefault: 2, ModePlan: 3}
+
+// Stricter is the stricter of a and b; an empty or unknown mode counts for nothing.
+func Stricter(a, b Mode) Mode {
+	ra, oka := strictness[a]
+	rb, okb := strictness[b]
+	switch {
+	case !oka:
+		return b
+	case !okb || ra >= rb:
+		return a
+	}
+	return b
 }
 
 // Gate decides whether a call runs. Engine implements it.

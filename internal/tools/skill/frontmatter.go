@@ -3,10 +3,7 @@ package skill
 import (
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
-
-	"github.com/goccy/go-yaml"
 
 	"github.com/gantry-dev/gantry/internal/frontmatter"
 )
@@ -40,7 +37,7 @@ func parseMeta(markdown string) (m meta) {
 	fields := map[string]any{}
 	if closed {
 		var err error
-		if fields, err = decodeFrontMatter(block); err != nil {
+		if fields, err = frontmatter.Decode(block); err != nil {
 			m.problems = append(m.problems, fmt.Sprintf("its front matter is not valid YAML (%s), so gantry uses none of it", err))
 			fields = map[string]any{}
 		}
@@ -53,41 +50,6 @@ func parseMeta(markdown string) (m meta) {
 	m.description = m.bound(oneLine(desc), fromFrontMatter)
 	m.allowed = m.allowedOf(fields)
 	return m
-}
-
-// decodeFrontMatter decodes a front matter block into its keys; an error is one line
-// naming the line of the file.
-func decodeFrontMatter(block string) (fields map[string]any, err error) {
-	defer func() {
-		if r := recover(); r != nil { // the YAML library is not trusted with a panic
-			fields, err = nil, fmt.Errorf("the YAML reader failed: %v", r)
-		}
-	}()
-	var v any
-	if err := yaml.Unmarshal([]byte(block), &v); err != nil {
-		return nil, yamlProblem(err)
-	}
-	switch v := v.(type) {
-	case nil:
-		return map[string]any{}, nil
-	case map[string]any:
-		return v, nil
-	}
-	return nil, fmt.Errorf("it is %s, not a mapping of keys such as name and description", kind(v))
-}
-
-var yamlPosition = regexp.MustCompile(`^\[(\d+):(\d+)\]\s*(.*)$`)
-
-// yamlProblem is the first line of a YAML error, its position a line of the file
-// (the front matter starts on line 2).
-func yamlProblem(err error) error {
-	first, _, _ := strings.Cut(strings.TrimSpace(yaml.FormatError(err, false, false)), "\n")
-	if m := yamlPosition.FindStringSubmatch(first); m != nil {
-		if n, e := strconv.Atoi(m[1]); e == nil {
-			return fmt.Errorf("line %d: %s", n+1, strings.TrimSpace(m[3]))
-		}
-	}
-	return fmt.Errorf("%s", first)
 }
 
 var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
