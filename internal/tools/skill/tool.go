@@ -24,7 +24,7 @@ const dirPlaceholder = "${CLAUDE_SKILL_DIR}"
 type readSkillArgs struct {
 	Name      string `json:"name" jsonschema_description:"The skill's name exactly as listed in this tool's description."`
 	Arguments string `json:"arguments,omitempty" jsonschema_description:"Text substituted for $ARGUMENTS in the skill."`
-	Part      string `json:"part,omitempty" jsonschema_description:"Only for a skill too long to load whole, which lists its parts: one part to read whole, by its heading (any case) or its number in that list."`
+	Part      string `json:"part,omitempty" jsonschema_description:"One part of the skill to read whole: its ## heading (any case) or its number in the list of parts a skill too long to load whole gives. Omit it to read the skill."`
 }
 
 // Options are what read_skill needs of its session.
@@ -83,6 +83,11 @@ func ToolOf(set *Set, o Options) tool.Tool {
 			whole := o.Whole
 			if whole <= 0 {
 				whole = WholeBound(o.MaxOutput)
+			}
+			if a.Part != "" { // a part it does not have puts nothing in use
+				if _, err := compose(s, string(raw), a.Arguments, a.Part, "", whole); err != nil {
+					return tool.Fail(err.Error())
+				}
 			}
 			text, err := compose(s, string(raw), a.Arguments, a.Part, u.use(s), whole)
 			if err != nil {
