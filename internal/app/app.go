@@ -156,7 +156,8 @@ type App struct {
 	running     bool        // a turn runs (a.mu)
 	shellN      int         // the person's !commands (a.mu)
 	shellNotes  []string    // their inputs and outputs, for the next prompt (a.mu)
-	// startNotes are what the SessionStart hooks added, for the next prompt (a.mu);
+	// startNotes are what the SessionStart hooks added and the skills a trust
+	// brought (skills.go), for the next prompt (a.mu);
 	// toldDate the date the model was last told (a.mu). Both go with a prompt, not
 	// into the system prompt, so that the request's prefix stays the same across
 	// days and resumes.
