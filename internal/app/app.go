@@ -742,9 +742,9 @@ func joinNonEmpty(a, b string) string {
 // ExpandPrompt resolves the @file:, @path and @skill: references of a prompt the
 // person typed (see package refs), or marks "/name args" naming a custom command for
 // Run to expand (see commands.go); "/name args" naming a skill is @skill:name (see
-// skillCommand); notes says, one line each, what could not be
-// resolved. Only a person's prompt is expanded: the model reads files through tools,
-// under the permission gate.
+// skillCommand). notes says, one line each, what could not be resolved. Only a
+// person's prompt is expanded: the model reads files through tools, under the
+// permission gate.
 func (a *App) ExpandPrompt(prompt string) (expanded string, notes []string) {
 	if a.expandCommand(prompt) {
 		return prompt, nil // "/name args": Run expands the custom command

@@ -73,7 +73,7 @@ func ToolOf(set *Set, o Options) tool.Tool {
 		Title:        func(_ tool.Env, a readSkillArgs, _ []string) string { return "Read the skill " + a.Name },
 		Run: func(_ context.Context, _ tool.Env, a readSkillArgs) tool.Result {
 			s, ok := set.Find(filepath.Base(a.Name)) // a name, never a path
-			if !ok || s.Name == "" {
+			if !ok {
 				return tool.Fail(unknown(a.Name, set.List()))
 			}
 			raw, err := load(s)
