@@ -596,7 +596,7 @@ func TestPromptReferences(t *testing.T) {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	body, _ := json.Marshal(srv.Requests()[0].Body["messages"])
-	for _, want := range []string{"the note's content", "Review the parser carefully."} {
+	for _, want := range []string{"the note's content", "Review the parser carefully.", "Base directory for this skill: " + filepath.Join(dir, ".gantry", "skills")} {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("the prompt lacks %q: %s", want, body)
 		}

@@ -417,32 +417,39 @@ func TestPipedStdinFollowsThePrompt(t *testing.T) {
 }
 
 // A tool that bounds its own output is not cut again: a skill of 43,429 characters
-// read with maxOutput 30000 is cut once, and the count is the true one.
+// read with maxOutput 30000 loads whole (a skill's bound is 100,000 characters), and
+// one of 125,034 characters without headings is cut once, at that bound, with the
+// true count.
 func TestBoundedOnce(t *testing.T) {
 	dir := t.TempDir()
 	body := "---\ndescription: A long skill.\n---\n" + strings.Repeat("word ", 8679)
-	writeFiles(t, dir, map[string]string{".gantry/skills/long.md": body, ".gantry/config.yaml": "maxOutput: 30000\n"})
-	srv, e := fakeModel(t, call("s1", "read_skill", `{"name":"long"}`), say("read"))
+	huge := "---\ndescription: A huge skill.\n---\n" + strings.Repeat("word ", 25000)
+	writeFiles(t, dir, map[string]string{".gantry/skills/long.md": body, ".gantry/skills/huge.md": huge, ".gantry/config.yaml": "maxOutput: 30000\n"})
+	srv, e := fakeModel(t, call("s1", "read_skill", `{"name":"long"}`), call("s2", "read_skill", `{"name":"huge"}`), say("read"))
 	if r := gantry(t, dir, e, "-p", "read the long skill"); r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	var result string
-	for _, m := range srv.Requests()[1].Body["messages"].([]any) {
+	results := map[string]string{}
+	for _, m := range srv.Requests()[2].Body["messages"].([]any) {
 		for _, b := range m.(map[string]any)["content"].([]any) {
 			if blk := b.(map[string]any); blk["type"] == "tool_result" {
-				result = fmt.Sprint(blk["content"])
+				results[fmt.Sprint(blk["tool_use_id"])] = fmt.Sprint(blk["content"])
 			}
 		}
 	}
+	if long := results["s1"]; !strings.Contains(long, strings.TrimSpace(body)) || strings.Contains(long, "characters cut") {
+		t.Errorf("the skill of 43,429 characters is not whole: %d characters", utf8.RuneCountInString(long))
+	}
+	result := results["s2"]
 	notes := regexp.MustCompile(`\[… (\d+) of (\d+) characters cut`).FindAllStringSubmatch(result, -1)
 	if len(notes) != 1 {
 		t.Fatalf("%d cut notes, want 1: %v", len(notes), notes)
 	}
 	cut, total := atoi(t, notes[0][1]), atoi(t, notes[0][2])
-	if total < 43395 || utf8.RuneCountInString(result) > 30100 {
+	if total != utf8.RuneCountInString(huge) || utf8.RuneCountInString(result) > 100100 { // the content block's brackets
 		t.Errorf("the note says %d of %d characters; the result has %d", cut, total, utf8.RuneCountInString(result))
 	}
-	if kept := total - cut; kept < 29000 || kept > 30000 {
+	if kept := total - cut; kept < 99000 || kept > 100000 {
 		t.Errorf("the note says %d characters were kept", kept)
 	}
 }

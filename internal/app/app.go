@@ -138,7 +138,7 @@ type App struct {
 	todos       *todo.List
 	board       *task.Board
 	staged      *structural.Staged // ast_edit's changes, staged until resolve
-	skills      []skill.Skill
+	skills      *skill.Set
 	skillNotes  []string   // what the skill catalogue could not use (said by Start)
 	agentDefs   []AgentDef // the agent definitions the agent tool offers (a.mu)
 	agentNotes  []string   // what their files could not give, said by Start (a.mu)
@@ -156,7 +156,8 @@ type App struct {
 	running     bool        // a turn runs (a.mu)
 	shellN      int         // the person's !commands (a.mu)
 	shellNotes  []string    // their inputs and outputs, for the next prompt (a.mu)
-	// startNotes are what the SessionStart hooks added, for the next prompt (a.mu);
+	// startNotes are what the SessionStart hooks added and the skills a trust
+	// brought (skills.go), for the next prompt (a.mu);
 	// toldDate the date the model was last told (a.mu). Both go with a prompt, not
 	// into the system prompt, so that the request's prefix stays the same across
 	// days and resumes.
@@ -740,14 +741,15 @@ func joinNonEmpty(a, b string) string {
 
 // ExpandPrompt resolves the @file:, @path and @skill: references of a prompt the
 // person typed (see package refs), or marks "/name args" naming a custom command for
-// Run to expand (see commands.go); notes says, one line each, what could not be
-// resolved. Only a person's prompt is expanded: the model reads files through tools,
-// under the permission gate.
+// Run to expand (see commands.go); "/name args" naming a skill is @skill:name (see
+// skillCommand). notes says, one line each, what could not be resolved. Only a
+// person's prompt is expanded: the model reads files through tools, under the
+// permission gate.
 func (a *App) ExpandPrompt(prompt string) (expanded string, notes []string) {
 	if a.expandCommand(prompt) {
 		return prompt, nil // "/name args": Run expands the custom command
 	}
-	r := refs.Expand(prompt, refs.Options{Cwd: a.opts.Cwd, MaxOutput: a.cfg.MaxOutput, Skills: a.skills})
+	r := refs.Expand(a.skillCommand(prompt), refs.Options{Cwd: a.opts.Cwd, MaxOutput: a.cfg.MaxOutput, Skills: a.skills.List()})
 	return r.Prompt, r.Notes
 }
 

@@ -147,7 +147,7 @@ func (a *App) runCommand(ctx context.Context, prompt string) (expanded string, u
 	} else {
 		body, notes = commands.Expand(ctx, c, p.args, a.commandShell)
 	}
-	r := refs.Expand(body, refs.Options{Cwd: a.opts.Cwd, MaxOutput: a.cfg.MaxOutput, Skills: a.skills})
+	r := refs.Expand(body, refs.Options{Cwd: a.opts.Cwd, MaxOutput: a.cfg.MaxOutput, Skills: a.skills.List()})
 	for _, n := range append(notes, r.Notes...) {
 		a.emit(face.Notice{Text: n})
 	}

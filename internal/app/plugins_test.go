@@ -13,6 +13,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/llm"
 	"github.com/gantry-dev/gantry/internal/llm/scripted"
+	"github.com/gantry-dev/gantry/internal/tools/skill"
 )
 
 // writeTestPlugin writes a plugin in the shape of those of Anthropic's claude-code
@@ -112,7 +113,8 @@ func TestPluginPartsWorkInASession(t *testing.T) {
 }
 
 // A plugin the project enables is held back in a folder not trusted (the trust
-// question names it), and offered once a "yes" trusts the folder.
+// question names it), and offered once a "yes" trusts the folder: its commands,
+// agents and skills.
 func TestProjectPluginNeedsATrustedFolder(t *testing.T) {
 	commandHomes(t)
 	plug := writeTestPlugin(t)
@@ -122,7 +124,8 @@ func TestProjectPluginNeedsATrustedFolder(t *testing.T) {
 	}
 	has := func(a *App) bool {
 		return slices.ContainsFunc(a.Commands(), func(c commands.Command) bool { return c.Name == "demo:hello" }) &&
-			slices.ContainsFunc(a.Agents(), func(d AgentDef) bool { return d.Name == "demo:helper" })
+			slices.ContainsFunc(a.Agents(), func(d AgentDef) bool { return d.Name == "demo:helper" }) &&
+			slices.ContainsFunc(a.Skills(), func(s skill.Skill) bool { return s.Name == "demo:greet" })
 	}
 	a := open(t, Options{Cwd: dir, LLM: scripted.New(scripted.Step{Text: "hi"})})
 	if tr := a.FolderTrust(); tr.Trusted() || !slices.ContainsFunc(tr.Held.Programs, func(s string) bool { return strings.Contains(s, plug) }) {

@@ -55,7 +55,7 @@ const nobodyNote = "\nNobody is at the terminal (print mode): no question can be
 const dateReminder = "<system-reminder>Today's date is "
 
 // reminders are the blocks that go with the next prompt: what the SessionStart hooks
-// added, and the date when the model has not been told today's yet (the first prompt
+// added, the skills a trust brought, and the date when the model has not been told today's yet (the first prompt
 // of a session, a session resumed or still open another day). They are stored with
 // the prompt, so the conversation's prefix never changes.
 func (a *App) reminders(now time.Time) []llm.Block {
@@ -73,7 +73,8 @@ func (a *App) reminders(now time.Time) []llm.Block {
 	return out
 }
 
-// noteStart keeps what a SessionStart hook added, for the next prompt.
+// noteStart keeps what a SessionStart hook added (or the skills a trust brought), for
+// the next prompt.
 func (a *App) noteStart(context string) {
 	if context = strings.TrimSpace(context); context != "" {
 		a.mu.Lock()

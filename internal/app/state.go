@@ -9,7 +9,6 @@ import (
 	"github.com/gantry-dev/gantry/internal/llm"
 	"github.com/gantry-dev/gantry/internal/permission"
 	"github.com/gantry-dev/gantry/internal/session"
-	"github.com/gantry-dev/gantry/internal/tools/skill"
 )
 
 // What a face may read of the session. Changes go through the App's other methods
@@ -39,9 +38,6 @@ func (a *App) ContextWindow() int { return a.agent.Config.ContextWindow }
 
 // PreviewLines is how many lines of a tool's output a terminal shows (config).
 func (a *App) PreviewLines() int { return a.cfg.PreviewLines }
-
-// Skills lists the skills the session found.
-func (a *App) Skills() []skill.Skill { return a.skills }
 
 // BackgroundTasks lists the commands of the session's background tasks still running.
 func (a *App) BackgroundTasks() []string { return a.shell.Running() }

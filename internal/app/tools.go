@@ -72,7 +72,7 @@ type deps struct {
 // not hold is still registered, known but not declared, so that rules may name it.
 // It returns the registry, the shell tools (whose background tasks the status line
 // counts), the skills found and the notices of the skill catalogue.
-func buildTools(d deps) (*tool.Registry, *shell.Set, []skill.Skill, []string) {
+func buildTools(d deps) (*tool.Registry, *shell.Set, *skill.Set, []string) {
 	cfg := d.cfg
 	reg := tool.NewRegistry()
 	sh := shell.NewSet(shell.Options{Tasks: tasks(d.tasksDir), DefaultTimeout: time.Duration(cfg.Bash.Timeout) * time.Second,
@@ -112,8 +112,9 @@ func buildTools(d deps) (*tool.Registry, *shell.Set, []skill.Skill, []string) {
 	wo := web.Options{MaxOutput: cfg.MaxOutput}.WithEnv(d.getenv)
 	reg.Add(web.Fetch(wo))
 	reg.AddIf(wo.ExaAPIKey != "", web.Search(wo))
-	skills, skillNotices := skill.CatalogWith(cfg.SkillDirs(), pluginSkills(cfg.Plugins()))
-	reg.AddIf(skill.Enabled(skills), skill.Tool(skills, skill.Options{MaxOutput: cfg.MaxOutput, Allow: d.allow, Known: reg.Known, Notify: d.notify}))
+	found, skillNotices := skill.CatalogWith(cfg.SkillDirs(), pluginSkills(cfg.Plugins()))
+	skills := skill.NewSet(found)
+	reg.AddIf(skill.Enabled(found), skill.ToolOf(skills, skill.Options{MaxOutput: cfg.MaxOutput, Allow: d.allow, Known: reg.Known, Notify: d.notify}))
 	if !d.session {
 		return reg, sh, skills, skillNotices
 	}

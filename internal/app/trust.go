@@ -313,7 +313,8 @@ func (a *App) applyTrusted() error {
 	// The session's environment (its policy's Env reads it): nothing is set in
 	// gantry's own process.
 	a.cfg.Claude.Env = full.Claude.Env
-	a.reloadAgents() // the project's agent definitions
+	a.reloadAgents()     // the project's agent definitions
+	a.addTrustedSkills() // the project's plugins' skills
 	return nil
 }
 

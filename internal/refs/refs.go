@@ -12,7 +12,8 @@ import (
 type Options struct {
 	// Cwd is the folder relative paths are resolved against; empty: the process's.
 	Cwd string
-	// MaxOutput bounds, in characters, each inserted file, listing or skill (0: no bound).
+	// MaxOutput bounds, in characters, each inserted file or listing (0: no bound); a
+	// skill loads whole up to skill.WholeBound(MaxOutput), as read_skill loads it.
 	MaxOutput int
 	// Skills are the skills @skill:name may name.
 	Skills []skill.Skill
@@ -121,12 +122,14 @@ func (x *expander) skill(r ref) {
 		return
 	}
 	x.seen[key] = true
-	text, err := skill.Read(s, r.args)
+	// As read_skill gives it: its folder first, whole up to skill.WholeBound, not
+	// cut at MaxOutput.
+	text, err := skill.Render(s, r.args, "", skill.WholeBound(x.o.MaxOutput))
 	if err != nil {
 		x.note("%s: the skill could not be read: %v", r.typed, err)
 		return
 	}
-	x.blocks = append(x.blocks, fmt.Sprintf("<skill name=\"%s\">\n%s</skill>", html.EscapeString(s.Name), withNewline(bound(text, x.o.MaxOutput))))
+	x.blocks = append(x.blocks, fmt.Sprintf("<skill name=\"%s\">\n%s</skill>", html.EscapeString(s.Name), withNewline(text)))
 }
 
 func (x *expander) findSkill(name string) (skill.Skill, bool) {

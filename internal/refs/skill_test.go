@@ -21,22 +21,35 @@ func skills(t *testing.T) []skill.Skill {
 	return s
 }
 
+// A skill is inlined as read_skill gives it: the line naming its folder first, so
+// that the files beside it can be found.
 func TestSkillWithArguments(t *testing.T) {
 	t.Parallel()
 	o := Options{Cwd: t.TempDir(), MaxOutput: 30000, Skills: skills(t)}
 	res := Expand("first line\n@skill:fix #42 in the parser\nlast line", o)
-	want := "first line\n@skill:fix #42 in the parser\nlast line\n\n<skill name=\"fix\">\nFix issue #42 in the parser.\n</skill>"
+	base := "Base directory for this skill: " + dirOf(o.Skills, "fix") + "\n\n"
+	want := "first line\n@skill:fix #42 in the parser\nlast line\n\n<skill name=\"fix\">\n" + base + "Fix issue #42 in the parser.\n</skill>"
 	if res.Prompt != want || len(res.Notes) != 0 {
 		t.Fatalf("got %q, notes %v", res.Prompt, res.Notes)
 	}
 	res = Expand("please @skill:plain x y", o)
-	if !strings.HasSuffix(res.Prompt, "<skill name=\"plain\">\nPlain.\n\nARGUMENTS: x y\n</skill>") {
+	if !strings.HasSuffix(res.Prompt, "<skill name=\"plain\">\nBase directory for this skill: "+dirOf(o.Skills, "plain")+"\n\nPlain.\n\nARGUMENTS: x y\n</skill>") {
 		t.Fatalf("no placeholder: got %q", res.Prompt)
 	}
 	res = Expand("@skill:plain, and @skill:plain,", o)
 	if strings.Count(res.Prompt, "<skill ") != 2 || !strings.Contains(res.Prompt, "ARGUMENTS: and @skill:plain,\n") {
 		t.Fatalf("trailing punctuation or arguments: got %q", res.Prompt)
 	}
+}
+
+// dirOf is the folder of the skill named name.
+func dirOf(skills []skill.Skill, name string) string {
+	for _, s := range skills {
+		if s.Name == name {
+			return s.Dir()
+		}
+	}
+	return ""
 }
 
 // The built-in skills come with the catalogue and load from the binary.

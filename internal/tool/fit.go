@@ -28,8 +28,11 @@ var ShellPreview = Preview{Chars: 4000, Tail: true}
 // how much was cut, which lines, the saved file and how to read a range of it; the
 // preview is within max, and within r.Preview.Chars when that is shorter. With no out,
 // or when saving fails, the note says the text was not saved (and why). max <= 0
-// means no bound.
+// means no bound; r.Room, when larger than max, is the bound of this result.
 func Fit(r Result, max int, out Outputs, name string) Result {
+	if max > 0 && r.Room > max {
+		max = r.Room
+	}
 	if max <= 0 || len(r.Text) <= max {
 		return r
 	}

@@ -93,6 +93,21 @@ func (failing) Save(string, string) (string, error) {
 	return "", errors.New("the disk is full")
 }
 
+// A result's Room above the bound is its bound (read_skill's whole skill); below the
+// bound it changes nothing.
+func TestFitRoomWidensTheBound(t *testing.T) {
+	text := numbered(1000) // 8,893 characters
+	if r := Fit(Result{Text: text, Room: 9000}, 2000, nil, "c"); r.Text != text {
+		t.Errorf("cut within its room: %d characters", utf8.RuneCountInString(r.Text))
+	}
+	if r := Fit(Result{Text: text, Room: 5000}, 2000, nil, "c"); utf8.RuneCountInString(r.Text) > 5000 || !strings.Contains(r.Text, "characters cut") {
+		t.Errorf("not cut at its room: %d characters", utf8.RuneCountInString(r.Text))
+	}
+	if r := Fit(Result{Text: text, Room: 1000}, 2000, nil, "c"); utf8.RuneCountInString(r.Text) > 2000 || utf8.RuneCountInString(r.Text) < 1500 {
+		t.Errorf("a smaller room changed the bound: %d characters", utf8.RuneCountInString(r.Text))
+	}
+}
+
 func TestFitSaysWhenNothingWasSaved(t *testing.T) {
 	text := strings.Repeat("x", 10000)
 	r := Fit(Result{Text: text}, 2000, failing{}, "c")

@@ -191,6 +191,10 @@ type Result struct {
 	// Preview is how much the model reads of a Text the bound cuts (see Fit): the
 	// zero value is the bound; a command's output asks for ShellPreview.
 	Preview Preview
+	// Room, when larger than the session's bound, replaces it for this result: a tool
+	// that bounds its own text more generously sets it (read_skill loads a long skill
+	// whole, see skill.WholeBound).
+	Room int
 }
 
 // Blocked is one program a deny rule kept from running: the rule, and the command as

@@ -63,7 +63,7 @@ func TestUserSkillWinsOverBuiltin(t *testing.T) {
 }
 
 // read_skill serves a built-in skill from the binary, with arguments appended (the
-// built-in texts hold no placeholder) and the output bounded.
+// built-in texts hold no placeholder) and the output bounded at the whole bound.
 func TestReadSkillReadsBuiltin(t *testing.T) {
 	t.Parallel()
 	skills := catalogAll(t)
@@ -79,11 +79,11 @@ func TestReadSkillReadsBuiltin(t *testing.T) {
 		if with.Text != strings.TrimRight(res.Text, "\n")+"\n\nARGUMENTS: a deploy skill\n" {
 			t.Errorf("%s with arguments ends %q", s.Name, with.Text[max(0, len(with.Text)-80):])
 		}
-		if bounded := readSkill(t, skills, 1000, `{"name": "`+s.Name+`"}`); len([]rune(bounded.Text)) > 1200 {
+		if bounded := readSkillWith(t, skills, Options{Whole: 1000}, `{"name": "`+s.Name+`"}`); len([]rune(bounded.Text)) > 1000 {
 			t.Errorf("%s not bounded: %d characters", s.Name, len(bounded.Text))
 		}
 	}
-	text, err := Read(Skill{Name: "x", Path: builtinScheme + "../read_skill.md"}, "")
+	text, err := Render(Skill{Name: "x", Path: builtinScheme + "../read_skill.md"}, "", "", DefaultWhole)
 	if err == nil {
 		t.Fatalf("a built-in path outside builtin/ was read: %q", text)
 	}
@@ -104,7 +104,7 @@ func TestBuiltinDescriptionsAndContent(t *testing.T) {
 		if len(s.Description) < 40 || strings.Contains(s.Description, "\n") {
 			t.Errorf("%s: description %q", s.Name, s.Description)
 		}
-		text, err := Read(s, "")
+		text, err := Render(s, "", "", DefaultWhole)
 		if err != nil {
 			t.Fatal(err)
 		}

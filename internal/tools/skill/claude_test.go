@@ -140,8 +140,9 @@ func TestReadSkillBaseDirectory(t *testing.T) {
 
 var cutNote = regexp.MustCompile(`\n\[… (\d+) of (\d+) characters cut: lines (\d+)–(\d+) of (\d+) are not shown in full; read them with read_file (\{.*\}) …\]\n`)
 
-// A skill over maxOutput keeps its head and tail in whole lines; the note gives the
-// true count and the read_file call that shows exactly the lines cut.
+// A skill over the whole bound without `## ` headings keeps its head and tail in whole
+// lines; the note gives the true count and the read_file call that shows exactly the
+// lines cut.
 func TestReadSkillCutWithHint(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -152,7 +153,7 @@ func TestReadSkillCutWithHint(t *testing.T) {
 	}
 	write(t, dir, "huge/SKILL.md", md.String())
 	const max = 4000
-	res := readSkill(t, catalog(t, dir), max, `{"name": "huge"}`)
+	res := readSkillWith(t, catalog(t, dir), Options{MaxOutput: 1000, Whole: max}, `{"name": "huge"}`)
 	if n := utf8.RuneCountInString(res.Text); n > max || n < max-300 {
 		t.Fatalf("%d characters for a bound of %d", n, max)
 	}
@@ -187,7 +188,7 @@ func TestReadSkillCutOneLongLine(t *testing.T) {
 	dir := t.TempDir()
 	body := "---\ndescription: A long skill.\n---\n" + strings.Repeat("word ", 8679)
 	write(t, dir, "long.md", body)
-	res := readSkill(t, catalog(t, dir), 30000, `{"name": "long", "arguments": "only this"}`)
+	res := readSkillWith(t, catalog(t, dir), Options{Whole: 30000}, `{"name": "long", "arguments": "only this"}`)
 	if n := utf8.RuneCountInString(res.Text); n > 30000 || n < 29500 {
 		t.Fatalf("%d characters", n)
 	}
@@ -204,7 +205,7 @@ func TestReadSkillTinyBound(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	write(t, dir, "big.md", "HEAD\n"+strings.Repeat("0123456789\n", 1000)+"TAIL\n")
-	res := readSkill(t, catalog(t, dir), 200, `{"name": "big"}`)
+	res := readSkillWith(t, catalog(t, dir), Options{Whole: 200}, `{"name": "big"}`)
 	if n := utf8.RuneCountInString(res.Text); n > 200 || !strings.HasSuffix(res.Text, "TAIL\n") {
 		t.Fatalf("%d characters: %q", n, res.Text)
 	}

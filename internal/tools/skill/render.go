@@ -17,7 +17,8 @@ import (
 // the loop's bound does not cut it again.
 func render(s Skill, raw, arguments, header string, max int) string {
 	dir := s.Dir()
-	whole := header + substitute(raw, arguments, dir)
+	filled, after := fill(raw, arguments, dir)
+	whole := header + filled + after
 	if max <= 0 || utf8.RuneCountInString(whole) <= max {
 		return whole
 	}
@@ -49,7 +50,7 @@ func render(s Skill, raw, arguments, header string, max int) string {
 			which = fmt.Sprintf("line %d of %d is", a, n)
 		}
 		if IsBuiltin(s) {
-			return fmt.Sprintf("\n[… %d of %d characters cut: %s not shown in full; this skill is built into gantry, so only a larger maxOutput shows it whole …]\n", cut, total, which)
+			return fmt.Sprintf("\n[… %d of %d characters cut: %s not shown in full; this skill is built into gantry and has no file to read them from …]\n", cut, total, which)
 		}
 		return fmt.Sprintf("\n[… %d of %d characters cut: %s not shown in full; read them with read_file {\"path\": %q, \"start\": %d, \"end\": %d} …]\n", cut, total, which, s.Path, a, b)
 	}

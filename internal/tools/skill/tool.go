@@ -5,7 +5,6 @@ import (
 	_ "embed"
 	"fmt"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 
@@ -25,12 +24,16 @@ const dirPlaceholder = "${CLAUDE_SKILL_DIR}"
 type readSkillArgs struct {
 	Name      string `json:"name" jsonschema_description:"The skill's name exactly as listed in this tool's description."`
 	Arguments string `json:"arguments,omitempty" jsonschema_description:"Text substituted for $ARGUMENTS in the skill."`
+	Part      string `json:"part,omitempty" jsonschema_description:"One part of the skill to read whole: its ## heading (any case) or its number in the list of parts a skill too long to load whole gives. Omit it to read the skill."`
 }
 
 // Options are what read_skill needs of its session.
 type Options struct {
-	// MaxOutput bounds the output, in characters (0: no bound).
+	// MaxOutput is the session's bound on a tool result, in characters: a skill
+	// loads whole up to WholeBound(MaxOutput).
 	MaxOutput int
+	// Whole replaces WholeBound(MaxOutput) when set (tests).
+	Whole int
 	// Allow keeps the rules of a skill's allowed-tools for the rest of the session
 	// (nil: allowed-tools allow nothing, as outside a session).
 	Allow Allower
@@ -49,13 +52,12 @@ func Enabled(skills []Skill) bool { return len(skills) > 0 }
 // ends: the tools of its allowed-tools then run without asking (deny rules, plan mode
 // and protected paths aside), for every later call of the session and of its
 // subagents, which share its gate. Reading it again adds nothing.
-func Tool(skills []Skill, o Options) tool.Tool {
-	sorted := append([]Skill(nil), skills...)
-	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
-	byName := make(map[string]Skill, len(sorted))
-	for _, s := range sorted {
-		byName[s.Name] = s
-	}
+func Tool(skills []Skill, o Options) tool.Tool { return ToolOf(NewSet(skills), o) }
+
+// ToolOf is Tool over a catalogue that may grow: read_skill finds the skills added
+// later, and its description lists those of the moment it is made (see Set).
+func ToolOf(set *Set, o Options) tool.Tool {
+	sorted := set.List()
 	u := &inUse{o: o, granted: map[string]string{}}
 	return tool.New(tool.Def[readSkillArgs]{
 		Conversation: true,
@@ -70,25 +72,29 @@ func Tool(skills []Skill, o Options) tool.Tool {
 		Principal:    func(a readSkillArgs) string { return a.Name },
 		Title:        func(_ tool.Env, a readSkillArgs, _ []string) string { return "Read the skill " + a.Name },
 		Run: func(_ context.Context, _ tool.Env, a readSkillArgs) tool.Result {
-			s, ok := byName[filepath.Base(a.Name)] // a name, never a path
+			s, ok := set.Find(filepath.Base(a.Name)) // a name, never a path
 			if !ok {
-				return tool.Fail(unknown(a.Name, sorted))
+				return tool.Fail(unknown(a.Name, set.List()))
 			}
 			raw, err := load(s)
 			if err != nil {
 				return tool.Fail(fmt.Sprintf("The skill %q could not be read: %v.", s.Name, pathless(err)))
 			}
-			header := ""
-			if dir := s.Dir(); dir != "" {
-				header = "Base directory for this skill: " + dir + "\n"
+			whole := o.Whole
+			if whole <= 0 {
+				whole = WholeBound(o.MaxOutput)
 			}
-			if allowed := u.use(s); allowed != "" {
-				header += allowed + "\n"
+			if a.Part != "" { // a part it does not have puts nothing in use
+				if _, err := compose(s, string(raw), a.Arguments, a.Part, "", whole); err != nil {
+					return tool.Fail(err.Error())
+				}
 			}
-			if header != "" {
-				header += "\n"
+			text, err := compose(s, string(raw), a.Arguments, a.Part, u.use(s), whole)
+			if err != nil {
+				return tool.Fail(err.Error())
 			}
-			return tool.Result{Text: render(s, string(raw), a.Arguments, header, o.MaxOutput), Display: tool.Display{Hidden: true}}
+			// The text is bounded here, at whole: the session's bound does not cut it again.
+			return tool.Result{Text: text, Room: whole, Display: tool.Display{Hidden: true}}
 		},
 	})
 }
@@ -154,29 +160,22 @@ func unknown(name string, sorted []Skill) string {
 	return fmt.Sprintf("No skill named %q. Available skills: %s", name, strings.Join(names, ", "))
 }
 
-// Read returns the whole markdown of s (from disk, or from the binary for a built-in
-// skill) with arguments applied as read_skill applies them: every $ARGUMENTS is
-// replaced by arguments, or, when the text has none, non-empty arguments are appended
-// on a last line "ARGUMENTS: …"; every ${CLAUDE_SKILL_DIR} is the skill's folder. The
-// text is not bounded.
-func Read(s Skill, arguments string) (string, error) {
-	b, err := load(s)
-	if err != nil {
-		return "", err
-	}
-	return substitute(string(b), arguments, s.Dir()), nil
-}
-
-// substitute applies arguments and the skill's folder to a skill's text: see Read.
-func substitute(text, arguments, dir string) string {
+// fill applies arguments and the skill's folder to a skill's text: every $ARGUMENTS
+// is replaced by arguments, or, when the text has none, non-empty arguments make the
+// trailer, a last line "ARGUMENTS: …" for the caller to put after what it gives of
+// the text; every ${CLAUDE_SKILL_DIR} is the skill's folder.
+func fill(text, arguments, dir string) (filled, trailer string) {
 	if dir != "" {
 		text = strings.ReplaceAll(text, dirPlaceholder, dir)
 	}
 	switch {
 	case strings.Contains(text, placeholder):
-		return strings.ReplaceAll(text, placeholder, arguments)
+		return strings.ReplaceAll(text, placeholder, arguments), ""
 	case arguments != "":
-		return strings.TrimRight(text, "\n") + "\n\nARGUMENTS: " + arguments + "\n"
+		if !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		return text, "\nARGUMENTS: " + arguments + "\n"
 	}
-	return text
+	return text, ""
 }

@@ -199,7 +199,7 @@ func (s *session) availableCommands() []sdk.AvailableCommand {
 }
 
 // command runs text when it is one of the commands of the table: handled says it
-// was, reply is what to tell the person. Skill commands are turns (skillPrompt).
+// was, reply is what to tell the person. Skill commands are turns (App.ExpandPrompt).
 func (s *session) command(ctx context.Context, text string) (reply string, handled bool) {
 	t := strings.TrimSpace(text)
 	if !strings.HasPrefix(t, "/") {
@@ -213,34 +213,6 @@ func (s *session) command(ctx context.Context, text string) (reply string, handl
 		}
 	}
 	return "", false
-}
-
-// skillPrompt rewrites "/<skill> input" into a prompt that references the skill.
-func (s *session) skillPrompt(text string) string {
-	t := strings.TrimSpace(text)
-	if !strings.HasPrefix(t, "/") {
-		return text
-	}
-	name, input, _ := strings.Cut(t[1:], " ")
-	for _, c := range commands {
-		if c.name == name {
-			return text
-		}
-	}
-	for _, c := range s.app.Commands() {
-		if c.Name == name {
-			return text // a custom command: the App expands it
-		}
-	}
-	for _, sk := range s.app.Skills() {
-		if sk.Name == name {
-			if input = strings.TrimSpace(input); input == "" {
-				input = "Follow this skill."
-			}
-			return "@skill:" + sk.Name + " " + input
-		}
-	}
-	return text
 }
 
 // runRewind is /rewind: without a number, the checkpoints; with one, the files and the

@@ -52,7 +52,7 @@ func (a *agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 			s.send(sdk.SessionUpdate{SessionInfoUpdate: &sdk.SessionSessionInfoUpdate{SessionUpdate: "session_info_update", Title: sdk.Ptr(sessionTitle(t))}})
 		}
 	}
-	expanded, notes := s.app.ExpandPrompt(s.skillPrompt(text))
+	expanded, notes := s.app.ExpandPrompt(text) // "/skill input" too
 	for _, n := range notes {
 		s.send(sdk.UpdateAgentMessageText("_gantry: " + n + "_\n\n"))
 	}
