@@ -69,6 +69,10 @@ func (m *meta) nameOf(fields map[string]any) string {
 		return ""
 	case s == "":
 		return ""
+	case len([]rune(s)) <= maxName && !validName.MatchString(s) && validName.MatchString(strings.Join(strings.Fields(s), "-")):
+		// A title ("Agent Development", as plugin-dev's skills have): Claude Code
+		// names such a skill after its folder, and so does gantry, without a word.
+		return ""
 	case len([]rune(s)) > maxName || !validName.MatchString(s):
 		m.problems = append(m.problems, fmt.Sprintf("its name %q is not a name gantry can use (at most %d letters, digits, hyphens, dots or underscores, starting with a letter or digit), so it is named after its file", clip(s), maxName))
 		return ""

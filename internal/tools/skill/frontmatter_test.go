@@ -82,6 +82,7 @@ func TestFrontMatterBadInput(t *testing.T) {
 			problems: []string{"its name is a number, not a string, so it is named after its file"}},
 		"---\nname: [a, b]\ndescription: A list as name.\n---\n": {description: "A list as name.",
 			problems: []string{"its name is a list, not a string, so it is named after its file"}},
+		"---\nname: Agent Development\ndescription: A title as name.\n---\n": {description: "A title as name."},
 		"---\nname: ../../etc\ndescription: A path as name.\n---\n": {description: "A path as name.",
 			problems: []string{`its name "../../etc" is not a name gantry can use (at most 64 letters, digits, hyphens, dots or underscores, starting with a letter or digit), so it is named after its file`}},
 		"---\nname: quiet\n---\n# Quiet\n\nFirst paragraph.\n": {name: "quiet", description: "First paragraph.",
