@@ -76,7 +76,8 @@ func configSpecs(cfg map[string][]config.HookMatcher) map[string][]*spec {
 					onFailure:  h.OnFailure,
 					claude:     m.Claude,
 					cond:       h.If,
-					async:      h.Async,
+					async:      h.Async || h.AsyncRewake,
+					rewake:     h.AsyncRewake,
 				})
 			}
 		}

@@ -51,6 +51,8 @@ type spec struct {
 	cond *config.ClaudeIf
 	// async: the hook runs without being waited for; what it says decides nothing.
 	async bool
+	// rewake (with async): its exit 2 wakes the model (Base.Rewake).
+	rewake bool
 }
 
 // newMatcher compiles a matcher for a whole-name match. Empty and "*" select everything.
