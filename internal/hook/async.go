@@ -72,7 +72,7 @@ type Rewake struct {
 // (exit 0 or another status, a timeout, a failure to start) wakes nothing; a hook
 // Close stopped wakes nothing either.
 func (r *Runner) rewake(event string, s *spec, input []byte, env []string) {
-	x := execute(r.bg.ctx, newCommand(s.source, s.command, r.base.Cwd, env, r.base.Policy), input, s.timeout)
+	x := execute(r.bg.ctx, newCommand(s.source, s.command, r.base.Cwd, s.environ(env), r.base.Policy), input, s.timeout)
 	text, ok := rewakeText(s, x)
 	if !ok || r.bg.ctx.Err() != nil || r.base.Rewake == nil {
 		return
