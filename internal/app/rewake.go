@@ -30,6 +30,7 @@ type wakeState struct {
 	closed   bool
 	ctx      context.Context // the turns wakes start; cancelled by stop
 	stop     context.CancelFunc
+	cancel   context.CancelFunc // the running turn a wake started, nil when none
 	wg       sync.WaitGroup
 }
 
@@ -88,7 +89,32 @@ func (a *App) wakeTurn() {
 	if len(pending) == 0 {
 		return
 	}
-	a.runTurn(w.ctx, pending[0].Text, pending[1:])
+	ctx, cancel := context.WithCancel(w.ctx)
+	defer cancel()
+	w.mu.Lock()
+	w.cancel = cancel
+	w.mu.Unlock()
+	a.runTurn(ctx, pending[0].Text, pending[1:])
+	w.mu.Lock()
+	w.cancel = nil
+	w.mu.Unlock()
+}
+
+// StopWakeTurn interrupts the turn an asyncRewake hook started, if one runs (a
+// face's turn is interrupted through its own context): a face calls it for the
+// person's esc or cancel between its own turns. It tells whether there was one.
+func (a *App) StopWakeTurn() bool {
+	if a == nil {
+		return false
+	}
+	w := &a.wake
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.cancel == nil {
+		return false
+	}
+	w.cancel()
+	return true
 }
 
 // stopWakes cancels a turn wakes started, waits for it, and drops the wakes to come.

@@ -193,3 +193,51 @@ func TestRewakeClosedAndPrintMode(t *testing.T) {
 		}
 	}
 }
+
+// A face stops a turn a wake started with StopWakeTurn (the TUI's esc): the turn
+// ends cancelled; with no such turn running, StopWakeTurn does nothing.
+func TestRewakeTurnStopped(t *testing.T) {
+	dir := project(t, "", map[string]string{})
+	gate := filepath.Join(dir, "gate")
+	if err := syscall.Mkfifo(gate, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rewakeSettings(t, dir, `cat >/dev/null; read x < gate; echo "look: $x" >&2; exit 2`)
+	p := scripted.New(
+		scripted.Step{Calls: []scripted.Call{{ID: "c1", Name: "bash", Input: `{"command":"echo hi"}`}}},
+		scripted.Step{Text: "first done"},
+		scripted.Step{Text: "thinking it over", BlockUntilCancel: true},
+	)
+	rec := &recorder{}
+	a, err := newStarted(Options{Cwd: dir, LLM: p, PermissionMode: "yolo"}, rec.sink, face.NoHuman{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	a.Run(context.Background(), "go", nil)
+	if a.StopWakeTurn() {
+		t.Error("StopWakeTurn stopped something with no woken turn")
+	}
+	if err := os.WriteFile(gate, []byte("now\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	waitEvent(t, rec, "the woken turn's text", 1, func(e face.Event) bool {
+		d, ok := e.(face.TextDelta)
+		return ok && d.Text == "thinking it over"
+	})
+	if !a.StopWakeTurn() {
+		t.Fatal("StopWakeTurn found no woken turn")
+	}
+	waitEvent(t, rec, "the woken turn to end", 2, isTurnEnd)
+	rec.mu.Lock()
+	var last face.TurnEnded
+	for _, e := range rec.ev {
+		if end, ok := e.(face.TurnEnded); ok {
+			last = end
+		}
+	}
+	rec.mu.Unlock()
+	if last.StopReason != "cancelled" {
+		t.Errorf("the woken turn ended with %q", last.StopReason)
+	}
+}
