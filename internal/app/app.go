@@ -638,11 +638,11 @@ func (a *App) Close() error {
 	a.closed = true
 	a.mu.Unlock()
 	a.lostDone.Wait()
+	a.stopWakes() // a turn an asyncRewake hook started is stopped; later wakes are dropped
 	for _, w := range a.EndSession(EndOther) {
 		a.emit(face.Notice{Text: w})
 	}
 	a.hooks.Close() // the async hooks still running are stopped
-	a.stopWakes()   // and a turn they started
 	if a.vibe != nil {
 		if n := a.vibe.Running(); n > 0 {
 			a.emit(face.Notice{Text: fmt.Sprintf("the session ends: %d vibe worker(s) still running are stopped", n)})

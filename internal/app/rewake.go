@@ -20,7 +20,8 @@ import (
 // goroutine waits for the running turn to end and, if the wake is still there, runs
 // a turn whose prompt is the wake, as a face's prompt would, its events going to the
 // face. In print mode (Options.OnePrompt) no turn is started: a wake that comes once
-// the answer is given waits for a prompt that never comes, and gantry exits.
+// the answer is given waits for a prompt that never comes, and gantry exits. Nor is
+// one started in a session that runs no model (ToolServer, NoModel).
 type wakeState struct {
 	turn sync.Mutex // held while a turn runs: one runs at a time
 
@@ -47,7 +48,7 @@ func (w *wakeState) take() []llm.Block {
 func (a *App) takeWakes() []llm.Block { return a.wake.take() }
 
 // rewake keeps what an asyncRewake hook said for the model, says so to the person,
-// and starts a turn for it unless one is waiting to start or this is print mode.
+// and starts a turn for it unless one is waiting to start or the session starts none.
 func (a *App) rewake(r hook.Rewake) {
 	w := &a.wake
 	w.mu.Lock()
@@ -57,7 +58,7 @@ func (a *App) rewake(r hook.Rewake) {
 	}
 	w.pending = append(w.pending, llm.Block{Type: llm.BlockText,
 		Text: fmt.Sprintf("<system-reminder>The %s (asyncRewake) exited with status 2 and said:\n%s\n</system-reminder>", r.Hook, r.Text)})
-	start := !w.starting && !a.opts.OnePrompt
+	start := !w.starting && !a.opts.OnePrompt && !a.opts.ToolServer && !a.opts.NoModel
 	if start {
 		w.starting = true
 		w.wg.Add(1)
