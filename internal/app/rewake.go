@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/gantry-dev/gantry/internal/agent"
 	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/hook"
 	"github.com/gantry-dev/gantry/internal/llm"
@@ -90,7 +91,7 @@ func (a *App) wakeTurn() {
 	if len(pending) == 0 {
 		return
 	}
-	ctx, cancel := context.WithCancel(w.ctx)
+	ctx, cancel := context.WithCancel(agent.Woken(w.ctx))
 	defer cancel()
 	w.mu.Lock()
 	w.cancel = cancel

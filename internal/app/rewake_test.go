@@ -105,14 +105,20 @@ func TestRewakeInTurn(t *testing.T) {
 // A wake that comes when no turn runs starts one by itself, as a prompt would: the
 // hook waits on a FIFO past the end of the turn (Run does not wait for it), exits 2
 // once it is written, and a second turn runs with what it wrote, its events going to
-// the face after a notice naming the hook.
+// the face after a notice naming the hook. Nobody submitted that turn's prompt: the
+// UserPromptSubmit hook does not run for it.
 func TestRewakeStartsTurn(t *testing.T) {
 	dir := project(t, "", map[string]string{})
 	gate := filepath.Join(dir, "gate")
 	if err := syscall.Mkfifo(gate, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	rewakeSettings(t, dir, `cat >/dev/null; read x < gate; echo "tests failed: $x" >&2; exit 2`)
+	writeClaudeSettings(t, dir, map[string]any{"hooks": map[string]any{
+		"PostToolUse": []any{map[string]any{"matcher": "Bash", "hooks": []any{
+			map[string]any{"type": "command", "asyncRewake": true, "timeout": 30, "command": `cat >/dev/null; read x < gate; echo "tests failed: $x" >&2; exit 2`}}}},
+		"UserPromptSubmit": []any{map[string]any{"hooks": []any{
+			map[string]any{"type": "command", "command": `cat >> prompts.log; echo >> prompts.log`}}}},
+	}})
 	p := scripted.New(
 		scripted.Step{Calls: []scripted.Call{{ID: "c1", Name: "bash", Input: `{"command":"echo hi"}`}}},
 		scripted.Step{Text: "first done"},
@@ -137,6 +143,9 @@ func TestRewakeStartsTurn(t *testing.T) {
 	}
 	if s := userText(reqs[2]); !strings.Contains(s, "tests failed: 3 of 10") || !strings.Contains(s, "asyncRewake") {
 		t.Errorf("the woken turn's prompt is %q", s)
+	}
+	if log, err := os.ReadFile(filepath.Join(dir, "prompts.log")); err != nil || strings.Count(string(log), "\n") != 1 || !strings.Contains(string(log), `"prompt":"go"`) {
+		t.Errorf("the UserPromptSubmit hook saw %q (%v), want the person's prompt only", log, err)
 	}
 	rec.mu.Lock()
 	var notice, text int
