@@ -60,7 +60,9 @@ func runPrint(f *flags) int {
 		defer closeTTY()
 		asker = tty
 	}
-	a, err := app.New(appOptions(f))
+	opts := appOptions(f)
+	opts.OnePrompt = true // a hook's wake after the answer starts no turn: gantry exits
+	a, err := app.New(opts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gantry:", sentence(err))
 		return exitCode(err)

@@ -110,7 +110,11 @@ type Agent struct {
 	// something (a write or exec tool) runs: the session keeps a checkpoint there (nil:
 	// nothing).
 	BeforeChange func(ctx context.Context)
-	Config       Config
+	// Pending gives what came for the model while a turn runs (an asyncRewake hook's
+	// reminder): it goes after the results of the step's calls, with the next
+	// request (nil: nothing comes).
+	Pending func() []llm.Block
+	Config  Config
 
 	changed      atomic.Bool // BeforeChange has run in the running turn
 	changeMu     sync.Mutex  // held while BeforeChange runs: another change waits for it
@@ -365,6 +369,9 @@ func (a *Agent) run(ctx context.Context, prompt string, attached []llm.Block) fa
 			return end
 		}
 		results, counters := a.runCalls(ctx, calls)
+		if a.Pending != nil {
+			results = append(results, a.Pending()...)
+		}
 		end.Counters = end.Counters.Add(counters)
 		a.appendMessage(llm.Message{Role: llm.RoleUser, Content: results})
 		a.emit(face.StepEnded{Step: end.Steps, Counters: end.Counters})

@@ -185,6 +185,9 @@ func (a *Agent) postToolUse(ctx context.Context, p *pending, res *tool.Result) {
 // UserPromptSubmit hooks added; blocked says the hooks refused the prompt.
 func (a *Agent) promptMessage(ctx context.Context, prompt string, attached []llm.Block) (msg llm.Message, blocked string) {
 	msg = llm.Message{Role: llm.RoleUser, Content: append([]llm.Block{{Type: llm.BlockText, Text: prompt}}, attached...)}
+	if woken, _ := ctx.Value(wokenKey{}).(bool); woken {
+		return msg, "" // nobody submitted it
+	}
 	r, ran := a.hook(ctx, HookUserPromptSubmit, "", map[string]any{"prompt": prompt})
 	if !ran {
 		return msg, ""
@@ -215,3 +218,10 @@ func (a *Agent) stopHook(ctx context.Context, lastText string, active bool) (goO
 	}
 	return r.Reason
 }
+
+type wokenKey struct{}
+
+// Woken marks the turn run with ctx as one gantry started for what it tells the model
+// (an asyncRewake hook's wake), not for a prompt the person submitted: no
+// UserPromptSubmit hook runs for it, so a hook's wake cannot wake it again and again.
+func Woken(ctx context.Context) context.Context { return context.WithValue(ctx, wokenKey{}, true) }

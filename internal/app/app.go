@@ -93,6 +93,9 @@ type Options struct {
 	// tool list): it keeps its records in a folder of its own, removed at Close, and
 	// builds no model client (it calls none), so that it needs no key.
 	Preview bool
+	// OnePrompt: the face runs one prompt and ends (print mode): an asyncRewake
+	// hook's wake that comes once the turn is over starts no turn (see rewake.go).
+	OnePrompt bool
 }
 
 // ResumeLast asks Resume for the most recent session, whatever its folder.
@@ -163,6 +166,8 @@ type App struct {
 	// days and resumes.
 	startNotes []string
 	toldDate   string
+	// wake is what asyncRewake hooks said, waiting for the model (rewake.go).
+	wake wakeState
 
 	// trust is the folder's trust: while not trusted, its project files' servers,
 	// hooks, env and allow rules are held back, and Start asks.
@@ -186,6 +191,7 @@ type App struct {
 // once the face listens.
 func New(opts Options) (_ *App, err error) {
 	a := &App{opts: opts}
+	a.wake.ctx, a.wake.stop = context.WithCancel(context.Background())
 	defer func() {
 		if err != nil {
 			_ = a.Close()
@@ -272,7 +278,7 @@ func New(opts Options) (_ *App, err error) {
 	a.policy = newPolicy(cfg, opts, a.judge, a.sandbox, a.gate, a.env.get)
 	a.hooks = hook.NewRunner(cfg.Hooks, hook.Base{SessionID: a.sess.ID(), Cwd: opts.Cwd,
 		PermissionMode: func() string { return string(a.gate.Mode()) }, Policy: a.policy,
-		TranscriptPath: a.transcript.path, Model: a.askModel, EnvDir: a.envDir})
+		TranscriptPath: a.transcript.path, Model: a.askModel, EnvDir: a.envDir, Rewake: a.rewake})
 	a.todos, a.board = todo.NewList(a.records, a.emit), task.NewBoard(a.records)
 	a.staged = structural.NewStaged(a.records)
 	a.vibe = vibe.New(vibe.Options{Make: a.newWorker, MaxOutput: cfg.MaxOutput,
@@ -285,6 +291,7 @@ func New(opts Options) (_ *App, err error) {
 		Nested:       nested,
 		MaxLevel:     func() tool.Level { return a.gate.Mode().MaxLevel() },
 		BeforeChange: a.beforeChange,
+		Pending:      a.takeWakes,
 		Config: agent.Config{
 			Model:            model,
 			System:           systemPrompt(first(opts.SystemPrompt, cfg.SystemPrompt), joinNonEmpty(cfg.AppendSystemPrompt, opts.AppendSystemPrompt), opts.Cwd, memory.Text),
@@ -434,7 +441,15 @@ func (a *App) emit(e face.Event) {
 
 // Run sends one prompt (with content a face attached after it: images, documents)
 // and drives the loop to the model's final answer; it returns the TurnEnded it sent.
+// One turn runs at a time: a prompt waits for a turn an asyncRewake hook started.
 func (a *App) Run(ctx context.Context, prompt string, attached []llm.Block) face.TurnEnded {
+	a.wake.turn.Lock()
+	defer a.wake.turn.Unlock()
+	return a.runTurn(ctx, prompt, attached)
+}
+
+// runTurn is Run, with the turn's lock held.
+func (a *App) runTurn(ctx context.Context, prompt string, attached []llm.Block) face.TurnEnded {
 	a.mu.Lock()
 	started := a.started && !a.closed
 	note, vibeNote := a.modeNote, a.vibeNote
@@ -624,6 +639,7 @@ func (a *App) Close() error {
 	a.closed = true
 	a.mu.Unlock()
 	a.lostDone.Wait()
+	a.stopWakes() // a turn an asyncRewake hook started is stopped; later wakes are dropped
 	for _, w := range a.EndSession(EndOther) {
 		a.emit(face.Notice{Text: w})
 	}

@@ -67,7 +67,8 @@ func TestClaudeHookIf(t *testing.T) {
 
 // An async hook is not waited for and decides nothing: the call it would block (exit
 // 2) runs, and talks to the hook while both run (through fifos, which a waited-for
-// hook would never read in time). asyncRewake and once are named as not supported.
+// hook would never read in time). once is named as not supported; asyncRewake (here
+// exiting 0, which wakes nothing) is not.
 func TestClaudeHookAsync(t *testing.T) {
 	dir := project(t, "", map[string]string{})
 	for _, f := range []string{"to-hook", "from-hook"} {
@@ -101,7 +102,7 @@ func TestClaudeHookAsync(t *testing.T) {
 		rewake = rewake || strings.Contains(n, "asyncRewake")
 		once = once || strings.Contains(n, "once")
 	}
-	if !rewake || !once {
+	if rewake || !once {
 		t.Errorf("asyncRewake said %v, once said %v: %q", rewake, once, rec.notices())
 	}
 }

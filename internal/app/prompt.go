@@ -55,9 +55,10 @@ const nobodyNote = "\nNobody is at the terminal (print mode): no question can be
 const dateReminder = "<system-reminder>Today's date is "
 
 // reminders are the blocks that go with the next prompt: what the SessionStart hooks
-// added, the skills a trust brought, and the date when the model has not been told today's yet (the first prompt
-// of a session, a session resumed or still open another day). They are stored with
-// the prompt, so the conversation's prefix never changes.
+// added, the skills a trust brought, what asyncRewake hooks said, and the date when the
+// model has not been told today's yet (the first prompt of a session, a session
+// resumed or still open another day). They are stored with the prompt, so the
+// conversation's prefix never changes.
 func (a *App) reminders(now time.Time) []llm.Block {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -70,7 +71,7 @@ func (a *App) reminders(now time.Time) []llm.Block {
 		a.toldDate = today
 		out = append(out, llm.Block{Type: llm.BlockText, Text: dateReminder + today + ".</system-reminder>"})
 	}
-	return out
+	return append(out, a.wake.take()...)
 }
 
 // noteStart keeps what a SessionStart hook added (or the skills a trust brought), for

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 
 	"github.com/gantry-dev/gantry/internal/config"
@@ -70,6 +71,10 @@ func (a *App) Transcript() ([]llm.Message, error) {
 // Compact compacts the conversation now, between turns (a face's /compact), and
 // returns how many messages the context held before and after.
 func (a *App) Compact(ctx context.Context, focus string) (before, after int, err error) {
+	if !a.wake.turn.TryLock() {
+		return 0, 0, errors.New("a turn runs (one an asyncRewake hook started): compact when it ends")
+	}
+	defer a.wake.turn.Unlock()
 	before = a.HistoryLen()
 	err = a.agent.Compact(ctx, focus)
 	return before, a.HistoryLen(), err

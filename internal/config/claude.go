@@ -94,8 +94,8 @@ type claudeMatcher struct {
 		Timeout float64 `json:"timeout"`
 		// If is a permission rule a tool call must match for the hook to run.
 		If string `json:"if"`
-		// Async runs the hook without waiting for it; AsyncRewake too, and would
-		// wake the model when it exits 2 (gantry does not).
+		// Async runs the hook without waiting for it; AsyncRewake too, and wakes
+		// the model with what it wrote when it exits 2.
 		Async       bool `json:"async"`
 		AsyncRewake bool `json:"asyncRewake"`
 		Once        bool `json:"once"`
@@ -249,7 +249,7 @@ func takeClaudeHooks(c *Config, path, root string, hooks map[string][]claudeMatc
 				if h.Timeout > 0 && timeout == 0 {
 					timeout = 1
 				}
-				hook := Hook{Type: typ, Command: h.Command, Prompt: h.Prompt, Timeout: timeout, Async: h.Async || h.AsyncRewake}
+				hook := Hook{Type: typ, Command: h.Command, Prompt: h.Prompt, Timeout: timeout, Async: h.Async || h.AsyncRewake, AsyncRewake: h.AsyncRewake}
 				if strings.TrimSpace(h.If) != "" && slices.Contains(toolEvents, event) {
 					cond, err := ParseClaudeIf(h.If, root)
 					if err != nil {
@@ -257,9 +257,6 @@ func takeClaudeHooks(c *Config, path, root string, hooks map[string][]claudeMatc
 						continue
 					}
 					hook.If = cond
-				}
-				if h.AsyncRewake {
-					rec.Skipped = append(rec.Skipped, fmt.Sprintf("%s has asyncRewake, which gantry does not support: it runs in the background as an async hook, and its exit 2 wakes nothing", hk))
 				}
 				if h.Once {
 					rec.Skipped = append(rec.Skipped, fmt.Sprintf("%s has once, which gantry does not support: it runs every time its event comes", hk))

@@ -50,8 +50,8 @@ func TestClaudeIfMatches(t *testing.T) {
 
 // The keys of a Claude Code hook: if is kept on tool events (and left out on the
 // others, as Claude Code ignores it there), async and asyncRewake make the hook async,
-// and what gantry cannot do is said: an if it cannot read and a shell other than
-// bash skip the hook, asyncRewake and once run it with a sentence.
+// asyncRewake marks it too, and what gantry cannot do is said: an if it cannot read
+// and a shell other than bash skip the hook, once runs it with a sentence.
 func TestClaudeHookKeys(t *testing.T) {
 	e := newEnv(t)
 	write(t, filepath.Join(e.home, ".claude", "settings.json"), `{"hooks": {
@@ -75,16 +75,19 @@ func TestClaudeHookKeys(t *testing.T) {
 	if a.Command != "a" || a.If == nil || a.If.Rule != "Bash(git commit:*)" || !a.Async {
 		t.Errorf("a: %+v", a)
 	}
-	if d.Command != "d" || d.If != nil || !d.Async {
+	if a.AsyncRewake || d.Command != "d" || d.If != nil || !d.Async || !d.AsyncRewake {
 		t.Errorf("d: %+v", d)
 	}
 	if stop := c.Hooks["Stop"]; len(stop) != 1 || stop[0].Hooks[0].If != nil {
 		t.Errorf("Stop hooks %+v", stop)
 	}
 	skipped := strings.Join(c.Claude.Files[0].Skipped, "\n")
-	for _, want := range []string{`its if "Frobnicate(x)" cannot be read`, "runs with powershell", "asyncRewake", "has once"} {
+	for _, want := range []string{`its if "Frobnicate(x)" cannot be read`, "runs with powershell", "has once"} {
 		if !strings.Contains(skipped, want) {
 			t.Errorf("skipped lacks %q:\n%s", want, skipped)
 		}
+	}
+	if strings.Contains(skipped, "asyncRewake") {
+		t.Errorf("asyncRewake is said as not supported:\n%s", skipped)
 	}
 }

@@ -302,6 +302,12 @@ type Hook struct {
 	// Async (Claude Code's `async`, and `asyncRewake`): the hook runs without being
 	// waited for, and what it says decides nothing.
 	Async bool `yaml:"-"`
+	// AsyncRewake (Claude Code's `asyncRewake`, with Async): when the hook exits 2,
+	// what it wrote wakes the model as a reminder.
+	AsyncRewake bool `yaml:"-"`
+	// PluginRoot is the folder of the plugin the hook comes from ("": none); its
+	// command runs with it in CLAUDE_PLUGIN_ROOT, as Claude Code runs it.
+	PluginRoot string `yaml:"-"`
 }
 
 // Permissions are rules in the shape of the rules file.

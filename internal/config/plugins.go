@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -18,6 +19,10 @@ const PluginManifest = ".claude-plugin/plugin.json"
 // PluginRootVar is the variable a plugin's hook and MCP server commands use for the
 // plugin's own folder; gantry writes the folder in its place when it reads them.
 const PluginRootVar = "${CLAUDE_PLUGIN_ROOT}"
+
+// PluginRootEnv is the environment variable that holds a plugin's folder in the
+// processes of its hooks and of the MCP servers it starts.
+const PluginRootEnv = "CLAUDE_PLUGIN_ROOT"
 
 // Plugin is one plugin folder as gantry reads it: the folders of its commands,
 // agents and skills (the default ones that exist, then the manifest's extra ones),
@@ -230,6 +235,7 @@ func (p *Plugin) readHooks(mpath string, raw json.RawMessage) error {
 				h := &ms[i].Hooks[j]
 				h.Command = strings.ReplaceAll(h.Command, PluginRootVar, p.Root)
 				h.Prompt = strings.ReplaceAll(h.Prompt, PluginRootVar, p.Root)
+				h.PluginRoot = p.Root
 			}
 		}
 		c.Hooks[event] = ms
@@ -291,6 +297,16 @@ func (p *Plugin) readMCP(mpath string, raw json.RawMessage) error {
 			srv.Headers = expandValues(srv.Headers, expand)
 			if srv.Cwd != "" && !filepath.IsAbs(srv.Cwd) {
 				srv.Cwd = filepath.Join(p.Root, srv.Cwd)
+			}
+			if srv.URL == "" && srv.Type != "http" && srv.Type != "sse" {
+				// A server the plugin starts reads its folder as Claude Code gives it.
+				if _, ok := srv.Env[PluginRootEnv]; !ok {
+					srv.Env = maps.Clone(srv.Env)
+					if srv.Env == nil {
+						srv.Env = map[string]string{}
+					}
+					srv.Env[PluginRootEnv] = p.Root
+				}
 			}
 			if p.MCPServers == nil {
 				p.MCPServers = map[string]MCPServer{}

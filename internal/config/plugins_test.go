@@ -43,7 +43,10 @@ func TestReadPluginTakesTheDefaultLayout(t *testing.T) {
 		t.Errorf("hooks %+v", p.Hooks)
 	}
 	srv := p.MCPServers["tools"]
-	if srv.Command != dir+"/bin/server" || !reflect.DeepEqual(srv.Args, []string{"--root", dir}) {
+	if hm[0].Hooks[0].PluginRoot != dir {
+		t.Errorf("the hook's plugin root is %q", hm[0].Hooks[0].PluginRoot)
+	}
+	if srv.Command != dir+"/bin/server" || !reflect.DeepEqual(srv.Args, []string{"--root", dir}) || srv.Env[PluginRootEnv] != dir {
 		t.Errorf("server %+v", srv)
 	}
 

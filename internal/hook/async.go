@@ -2,6 +2,10 @@ package hook
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
 	"sync"
 
 	"github.com/gantry-dev/gantry/internal/tool"
@@ -21,12 +25,17 @@ func newBackground() *background {
 }
 
 // detach starts the async runs in the background and returns the others, which the
-// event waits for. What an async hook says decides nothing: its output is dropped.
+// event waits for. What an async hook says decides nothing: its output is dropped,
+// but an asyncRewake hook that exits 2 wakes the model (rewake).
 func (r *Runner) detach(event string, runs []hookRun, env []string) []hookRun {
 	kept := runs[:0:0]
 	for i, rn := range runs {
 		if !rn.s.async || rn.err != nil {
 			kept = append(kept, rn)
+			continue
+		}
+		if rn.s.rewake && rn.s.kind == TypeCommand {
+			r.bg.wg.Go(func() { r.rewake(event, rn.s, rn.input, env) })
 			continue
 		}
 		r.bg.wg.Go(func() { r.runOne(r.bg.ctx, event, i, rn.s, rn.input, nil, env) })
@@ -49,4 +58,41 @@ func subjectName(sub *tool.HookSubject) string {
 		return ""
 	}
 	return sub.Name
+}
+
+// Rewake is what an asyncRewake hook said when it exited 2, for the model.
+type Rewake struct {
+	Event string // the event that ran the hook
+	Hook  string // the hook, named as in sentences: PostToolUse hook `./check.sh`
+	Text  string // its stderr, or its stdout when stderr is empty, trimmed
+}
+
+// rewake runs the asyncRewake hook s in the background and, when it exits 2, tells
+// Base.Rewake what it wrote, as Claude Code wakes the model with it. Any other end
+// (exit 0 or another status, a timeout, a failure to start) wakes nothing; a hook
+// Close stopped wakes nothing either.
+func (r *Runner) rewake(event string, s *spec, input []byte, env []string) {
+	x := execute(r.bg.ctx, newCommand(s.source, s.command, r.base.Cwd, s.environ(env), r.base.Policy), input, s.timeout)
+	text, ok := rewakeText(s, x)
+	if !ok || r.bg.ctx.Err() != nil || r.base.Rewake == nil {
+		return
+	}
+	r.base.Rewake(Rewake{Event: event, Hook: s.label(), Text: text})
+}
+
+// rewakeText is what a finished asyncRewake hook gives the model, and whether it
+// wakes it at all: only an exit status of 2 does.
+func rewakeText(s *spec, x execution) (string, bool) {
+	var ee *exec.ExitError
+	if x.startErr != nil || x.timedOut || x.cancelled || !errors.As(x.err, &ee) || ee.ExitCode() != 2 {
+		return "", false
+	}
+	text := strings.TrimSpace(x.stderr)
+	if text == "" {
+		text = strings.TrimSpace(x.stdout)
+	}
+	if text == "" {
+		text = fmt.Sprintf("The %s exited with status 2 without writing anything.", s.label())
+	}
+	return text, true
 }

@@ -28,6 +28,9 @@ type Base struct {
 	// EnvDir is a folder of the session's own where SessionStart hooks get their
 	// CLAUDE_ENV_FILE ("": they get none).
 	EnvDir string
+	// Rewake is told what an asyncRewake hook said when it exited 2 (nil: nothing
+	// is told). It is called from the hook's own goroutine, never after Close.
+	Rewake func(Rewake)
 }
 
 // stdin builds the JSON object a hook of event reads: the session's fields, then the

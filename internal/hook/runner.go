@@ -76,7 +76,9 @@ func configSpecs(cfg map[string][]config.HookMatcher) map[string][]*spec {
 					onFailure:  h.OnFailure,
 					claude:     m.Claude,
 					cond:       h.If,
-					async:      h.Async,
+					async:      h.Async || h.AsyncRewake,
+					rewake:     h.AsyncRewake,
+					pluginRoot: h.PluginRoot,
 				})
 			}
 		}
@@ -283,7 +285,7 @@ func (r *Runner) runOne(ctx context.Context, event string, i int, s *spec, input
 			env = append(env[:len(env):len(env)], "CLAUDE_ENV_FILE="+p)
 		}
 	}
-	x := execute(ctx, newCommand(s.source, s.command, r.base.Cwd, env, r.base.Policy), input, s.timeout)
+	x := execute(ctx, newCommand(s.source, s.command, r.base.Cwd, s.environ(env), r.base.Policy), input, s.timeout)
 	res.verdict = judge(event, s, x)
 	for _, b := range x.blocked {
 		res.warnings = append(res.warnings, fmt.Sprintf("The %s tried to run %q, which the deny rule %s forbids; it was refused.", s.label(), b.Command, b.Rule))

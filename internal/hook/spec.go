@@ -51,6 +51,19 @@ type spec struct {
 	cond *config.ClaudeIf
 	// async: the hook runs without being waited for; what it says decides nothing.
 	async bool
+	// rewake (with async): its exit 2 wakes the model (Base.Rewake).
+	rewake bool
+	// pluginRoot is the folder of the plugin the hook comes from ("": none).
+	pluginRoot string
+}
+
+// environ is env with what this hook's own process adds: a plugin's hook gets its
+// plugin's folder in CLAUDE_PLUGIN_ROOT.
+func (s *spec) environ(env []string) []string {
+	if s.pluginRoot == "" {
+		return env
+	}
+	return append(env[:len(env):len(env)], config.PluginRootEnv+"="+s.pluginRoot)
 }
 
 // newMatcher compiles a matcher for a whole-name match. Empty and "*" select everything.

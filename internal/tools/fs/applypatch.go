@@ -21,6 +21,12 @@ func ApplyPatch(o Options) tool.Tool {
 	return tool.New(tool.Def[patchArgs]{
 		ClaudeNames: []string{"Write", "Edit", "MultiEdit"},
 		Claude:      claudePatch,
+		// Claude Code has no patch tool: a hook's updatedInput for the view of one
+		// file cannot be put back into a patch that may change several.
+		FromClaude: func(_ tool.Env, c *tool.ClaudeArgs) patchArgs {
+			c.Fail(fmt.Sprintf("apply_patch cannot take an updatedInput written for Claude's %s view of one of its files, since a patch may change several files and Claude Code has no patch tool to map it from (a hook may give apply_patch's own patch field instead).", c.Tool))
+			return patchArgs{}
+		},
 		Name:        "apply_patch",
 		Core:        true,
 		Label:       "Apply a patch",

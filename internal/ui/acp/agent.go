@@ -211,6 +211,7 @@ func (a *agent) known(id sdk.SessionId) (*session, error) {
 func (a *agent) Cancel(_ context.Context, p sdk.CancelNotification) error {
 	if s := a.session(string(p.SessionId)); s != nil {
 		s.cancelTurn()
+		s.app.StopWakeTurn() // or the turn a hook's wake started
 	}
 	return nil
 }

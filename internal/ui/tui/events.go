@@ -66,6 +66,13 @@ func (m *Model) event(e face.Event) {
 			m.byModel[e.Model] = u
 		}
 		u.usage, u.cost, u.responses = u.usage.Add(e.Usage), u.cost+e.Cost, u.responses+1
+	case face.TurnEnded:
+		if !m.running { // a turn the app started (a hook's wake): it ends here
+			m.settleStream()
+			if line := termtext.CounterLine(e.Counters); line != "" {
+				m.print(m.st.r(m.st.dim, line))
+			}
+		}
 	case face.FromSubagent:
 		switch sub := e.Event.(type) {
 		case face.ToolStarted:

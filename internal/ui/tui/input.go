@@ -25,6 +25,9 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		m.interrupt()
 		return nil
 	}
+	if s == "esc" && m.app.StopWakeTurn() { // a turn a hook's wake started
+		return nil
+	}
 	if s == "esc" && len(m.dialogs) == 0 && !m.comp.active() && m.stopWorkers() {
 		return nil
 	}
