@@ -34,7 +34,7 @@ func runACP(args []string) int {
 		fmt.Fprintf(os.Stderr, "gantry acp: unexpected argument %q: the editor sends the prompts\n", f.prompt)
 		return 2
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	err = acp.Serve(ctx, os.Stdin, os.Stdout, acp.Options{
 		App: app.Options{

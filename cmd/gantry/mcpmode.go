@@ -58,7 +58,7 @@ func runMCP(args []string) int {
 			return 2
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	s, err := mcpserve.New(mcpserve.Options{
 		App: app.Options{Cwd: f.cwd, Provider: f.provider, Model: f.model, PermissionMode: f.permissionMode,

@@ -670,3 +670,32 @@ func TestTUIFitsAt80x24(t *testing.T) {
 		t.Errorf("the last row is not the status line: %q\n%s", last, tuiFrame(screen))
 	}
 }
+
+// A terminal closed under a running command (tmux killed: SIGHUP) ends gantry as an
+// interrupt does: the command's processes are stopped and nothing of gantry's is left
+// writing in its folders, so the project folder can be removed at once.
+func TestTUIHangupStopsEverything(t *testing.T) {
+	marker := fmt.Sprintf("%d.%d", os.Getpid(), time.Now().UnixNano()%100000)
+	srv := fakellm.New(call("h1", "bash", `{"command":"echo started; sleep `+marker+`"}`), say("done"))
+	defer srv.Close()
+	dir := tuiProjectDir(t)
+	writeFiles(t, dir, map[string]string{".git/HEAD": "ref: refs/heads/main\n", "a.txt": "one\n"})
+	tt := startTUI(t, 100, 30, dir, tuiEnv(t, srv), "--permission-mode", "yolo")
+	tt.waitFor("Ask gantry, or /help")
+	tt.typeLine("run it")
+	tt.waitFor("started")
+	deadline := time.Now().Add(tuiWait)
+	for len(processesWith("sleep "+marker)) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the command is not running")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	tt.stop()
+	if pids := processesWith("sleep " + marker); len(pids) > 0 {
+		for _, p := range pids {
+			_ = syscall.Kill(p, syscall.SIGKILL)
+		}
+		t.Fatalf("the command outlived gantry's hang-up: %v", pids)
+	}
+}
