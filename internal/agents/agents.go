@@ -256,46 +256,9 @@ func str(v any) string {
 // starting with one of them starts that key when the block is read leniently.
 var claudeKeys = append(slices.Clone(known), "color", "permissionMode", "maxTurns", "skills", "hooks", "mcpServers", "memory", "background", "isolation", "effort", "disabled")
 
-var keyLine = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_-]*):(?:\s+(.*))?$`)
-
 // lenient reads a front matter block that is not YAML as Claude Code does: each line
 // starting with a known key and a colon starts that key, every other line continues
-// the value before; a value in quotes or a [list] is read as YAML. It fails when a
-// line comes before any key.
+// it (frontmatter.Loose, with lists written either way kept as lists).
 func lenient(block string) (map[string]any, bool) {
-	fields := map[string]any{}
-	var key string
-	var lines []string
-	flush := func() {
-		if key == "" {
-			return
-		}
-		v := strings.TrimSpace(strings.Join(lines, "\n"))
-		var parsed any
-		if strings.HasPrefix(v, "[") || strings.HasPrefix(v, `"`) || strings.HasPrefix(v, "'") {
-			if f, err := frontmatter.Decode("v: " + v); err == nil {
-				parsed = f["v"]
-			}
-		}
-		if parsed == nil {
-			parsed = v
-		}
-		fields[key] = parsed
-	}
-	for line := range strings.SplitSeq(block, "\n") {
-		if m := keyLine.FindStringSubmatch(line); m != nil && slices.Contains(claudeKeys, m[1]) {
-			flush()
-			key, lines = m[1], []string{m[2]}
-			continue
-		}
-		if key == "" {
-			if strings.TrimSpace(line) == "" || strings.HasPrefix(strings.TrimSpace(line), "#") {
-				continue
-			}
-			return nil, false
-		}
-		lines = append(lines, line)
-	}
-	flush()
-	return fields, len(fields) > 0
+	return frontmatter.Loose(block, func(k string) bool { return slices.Contains(claudeKeys, k) })
 }

@@ -113,6 +113,37 @@ Analyze the transcript.
 	}
 }
 
+// An agent whose front matter is not YAML keeps tools written as a block list of
+// "- Name" lines (the description holds ": ", as most real agents' do).
+func TestLenientFrontMatterBlockList(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "auditor.md", `---
+name: auditor
+description: Audits a change. Use when: the user asks for an audit: of docs or code.
+tools:
+  - Read
+  - "Bash(git diff:*)"
+  - Grep
+disallowedTools: [Write, Edit]
+---
+Audit it.
+`)
+	defs, notices := Load([]Dir{{Path: dir, Source: "test"}})
+	if len(defs) != 1 || len(notices) != 0 {
+		t.Fatalf("defs %+v, notices %q", defs, notices)
+	}
+	d := defs[0]
+	if want := []string{"Read", "Bash(git diff:*)", "Grep"}; !slices.Equal(d.Tools, want) {
+		t.Errorf("tools %q, want %q", d.Tools, want)
+	}
+	if want := []string{"Write", "Edit"}; !slices.Equal(d.Disallowed, want) {
+		t.Errorf("disallowedTools %q, want %q", d.Disallowed, want)
+	}
+	if want := "Audits a change. Use when: the user asks for an audit: of docs or code."; d.Description != want {
+		t.Errorf("description %q, want %q", d.Description, want)
+	}
+}
+
 // A plugin's agents are named plugin:name, beside a person's agent of the same name.
 func TestPluginAgentsAreNamespaced(t *testing.T) {
 	mine, plug := t.TempDir(), t.TempDir()

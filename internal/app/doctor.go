@@ -6,11 +6,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/gantry-dev/gantry/internal/config"
 	"github.com/gantry-dev/gantry/internal/contain"
+	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/permission"
 	"github.com/gantry-dev/gantry/internal/session"
 )
@@ -67,12 +67,10 @@ func Doctor(cwd string) ([]DoctorRow, error) {
 		return nil, err
 	}
 	// What the sandbox cannot guarantee here, for the deny rules in force (the tools'
-	// families say which rules are read rules).
-	reg, _, _, _ := buildTools(deps{cfg: cfg, getenv: os.Getenv})
+	// families say which rules are read rules). The tools are a session's, so that
+	// the agent definitions' tools are checked as a session checks them.
+	reg, _, _, _ := buildTools(deps{cfg: cfg, getenv: os.Getenv, session: true, asker: face.NoHuman{}})
 	gate.SetFileTools(fileTools(reg))
-	if err := reg.Close(context.Background()); err != nil {
-		return nil, err
-	}
 	for _, s := range newSandboxer(cfg, nil, gate).lost() {
 		add("", s, true)
 	}
@@ -146,7 +144,10 @@ func Doctor(cwd string) ([]DoctorRow, error) {
 	add("debug adapters", found("dlv", "lldb-dap", "lldb-dap-19", "debugpy-adapter"), false)
 	rows = append(rows, claudeRows(cfg)...)
 	rows = append(rows, commandRows(cfg.Root(), projectCommands)...)
-	rows = append(rows, agentRows(cfg.Root(), projectCommands)...)
+	rows = append(rows, agentRows(cfg.Root(), projectCommands, reg)...)
+	if err := reg.Close(context.Background()); err != nil {
+		return nil, err
+	}
 	rows = append(rows, skillRows(cfg)...)
 	rows = append(rows, pluginRows(cfg)...)
 	rows = append(rows, memoryRows(cwd)...)
@@ -233,24 +234,17 @@ func claudeRows(cfg *config.Config) []DoctorRow {
 // mcpRows say which MCP servers the session would start, and where each is defined
 // (gantry's files, .mcp.json, ~/.claude.json, Codex's config.toml, opencode's and
 // Crush's files), then what was read and not used, and why; none when there are none.
+// Each server is labelled by what it connects with, and one the session would not
+// start (a ${VAR} not set, an entry without a command or url) is the sentence the
+// session gives.
 func mcpRows(cfg *config.Config) []DoctorRow {
-	names := make([]string, 0, len(cfg.MCPServers))
-	for n := range cfg.MCPServers {
-		names = append(names, n)
-	}
-	sort.Strings(names)
 	var rows []DoctorRow
-	for _, n := range names {
-		s := cfg.MCPServers[n]
-		what := s.Type
-		if what == "" {
-			what = "stdio"
+	for _, e := range mcpEntries(cfg, nil, cfg.Lookup) {
+		if e.problem != "" {
+			rows = append(rows, DoctorRow{"mcp server", "not started: " + e.problem, true})
+			continue
 		}
-		v := fmt.Sprintf("%s (%s) from %s", n, what, s.From)
-		if s.Problem != "" {
-			v += ": " + s.Problem
-		}
-		rows = append(rows, DoctorRow{"mcp server", v, s.Problem != ""})
+		rows = append(rows, DoctorRow{"mcp server", fmt.Sprintf("%s (%s) from %s", e.status.Name, e.status.Transport, e.status.From), false})
 	}
 	// What the files gave that is not started: a file gantry cannot read, a server
 	// another tool's file turns off or a file that wins replaces.

@@ -9,6 +9,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/agents"
 	"github.com/gantry-dev/gantry/internal/config"
 	"github.com/gantry-dev/gantry/internal/permission"
+	"github.com/gantry-dev/gantry/internal/tool"
 	"github.com/gantry-dev/gantry/internal/tools/skill"
 )
 
@@ -18,13 +19,17 @@ import (
 // rules, each with its file, and what was ignored and why. They reuse the loaders
 // (and their notices) and read files only: nothing is started.
 
-// agentRows list the agent definitions with their files, and the notices of those
-// not used; the project's are read only in a trusted folder.
-func agentRows(root string, trusted bool) []DoctorRow {
+// agentRows list the agent definitions with their files, the sentence a session
+// gives about the tools of reg (a session's) a definition names and gantry has not,
+// and the notices of those not used; the project's are read only in a trusted folder.
+func agentRows(root string, trusted bool, reg *tool.Registry) []DoctorRow {
 	defs, notices := agents.Load(agents.Dirs(root, config.UserDir(), config.ClaudeDir(), trusted))
 	rows := []DoctorRow{{Name: "agents", Value: fmt.Sprintf("%d agent definition(s)", len(defs))}}
 	for _, d := range defs {
 		rows = append(rows, DoctorRow{Value: d.Name + ": " + d.Path})
+	}
+	for _, n := range agentToolNotices(defs, reg) {
+		rows = append(rows, DoctorRow{Value: n, Problem: true})
 	}
 	for _, n := range notices {
 		rows = append(rows, DoctorRow{Value: "ignored: " + n, Problem: true})

@@ -227,3 +227,51 @@ func TestPluginRootInCommands(t *testing.T) {
 		t.Errorf("the user's own command changed: %q", m["mine"].Body)
 	}
 }
+
+// TestInvalidYAMLKeepsLists reads a command whose argument-hint YAML refuses (two
+// quoted parts, as real command collections write it) with a block scalar
+// description and allowed-tools as a block list: the line reader keeps the list, the
+// description's text and the hint as written.
+func TestInvalidYAMLKeepsLists(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, ".claude/commands/tools/scan-repo.md"), `---
+name: scan-repo
+description: |
+  Scan a repository for drift between its docs and its code.
+
+  Usage: /scan-repo "<repo path>" ["area"]
+argument-hint: "<repo path>" ["docs|code|all"]
+user-invocable: true
+related:
+  commands: [tools/lint-repo]
+allowed-tools:
+  - Read
+  - Bash(git:*)
+  - Grep
+model: [claude-haiku-4-5]
+---
+Scan $ARGUMENTS
+`)
+	write(t, filepath.Join(root, ".claude/commands/tools/flow.md"), "---\nargument-hint: [file] [focus]\nallowed-tools: [Read, \"Bash(go test:*)\"]\n---\nFlow\n")
+	cmds, _, err := Find(Dirs{Project: root, ProjectOK: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := byName(cmds)
+	c := m["scan-repo"]
+	if want := []string{"Read", "Bash(git:*)", "Grep"}; !reflect.DeepEqual(c.AllowedTools, want) {
+		t.Errorf("allowed-tools = %q, want %q", c.AllowedTools, want)
+	}
+	if want := `"<repo path>" ["docs|code|all"]`; c.ArgumentHint != want {
+		t.Errorf("argument-hint = %q, want %q", c.ArgumentHint, want)
+	}
+	if want := `Scan a repository for drift between its docs and its code. Usage: /scan-repo "<repo path>" ["area"] (project:tools)`; c.Description != want {
+		t.Errorf("description = %q, want %q", c.Description, want)
+	}
+	if want := []string{"Read", "Bash(go test:*)"}; !reflect.DeepEqual(m["flow"].AllowedTools, want) {
+		t.Errorf("flow's allowed-tools (a flow list) = %q, want %q", m["flow"].AllowedTools, want)
+	}
+	if m["flow"].ArgumentHint != "[file] [focus]" {
+		t.Errorf("flow's argument-hint = %q", m["flow"].ArgumentHint)
+	}
+}

@@ -17,11 +17,9 @@ func parse(text string) (c Command) {
 		raw := rawFields(block)
 		if err != nil {
 			// Claude Code reads "argument-hint: [a] [b]", which YAML refuses: each
-			// line's text is used as it is.
-			fields = map[string]any{}
-			for k, v := range raw {
-				fields[k] = v
-			}
+			// key's text is used as it is, and its lists ("- item" lines or [a, b])
+			// as lists.
+			fields, _ = frontmatter.Loose(block, nil)
 		}
 		text := func(key string) string { // a string key: its line's text when YAML made it a list
 			if _, isString := fields[key].(string); !isString && raw[key] != "" {

@@ -11,16 +11,35 @@ import (
 // mcpVar is ${NAME} or ${NAME:-default}, as Claude Code reads them.
 var mcpVar = regexp.MustCompile(`\$\{([^}]+)\}`)
 
-// UnsetVarsError is a server's ${VAR} with no default whose variable is not set.
+// UnsetVarsError is a server's ${VAR} with no default whose variable is not set, and
+// its ${input:name}: VS Code's syntax for a value VS Code asks the person for, which
+// gantry has no way to fill.
 type UnsetVarsError struct {
-	Names []string // sorted, each once
+	Names  []string // sorted, each once
+	Inputs []string // the names after "input:", sorted, each once
 }
 
 func (e *UnsetVarsError) Error() string {
-	if len(e.Names) == 1 {
-		return fmt.Sprintf("needs the environment variable %s, which is not set (${%s:-value} gives it a default)", e.Names[0], e.Names[0])
+	var parts []string
+	switch len(e.Names) {
+	case 0:
+	case 1:
+		parts = append(parts, fmt.Sprintf("needs the environment variable %s, which is not set (${%s:-value} gives it a default)", e.Names[0], e.Names[0]))
+	default:
+		parts = append(parts, fmt.Sprintf("needs the environment variables %s, which are not set", strings.Join(e.Names, ", ")))
 	}
-	return fmt.Sprintf("needs the environment variables %s, which are not set", strings.Join(e.Names, ", "))
+	if len(e.Inputs) > 0 {
+		refs := make([]string, len(e.Inputs))
+		for i, n := range e.Inputs {
+			refs[i] = "${input:" + n + "}"
+		}
+		what := "a value VS Code asks for"
+		if len(refs) > 1 {
+			what = "values VS Code asks for"
+		}
+		parts = append(parts, fmt.Sprintf("uses %s, VS Code's syntax for %s, which gantry cannot fill (write the value, or ${VAR} of an environment variable, in its place)", strings.Join(refs, ", "), what))
+	}
+	return strings.Join(parts, ", and ")
 }
 
 // ExpandMCP returns s with ${VAR} and ${VAR:-default} replaced in its command, args,
@@ -28,7 +47,7 @@ func (e *UnsetVarsError) Error() string {
 // value when it is set (even to ""), else by the default. lookup says a variable's
 // value and whether it is set. Nothing else is expanded ($VAR, a cwd, the names of env
 // and headers stay as written). A variable that is not set and has no default is an
-// *UnsetVarsError naming every such variable.
+// *UnsetVarsError naming every such variable (VS Code's ${input:name} among them).
 func ExpandMCP(s MCPServer, lookup func(string) (string, bool)) (MCPServer, error) {
 	missing := map[string]bool{}
 	expand := func(v string) string {
@@ -56,7 +75,15 @@ func ExpandMCP(s MCPServer, lookup func(string) (string, bool)) (MCPServer, erro
 	out.Env = expandValues(s.Env, expand)
 	out.Headers = expandValues(s.Headers, expand)
 	if len(missing) > 0 {
-		return s, &UnsetVarsError{Names: slices.Sorted(maps.Keys(missing))}
+		e := &UnsetVarsError{}
+		for _, name := range slices.Sorted(maps.Keys(missing)) {
+			if input, ok := strings.CutPrefix(name, "input:"); ok {
+				e.Inputs = append(e.Inputs, input)
+			} else {
+				e.Names = append(e.Names, name)
+			}
+		}
+		return s, e
 	}
 	return out, nil
 }

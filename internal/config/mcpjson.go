@@ -149,6 +149,10 @@ type jsonEntry struct {
 	Cwd     string            `json:"cwd"`
 	URL     string            `json:"url"`
 	Headers map[string]string `json:"headers"`
+	// Link is a key some files give beside (or instead of) url: where the server is
+	// described or hosted. gantry does not connect to it; it is named when the entry
+	// has nothing else.
+	Link string `json:"link"`
 }
 
 // mcpJSONServers reads the mcpServers of a .mcp.json. The problem, when not empty,
@@ -342,6 +346,9 @@ func (r *jsonReader) servers(what string) ([]jsonServer, error) {
 		} else {
 			s.Type, s.Command, s.Args, s.Env, s.Cwd, s.URL, s.Headers = e.Type, e.Command, e.Args, e.Env, e.Cwd, e.URL, e.Headers
 			if msg := mcpShape(s); msg != "" {
+				if e.Link != "" && s.Command == "" && s.URL == "" {
+					msg += fmt.Sprintf("; its link (%s) is not read as one (rename the key url if that is the server's address)", e.Link)
+				}
 				s.Problem = fmt.Sprintf("%s: MCP server %q %s, so it was not started.", from, name, msg)
 			}
 		}

@@ -163,7 +163,8 @@ func TestClaudeMCPProblemsAreNotices(t *testing.T) {
     "both": {"command": "x", "url": "http://127.0.0.1:1"},
     "nothing": {},
     "text": "npx server",
-    "sse": {"type": "sse", "command": "x"}
+    "sse": {"type": "sse", "command": "x"},
+    "link": {"link": "https://mcp.example.com/mcp"}
   }
 }`)
 	write(t, home, "{\n  \"mcpServers\": {\n    \"broken\": {\"command\": \"x\",}\n  }\n}\n")
@@ -184,6 +185,7 @@ func TestClaudeMCPProblemsAreNotices(t *testing.T) {
 		"nothing": mcpJSON + `:8: MCP server "nothing" needs a command (a stdio server) or a url (an HTTP server), so it was not started.`,
 		"text":    mcpJSON + `:9: MCP server "text" is not a JSON object, so it was not started.`,
 		"sse":     mcpJSON + `:10: MCP server "sse" is of type sse and needs a url, so it was not started.`,
+		"link":    mcpJSON + `:11: MCP server "link" needs a command (a stdio server) or a url (an HTTP server); its link (https://mcp.example.com/mcp) is not read as one (rename the key url if that is the server's address), so it was not started.`,
 	}
 	got := map[string]string{}
 	for name, s := range c.MCPServers {
@@ -266,6 +268,11 @@ func TestExpandMCP(t *testing.T) {
 	var ue *UnsetVarsError
 	if !errors.As(err, &ue) || !reflect.DeepEqual(ue.Names, []string{"ALSO_NOT", "NOPE"}) ||
 		err.Error() != "needs the environment variables ALSO_NOT, NOPE, which are not set" {
+		t.Errorf("err %v", err)
+	}
+	_, err = ExpandMCP(MCPServer{URL: "http://ci/mcp", Headers: map[string]string{"Authorization": "Basic ${input:ci-auth}", "X": "${input:a} ${NOPE}"}}, lookup)
+	if !errors.As(err, &ue) || !reflect.DeepEqual(ue.Names, []string{"NOPE"}) || !reflect.DeepEqual(ue.Inputs, []string{"a", "ci-auth"}) ||
+		err.Error() != "needs the environment variable NOPE, which is not set (${NOPE:-value} gives it a default), and uses ${input:a}, ${input:ci-auth}, VS Code's syntax for values VS Code asks for, which gantry cannot fill (write the value, or ${VAR} of an environment variable, in its place)" {
 		t.Errorf("err %v", err)
 	}
 	_, err = ExpandMCP(MCPServer{URL: "${URL}"}, lookup)

@@ -91,7 +91,7 @@ func (a *assembler) rules(dir, base string) (scoped []Rule, err error) {
 }
 
 // parseRule splits a rule file into its text without the front matter and the globs
-// of its paths key (a list, or one pattern). Front matter that is not valid YAML is
+// of its paths key (a list, or one string of patterns separated by commas). Front matter that is not valid YAML is
 // left in the text, and the rule has no paths.
 func parseRule(text string) (body string, globs []string) {
 	rest, ok := strings.CutPrefix(strings.TrimPrefix(text, "\ufeff"), "---\n")
@@ -116,7 +116,7 @@ func parseRule(text string) (body string, globs []string) {
 	}
 	switch p := fm.Paths.(type) {
 	case string:
-		globs = append(globs, strings.TrimSpace(p))
+		globs = splitPaths(p)
 	case []any:
 		for _, v := range p {
 			if s, ok := v.(string); ok && strings.TrimSpace(s) != "" {
@@ -125,4 +125,25 @@ func parseRule(text string) (body string, globs []string) {
 		}
 	}
 	return strings.TrimLeft(rest, "\n"), globs
+}
+
+// splitPaths reads a paths string as Claude Code does: patterns separated by commas
+// outside braces ("**/*.ts, **/*.tsx" is two, "src/**/*.{ts,tsx}" is one), each
+// trimmed; empty ones are left out.
+func splitPaths(s string) (globs []string) {
+	depth, start := 0, 0
+	for i, r := range s + "," {
+		switch {
+		case r == '{':
+			depth++
+		case r == '}' && depth > 0:
+			depth--
+		case r == ',' && depth == 0:
+			if g := strings.TrimSpace(s[start:i]); g != "" {
+				globs = append(globs, g)
+			}
+			start = i + 1
+		}
+	}
+	return globs
 }

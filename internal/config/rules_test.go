@@ -116,6 +116,8 @@ func TestParseRule(t *testing.T) {
 		{"plain\n", "plain\n", nil},
 		{"---\npaths: a/*.go\n---\nbody\n", "body\n", []string{"a/*.go"}},
 		{"---\npaths:\n  - x\n  - \"{a,b}/**\"\n---\n\nbody", "body", []string{"x", "{a,b}/**"}},
+		{"---\npaths: \"**/*.ts, **/*.tsx\"\n---\nbody", "body", []string{"**/*.ts", "**/*.tsx"}},
+		{"---\npaths: src/**/*.ts,src/lib/db.ts , {a,b}/*.go,\n---\nbody", "body", []string{"src/**/*.ts", "src/lib/db.ts", "{a,b}/*.go"}},
 		{"---\n---\nbody", "body", nil},
 		{"---\npaths: [unclosed\n---\nbody", "---\npaths: [unclosed\n---\nbody", nil},
 		{"---\npaths: x\nno end", "---\npaths: x\nno end", nil},
