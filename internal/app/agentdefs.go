@@ -25,13 +25,19 @@ var claudeModels = map[string]string{"sonnet": "claude-sonnet-4-5", "opus": "cla
 // with the notices of the files not used and, once there is a registry, of the tools
 // it does not have (said by Start).
 func (a *App) loadAgents(trusted bool) {
-	defs, notices := agents.Load(append(agents.Dirs(a.cfg.Root(), config.UserDir(), config.ClaudeDir(), trusted), pluginAgents(a.cfg.Plugins())...))
+	defs, notices := agents.Load(agentDirs(a.cfg, trusted))
 	if a.reg != nil {
 		notices = append(notices, agentToolNotices(defs, a.reg)...)
 	}
 	a.mu.Lock()
 	a.agentDefs, a.agentNotes = defs, notices
 	a.mu.Unlock()
+}
+
+// agentDirs are the folders agent definitions are read from: gantry's, Claude Code's
+// (the project's when trusted) and the enabled plugins', in that order.
+func agentDirs(cfg *config.Config, trusted bool) []agents.Dir {
+	return append(agents.Dirs(cfg.Root(), config.UserDir(), config.ClaudeDir(), trusted), pluginAgents(cfg.Plugins())...)
 }
 
 // Agents returns the agent definitions the agent tool offers, sorted by name.

@@ -144,7 +144,7 @@ func Doctor(cwd string) ([]DoctorRow, error) {
 	add("debug adapters", found("dlv", "lldb-dap", "lldb-dap-19", "debugpy-adapter"), false)
 	rows = append(rows, claudeRows(cfg)...)
 	rows = append(rows, commandRows(cfg.Root(), projectCommands)...)
-	rows = append(rows, agentRows(cfg.Root(), projectCommands, reg)...)
+	rows = append(rows, agentRows(cfg, projectCommands, reg)...)
 	if err := reg.Close(context.Background()); err != nil {
 		return nil, err
 	}

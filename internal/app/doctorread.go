@@ -22,8 +22,9 @@ import (
 // agentRows list the agent definitions with their files, the sentence a session
 // gives about the tools of reg (a session's) a definition names and gantry has not,
 // and the notices of those not used; the project's are read only in a trusted folder.
-func agentRows(root string, trusted bool, reg *tool.Registry) []DoctorRow {
-	defs, notices := agents.Load(agents.Dirs(root, config.UserDir(), config.ClaudeDir(), trusted))
+func agentRows(cfg *config.Config, trusted bool, reg *tool.Registry) []DoctorRow {
+	root := cfg.Root()
+	defs, notices := agents.Load(agentDirs(cfg, trusted))
 	rows := []DoctorRow{{Name: "agents", Value: fmt.Sprintf("%d agent definition(s)", len(defs))}}
 	for _, d := range defs {
 		rows = append(rows, DoctorRow{Value: d.Name + ": " + d.Path})
