@@ -65,19 +65,29 @@ type Rewake struct {
 	Event string // the event that ran the hook
 	Hook  string // the hook, named as in sentences: PostToolUse hook `./check.sh`
 	Text  string // its stderr, or its stdout when stderr is empty, trimmed
+	// Message (the hook's rewakeMessage) goes before Text in what the model is
+	// given; Summary (its rewakeSummary) is the line shown to the person. "": none.
+	Message, Summary string
 }
 
 // rewake runs the asyncRewake hook s in the background and, when it exits 2, tells
 // Base.Rewake what it wrote, as Claude Code wakes the model with it. Any other end
 // (exit 0 or another status, a timeout, a failure to start) wakes nothing; a hook
-// Close stopped wakes nothing either.
+// Close stopped wakes nothing either. One that declares itself async on its first
+// line of stdout runs on for its asyncTimeout instead of its timeout, and wakes the
+// same way.
 func (r *Runner) rewake(event string, s *spec, input []byte, env []string) {
-	x := execute(r.bg.ctx, newCommand(s.source, s.command, r.base.Cwd, s.environ(env), r.base.Policy), input, s.timeout)
-	text, ok := rewakeText(s, x)
-	if !ok || r.bg.ctx.Err() != nil || r.base.Rewake == nil {
-		return
+	ended := func(x execution) {
+		text, ok := rewakeText(s, x)
+		if !ok || r.bg.ctx.Err() != nil || r.base.Rewake == nil {
+			return
+		}
+		r.base.Rewake(Rewake{Event: event, Hook: s.label(), Text: text, Message: s.rewakeMsg, Summary: s.rewakeSum})
 	}
-	r.base.Rewake(Rewake{Event: event, Hook: s.label(), Text: text})
+	x := execute(r.bg.ctx, newCommand(s.source, s.command, r.base.Cwd, s.environ(env), r.base.Policy), input, s.timeout, r.detacher(ended))
+	if !x.declared {
+		ended(x)
+	}
 }
 
 // rewakeText is what a finished asyncRewake hook gives the model, and whether it

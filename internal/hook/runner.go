@@ -78,6 +78,8 @@ func configSpecs(cfg map[string][]config.HookMatcher) map[string][]*spec {
 					cond:       h.If,
 					async:      h.Async || h.AsyncRewake,
 					rewake:     h.AsyncRewake,
+					rewakeMsg:  h.RewakeMessage,
+					rewakeSum:  h.RewakeSummary,
 					pluginRoot: h.PluginRoot,
 				})
 			}
@@ -285,8 +287,12 @@ func (r *Runner) runOne(ctx context.Context, event string, i int, s *spec, input
 			env = append(env[:len(env):len(env)], "CLAUDE_ENV_FILE="+p)
 		}
 	}
-	x := execute(ctx, newCommand(s.source, s.command, r.base.Cwd, s.environ(env), r.base.Policy), input, s.timeout)
-	res.verdict = judge(event, s, x)
+	// A hook that declares itself async decides nothing, and what it says once it
+	// ends is dropped, as for a hook configured async.
+	x := execute(ctx, newCommand(s.source, s.command, r.base.Cwd, s.environ(env), r.base.Policy), input, s.timeout, r.detacher(nil))
+	if !x.declared {
+		res.verdict = judge(event, s, x)
+	}
 	for _, b := range x.blocked {
 		res.warnings = append(res.warnings, fmt.Sprintf("The %s tried to run %q, which the deny rule %s forbids; it was refused.", s.label(), b.Command, b.Rule))
 	}
