@@ -250,3 +250,61 @@ func TestRewakeTurnStopped(t *testing.T) {
 		t.Errorf("the woken turn ended with %q", last.StopReason)
 	}
 }
+
+// The shape of the security-guidance plugin: a SessionStart hook that declares itself
+// async on its first line does not hold the session's start (it waits on a FIFO
+// nobody writes, and Close stops it) nor is warned about; an asyncRewake hook's
+// rewakeMessage comes before what it wrote in the woken turn's prompt, and its
+// rewakeSummary is the notice the person sees.
+func TestRewakeMessageAndSummary(t *testing.T) {
+	dir := project(t, "", map[string]string{})
+	for _, name := range []string{"gate", "never"} {
+		if err := syscall.Mkfifo(filepath.Join(dir, name), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeClaudeSettings(t, dir, map[string]any{"hooks": map[string]any{
+		"SessionStart": []any{map[string]any{"hooks": []any{
+			map[string]any{"type": "command", "timeout": 180, "command": `cat >/dev/null; echo '{"async": true, "asyncTimeout": 180000}'; read x < never`}}}},
+		"PostToolUse": []any{map[string]any{"matcher": "Bash", "hooks": []any{
+			map[string]any{"type": "command", "asyncRewake": true, "timeout": 30,
+				"rewakeMessage": "Background review: address the findings below.",
+				"rewakeSummary": "Review found issues",
+				"command":       `cat >/dev/null; read x < gate; echo "finding: $x" >&2; exit 2`}}}},
+	}})
+	p := scripted.New(
+		scripted.Step{Calls: []scripted.Call{{ID: "c1", Name: "bash", Input: `{"command":"echo hi"}`}}},
+		scripted.Step{Text: "first done"},
+		scripted.Step{Text: "addressing it"},
+	)
+	rec := &recorder{}
+	a, err := newStarted(Options{Cwd: dir, LLM: p, PermissionMode: "yolo"}, rec.sink, face.NoHuman{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	a.Run(context.Background(), "go", nil)
+	if err := os.WriteFile(filepath.Join(dir, "gate"), []byte("eval of input\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	waitEvent(t, rec, "the woken turn to end", 2, isTurnEnd)
+	reqs := p.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3", len(reqs))
+	}
+	if s := userText(reqs[2]); !strings.Contains(s, "Background review: address the findings below.\nfinding: eval of input") {
+		t.Errorf("the woken turn's prompt is %q", s)
+	}
+	var summary bool
+	for _, n := range rec.notices() {
+		if strings.HasPrefix(n, "Review found issues (") {
+			summary = true
+		}
+		if strings.Contains(n, "could not be read") || strings.Contains(n, "SessionStart") {
+			t.Errorf("notice %q", n)
+		}
+	}
+	if !summary {
+		t.Errorf("no notice gives the rewakeSummary: %q", rec.notices())
+	}
+}
