@@ -25,8 +25,9 @@ func newBackground() *background {
 }
 
 // detach starts the async runs in the background and returns the others, which the
-// event waits for. What an async hook says decides nothing: its output is dropped,
-// but an asyncRewake hook that exits 2 wakes the model (rewake).
+// event waits for. What an async hook says decides nothing: the additionalContext and
+// systemMessage of its JSON go to Base.Later once it ends (later), and an asyncRewake
+// hook that exits 2 wakes the model (rewake).
 func (r *Runner) detach(event string, runs []hookRun, env []string) []hookRun {
 	kept := runs[:0:0]
 	for i, rn := range runs {
@@ -38,7 +39,7 @@ func (r *Runner) detach(event string, runs []hookRun, env []string) []hookRun {
 			r.bg.wg.Go(func() { r.rewake(event, rn.s, rn.input, env) })
 			continue
 		}
-		r.bg.wg.Go(func() { r.runOne(r.bg.ctx, event, i, rn.s, rn.input, nil, env) })
+		r.bg.wg.Go(func() { r.runOne(r.bg.ctx, event, i, rn.s, rn.input, nil, env, true) })
 	}
 	return kept
 }
@@ -105,4 +106,27 @@ func rewakeText(s *spec, x execution) (string, bool) {
 		text = fmt.Sprintf("The %s exited with status 2 without writing anything.", s.label())
 	}
 	return text, true
+}
+
+// Later is what an async hook said in JSON on its stdout when it ended: as Claude Code
+// does, its additionalContext goes to the model with its next request (it wakes
+// nothing) and its systemMessage is shown to the person.
+type Later struct {
+	Event   string // the event that ran the hook
+	Hook    string // the hook, named as in sentences
+	Context string // its additionalContext ("": none)
+	Message string // its systemMessage ("": none)
+}
+
+// later tells Base.Later what the async hook s said in JSON once it ended: v is how
+// its end was read. Anything else it did (a failure, a decision, plain text) is
+// dropped: the event it ran for has gone on without it.
+func (r *Runner) later(event string, s *spec, x execution, v verdict) {
+	if !strings.HasPrefix(strings.TrimSpace(x.stdout), "{") || (v.context == "" && v.message == "") {
+		return
+	}
+	if r.bg.ctx.Err() != nil || r.base.Later == nil {
+		return
+	}
+	r.base.Later(Later{Event: event, Hook: s.label(), Context: v.context, Message: v.message})
 }

@@ -84,10 +84,7 @@ type detacher struct {
 }
 
 // detacher is where the hooks of r that declare themselves async go; then gets their
-// end (nil: it is dropped).
+// end.
 func (r *Runner) detacher(then func(execution)) *detacher {
-	if then == nil {
-		then = func(execution) {}
-	}
 	return &detacher{ctx: r.bg.ctx, spawn: r.bg.wg.Go, then: then}
 }

@@ -4,10 +4,14 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/gantry-dev/gantry/internal/config"
 )
 
 // declaring is the body of a hook that declares itself async with asyncTimeout ms,
@@ -148,5 +152,56 @@ func TestDeclaredAsyncRewake(t *testing.T) {
 	r.bg.wg.Wait()
 	if len(w.got) != 1 || w.got[0].Text != "found a.go" || w.got[0].Message != "Review findings:" || w.got[0].Summary != "Review found issues" {
 		t.Errorf("rewakes %+v", w.got)
+	}
+}
+
+// laters collects what a Runner's async hooks said when they ended.
+type laters struct {
+	mu  sync.Mutex
+	got []Later
+}
+
+func (l *laters) add(x Later) {
+	l.mu.Lock()
+	l.got = append(l.got, x)
+	l.mu.Unlock()
+}
+
+// What an async hook prints in JSON when it ends — a configured async hook's, and a
+// hook's that declared itself async, after its declaration — goes to Base.Later: its
+// additionalContext and systemMessage. Plain text, a decision and a failure go nowhere.
+func TestAsyncOutputLater(t *testing.T) {
+	dir := t.TempDir()
+	gate := gateIn(t, dir, "gate")
+	l := &laters{}
+	b := base(dir)
+	b.Later = l.add
+	async := func(command string) config.Hook { return config.Hook{Type: "command", Command: command, Async: true} }
+	r := NewRunner(hooks(PostToolUse, "",
+		async(`cat >/dev/null; echo '{"systemMessage": "lint ran", "hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "a.go is clean"}}'`),
+		async(`cat >/dev/null; echo 'plain text'`),
+		async(`cat >/dev/null; echo '{"decision": "block", "reason": "late"}'`),
+		async(`cat >/dev/null; echo '{"additionalContext": "failed"}'; exit 1`),
+		cmd(`cat >/dev/null; echo '{"async": true}'; read x < gate; echo "{\"additionalContext\": \"review: $x\"}"`, 0, ""),
+	), b)
+	defer r.Close()
+	o := r.Run(context.Background(), PostToolUse, "bash", map[string]any{"tool_name": "bash"})
+	if o.Block || o.AdditionalContext != "" || len(o.Warnings) > 0 {
+		t.Errorf("async hooks decided the event: %+v", o)
+	}
+	if err := os.WriteFile(gate, []byte("fine\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r.bg.wg.Wait()
+	var got []string
+	for _, x := range l.got {
+		got = append(got, x.Context+"|"+x.Message)
+		if x.Event != PostToolUse || x.Hook == "" {
+			t.Errorf("later %+v", x)
+		}
+	}
+	slices.Sort(got)
+	if want := []string{"a.go is clean|lint ran", "review: fine|"}; !slices.Equal(got, want) {
+		t.Errorf("later got %q, want %q", got, want)
 	}
 }
