@@ -70,6 +70,26 @@ func (a *App) rewake(r hook.Rewake) {
 	}
 }
 
+// hookLater keeps what an async hook said when it ended (its additionalContext) for
+// the model's next request, as a wake is kept but starting no turn, as Claude Code
+// gives it on the next turn; its systemMessage is shown to the person.
+func (a *App) hookLater(l hook.Later) {
+	w := &a.wake
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		return
+	}
+	if l.Context != "" {
+		w.pending = append(w.pending, llm.Block{Type: llm.BlockText,
+			Text: fmt.Sprintf("<system-reminder>The %s (async) added:\n%s\n</system-reminder>", l.Hook, l.Context)})
+	}
+	w.mu.Unlock()
+	if l.Message != "" {
+		a.emit(face.Notice{Text: fmt.Sprintf("%s (the %s, async)", l.Message, l.Hook), Info: true})
+	}
+}
+
 // wakeReminder is what the model is given of a wake: the hook's rewakeMessage, when
 // it has one, comes before what it wrote, as Claude Code puts it.
 func wakeReminder(r hook.Rewake) string {

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -306,5 +307,44 @@ func TestRewakeMessageAndSummary(t *testing.T) {
 	}
 	if !summary {
 		t.Errorf("no notice gives the rewakeSummary: %q", rec.notices())
+	}
+}
+
+// What an async hook prints in JSON when it ends goes to the model with a later
+// request (its additionalContext) and to the person (its systemMessage), and starts
+// no turn: the second prompt is the only request after the first turn's.
+func TestAsyncHookLater(t *testing.T) {
+	dir := project(t, "", map[string]string{})
+	writeClaudeSettings(t, dir, map[string]any{"hooks": map[string]any{
+		"PostToolUse": []any{map[string]any{"matcher": "Bash", "hooks": []any{
+			map[string]any{"type": "command", "async": true, "command": `cat >/dev/null; echo '{"systemMessage": "linted", "hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "a.go is clean"}}'`}}}},
+	}})
+	p := scripted.New(
+		scripted.Step{Calls: []scripted.Call{{ID: "c1", Name: "bash", Input: `{"command":"echo hi"}`}}},
+		scripted.Step{Text: "first done"},
+		scripted.Step{Text: "second done"},
+	)
+	rec := &recorder{}
+	a, err := newStarted(Options{Cwd: dir, LLM: p, PermissionMode: "yolo"}, rec.sink, face.NoHuman{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	a.Run(context.Background(), "go", nil)
+	waitEvent(t, rec, "the systemMessage", 1, func(e face.Event) bool {
+		n, ok := e.(face.Notice)
+		return ok && strings.HasPrefix(n.Text, "linted (the PostToolUse hook")
+	})
+	a.Run(context.Background(), "again", nil)
+	reqs := p.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3", len(reqs))
+	}
+	raw, err := json.Marshal(reqs[2].Messages)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(raw), "a.go is clean"); n != 1 {
+		t.Errorf("the conversation has the hook's additionalContext %d times, want once: %s", n, raw)
 	}
 }
