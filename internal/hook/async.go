@@ -2,6 +2,7 @@ package hook
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os/exec"
@@ -118,15 +119,39 @@ type Later struct {
 	Message string // its systemMessage ("": none)
 }
 
-// later tells Base.Later what the async hook s said in JSON once it ended: v is how
-// its end was read. Anything else it did (a failure, a decision, plain text) is
-// dropped: the event it ran for has gone on without it.
-func (r *Runner) later(event string, s *spec, x execution, v verdict) {
-	if !strings.HasPrefix(strings.TrimSpace(x.stdout), "{") || (v.context == "" && v.message == "") {
+// later tells Base.Later what the async hook s said in JSON once it ended (x): as
+// Claude Code reads it, its response is the first line of its stdout that is a JSON
+// object and no declaration (laterResponse). Anything else it did (a failure, a
+// decision, plain text) is dropped: the event it ran for has gone on without it.
+func (r *Runner) later(event string, s *spec, x execution) {
+	line, ok := laterResponse(x.stdout)
+	if !ok {
+		return
+	}
+	x.stdout, x.stdoutTruncated = line, false
+	v := judge(event, s, x)
+	if v.context == "" && v.message == "" {
 		return
 	}
 	if r.bg.ctx.Err() != nil || r.base.Later == nil {
 		return
 	}
 	r.base.Later(Later{Event: event, Hook: s.label(), Context: v.context, Message: v.message})
+}
+
+// laterResponse is the response of an async hook that ended, read as Claude Code
+// reads it: the first line of stdout that is a JSON object without an async key.
+func laterResponse(stdout string) (string, bool) {
+	for line := range strings.SplitSeq(stdout, "\n") {
+		line = strings.TrimSpace(line)
+		var m map[string]json.RawMessage
+		if !strings.HasPrefix(line, "{") || json.Unmarshal([]byte(line), &m) != nil {
+			continue
+		}
+		if _, ok := m["async"]; ok {
+			continue
+		}
+		return line, true
+	}
+	return "", false
 }

@@ -169,7 +169,8 @@ func (l *laters) add(x Later) {
 
 // What an async hook prints in JSON when it ends — a configured async hook's, and a
 // hook's that declared itself async, after its declaration — goes to Base.Later: its
-// additionalContext and systemMessage. Plain text, a decision and a failure go nowhere.
+// additionalContext and systemMessage, from its first line that is a JSON object, as
+// Claude Code reads it. Plain text, a decision and a failure go nowhere.
 func TestAsyncOutputLater(t *testing.T) {
 	dir := t.TempDir()
 	gate := gateIn(t, dir, "gate")
@@ -182,7 +183,7 @@ func TestAsyncOutputLater(t *testing.T) {
 		async(`cat >/dev/null; echo 'plain text'`),
 		async(`cat >/dev/null; echo '{"decision": "block", "reason": "late"}'`),
 		async(`cat >/dev/null; echo '{"additionalContext": "failed"}'; exit 1`),
-		cmd(`cat >/dev/null; echo '{"async": true}'; read x < gate; echo "{\"additionalContext\": \"review: $x\"}"`, 0, ""),
+		cmd(`cat >/dev/null; echo '{"async": true}'; read x < gate; echo working; echo "{\"additionalContext\": \"review: $x\"}"; echo '{"additionalContext": "second"}'`, 0, ""),
 	), b)
 	defer r.Close()
 	o := r.Run(context.Background(), PostToolUse, "bash", map[string]any{"tool_name": "bash"})

@@ -288,7 +288,7 @@ func (r *Runner) runOne(ctx context.Context, event string, i int, s *spec, input
 			env = append(env[:len(env):len(env)], "CLAUDE_ENV_FILE="+p)
 		}
 	}
-	ended := func(x execution) { r.later(event, s, x, judge(event, s, x)) }
+	ended := func(x execution) { r.later(event, s, x) }
 	x := execute(ctx, newCommand(s.source, s.command, r.base.Cwd, s.environ(env), r.base.Policy), input, s.timeout, r.detacher(ended))
 	switch {
 	case x.declared:
