@@ -18,6 +18,27 @@ type background struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+
+	mu     sync.Mutex
+	closed bool // Close has begun: what goes to the background now runs at once
+}
+
+// run runs f in a goroutine Close waits for; once Close has begun, f runs in the
+// caller's (its ctx is done, so it ends soon), so that the WaitGroup gains nothing
+// while Close waits on it.
+func (b *background) run(f func()) {
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		f()
+		return
+	}
+	b.wg.Add(1)
+	b.mu.Unlock()
+	go func() {
+		defer b.wg.Done()
+		f()
+	}()
 }
 
 func newBackground() *background {
@@ -37,10 +58,10 @@ func (r *Runner) detach(event string, runs []hookRun, env []string) []hookRun {
 			continue
 		}
 		if rn.s.rewake && rn.s.kind == TypeCommand {
-			r.bg.wg.Go(func() { r.rewake(event, rn.s, rn.input, env) })
+			r.bg.run(func() { r.rewake(event, rn.s, rn.input, env) })
 			continue
 		}
-		r.bg.wg.Go(func() { r.runOne(r.bg.ctx, event, i, rn.s, rn.input, nil, env, true) })
+		r.bg.run(func() { r.runOne(r.bg.ctx, event, i, rn.s, rn.input, nil, env, true) })
 	}
 	return kept
 }
@@ -50,6 +71,9 @@ func (r *Runner) Close() {
 	if r == nil {
 		return
 	}
+	r.bg.mu.Lock()
+	r.bg.closed = true
+	r.bg.mu.Unlock()
 	r.bg.cancel()
 	r.bg.wg.Wait()
 }

@@ -86,5 +86,5 @@ type detacher struct {
 // detacher is where the hooks of r that declare themselves async go; then gets their
 // end.
 func (r *Runner) detacher(then func(execution)) *detacher {
-	return &detacher{ctx: r.bg.ctx, spawn: r.bg.wg.Go, then: then}
+	return &detacher{ctx: r.bg.ctx, spawn: r.bg.run, then: then}
 }

@@ -206,3 +206,14 @@ func TestAsyncOutputLater(t *testing.T) {
 		t.Errorf("later got %q, want %q", got, want)
 	}
 }
+
+// A hook that declares itself async once Close has begun is stopped at once: nothing
+// is left running for a Close that has already waited.
+func TestDeclaredAsyncAfterClose(t *testing.T) {
+	dir := t.TempDir()
+	gateIn(t, dir, "never")
+	r := NewRunner(hooks(PostToolUse, "", cmd(declaring(60000, "never"), 0, "")), base(dir))
+	r.Close()
+	r.Run(context.Background(), PostToolUse, "bash", map[string]any{"tool_name": "bash"})
+	assertGroupGone(t, filepath.Join(dir, "pid"))
+}
