@@ -278,7 +278,7 @@ func New(opts Options) (_ *App, err error) {
 	a.policy = newPolicy(cfg, opts, a.judge, a.sandbox, a.gate, a.env.get)
 	a.hooks = hook.NewRunner(cfg.Hooks, hook.Base{SessionID: a.sess.ID(), Cwd: opts.Cwd,
 		PermissionMode: func() string { return string(a.gate.Mode()) }, Policy: a.policy,
-		TranscriptPath: a.transcript.path, Model: a.askModel, EnvDir: a.envDir, Rewake: a.rewake})
+		TranscriptPath: a.transcript.path, Model: a.askModel, EnvDir: a.envDir, Rewake: a.rewake, Later: a.hookLater})
 	a.todos, a.board = todo.NewList(a.records, a.emit), task.NewBoard(a.records)
 	a.staged = structural.NewStaged(a.records)
 	a.vibe = vibe.New(vibe.Options{Make: a.newWorker, MaxOutput: cfg.MaxOutput,

@@ -57,18 +57,56 @@ func (a *App) rewake(r hook.Rewake) {
 		w.mu.Unlock()
 		return
 	}
-	w.pending = append(w.pending, llm.Block{Type: llm.BlockText,
-		Text: fmt.Sprintf("<system-reminder>The %s (asyncRewake) exited with status 2 and said:\n%s\n</system-reminder>", r.Hook, r.Text)})
+	w.pending = append(w.pending, llm.Block{Type: llm.BlockText, Text: wakeReminder(r)})
 	start := !w.starting && !a.opts.OnePrompt && !a.opts.ToolServer && !a.opts.NoModel
 	if start {
 		w.starting = true
 		w.wg.Add(1)
 	}
 	w.mu.Unlock()
-	a.emit(face.Notice{Text: fmt.Sprintf("the %s (asyncRewake) exited with status 2: what it wrote wakes the model", r.Hook), Info: true})
+	a.emit(face.Notice{Text: wakeNotice(r), Info: true})
 	if start {
 		go a.wakeTurn()
 	}
+}
+
+// hookLater keeps what an async hook said when it ended (its additionalContext) for
+// the model's next request, as a wake is kept but starting no turn, as Claude Code
+// gives it on the next turn; its systemMessage is shown to the person.
+func (a *App) hookLater(l hook.Later) {
+	w := &a.wake
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		return
+	}
+	if l.Context != "" {
+		w.pending = append(w.pending, llm.Block{Type: llm.BlockText,
+			Text: fmt.Sprintf("<system-reminder>The %s (async) added:\n%s\n</system-reminder>", l.Hook, l.Context)})
+	}
+	w.mu.Unlock()
+	if l.Message != "" {
+		a.emit(face.Notice{Text: fmt.Sprintf("%s (the %s, async)", l.Message, l.Hook), Info: true})
+	}
+}
+
+// wakeReminder is what the model is given of a wake: the hook's rewakeMessage, when
+// it has one, comes before what it wrote, as Claude Code puts it.
+func wakeReminder(r hook.Rewake) string {
+	said := fmt.Sprintf("The %s (asyncRewake) exited with status 2 and said:", r.Hook)
+	if r.Message != "" {
+		said = fmt.Sprintf("The %s (asyncRewake) exited with status 2.\n%s", r.Hook, r.Message)
+	}
+	return fmt.Sprintf("<system-reminder>%s\n%s\n</system-reminder>", said, r.Text)
+}
+
+// wakeNotice is the line shown to the person: the hook's rewakeSummary, when it has
+// one, with the hook named.
+func wakeNotice(r hook.Rewake) string {
+	if r.Summary != "" {
+		return fmt.Sprintf("%s (the %s, asyncRewake): what it wrote wakes the model", r.Summary, r.Hook)
+	}
+	return fmt.Sprintf("the %s (asyncRewake) exited with status 2: what it wrote wakes the model", r.Hook)
 }
 
 // wakeTurn waits for the running turn, if any, to end and runs a turn for the wakes

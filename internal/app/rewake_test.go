@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -248,5 +249,102 @@ func TestRewakeTurnStopped(t *testing.T) {
 	rec.mu.Unlock()
 	if last.StopReason != "cancelled" {
 		t.Errorf("the woken turn ended with %q", last.StopReason)
+	}
+}
+
+// The shape of the security-guidance plugin: a SessionStart hook that declares itself
+// async on its first line does not hold the session's start (it waits on a FIFO
+// nobody writes, and Close stops it) nor is warned about; an asyncRewake hook's
+// rewakeMessage comes before what it wrote in the woken turn's prompt, and its
+// rewakeSummary is the notice the person sees.
+func TestRewakeMessageAndSummary(t *testing.T) {
+	dir := project(t, "", map[string]string{})
+	for _, name := range []string{"gate", "never"} {
+		if err := syscall.Mkfifo(filepath.Join(dir, name), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeClaudeSettings(t, dir, map[string]any{"hooks": map[string]any{
+		"SessionStart": []any{map[string]any{"hooks": []any{
+			map[string]any{"type": "command", "timeout": 180, "command": `cat >/dev/null; echo '{"async": true, "asyncTimeout": 180000}'; read x < never`}}}},
+		"PostToolUse": []any{map[string]any{"matcher": "Bash", "hooks": []any{
+			map[string]any{"type": "command", "asyncRewake": true, "timeout": 30,
+				"rewakeMessage": "Background review: address the findings below.",
+				"rewakeSummary": "Review found issues",
+				"command":       `cat >/dev/null; read x < gate; echo "finding: $x" >&2; exit 2`}}}},
+	}})
+	p := scripted.New(
+		scripted.Step{Calls: []scripted.Call{{ID: "c1", Name: "bash", Input: `{"command":"echo hi"}`}}},
+		scripted.Step{Text: "first done"},
+		scripted.Step{Text: "addressing it"},
+	)
+	rec := &recorder{}
+	a, err := newStarted(Options{Cwd: dir, LLM: p, PermissionMode: "yolo"}, rec.sink, face.NoHuman{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	a.Run(context.Background(), "go", nil)
+	if err := os.WriteFile(filepath.Join(dir, "gate"), []byte("eval of input\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	waitEvent(t, rec, "the woken turn to end", 2, isTurnEnd)
+	reqs := p.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3", len(reqs))
+	}
+	if s := userText(reqs[2]); !strings.Contains(s, "Background review: address the findings below.\nfinding: eval of input") {
+		t.Errorf("the woken turn's prompt is %q", s)
+	}
+	var summary bool
+	for _, n := range rec.notices() {
+		if strings.HasPrefix(n, "Review found issues (") {
+			summary = true
+		}
+		if strings.Contains(n, "could not be read") || strings.Contains(n, "SessionStart") {
+			t.Errorf("notice %q", n)
+		}
+	}
+	if !summary {
+		t.Errorf("no notice gives the rewakeSummary: %q", rec.notices())
+	}
+}
+
+// What an async hook prints in JSON when it ends goes to the model with a later
+// request (its additionalContext) and to the person (its systemMessage), and starts
+// no turn: the second prompt is the only request after the first turn's.
+func TestAsyncHookLater(t *testing.T) {
+	dir := project(t, "", map[string]string{})
+	writeClaudeSettings(t, dir, map[string]any{"hooks": map[string]any{
+		"PostToolUse": []any{map[string]any{"matcher": "Bash", "hooks": []any{
+			map[string]any{"type": "command", "async": true, "command": `cat >/dev/null; echo '{"systemMessage": "linted", "hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": "a.go is clean"}}'`}}}},
+	}})
+	p := scripted.New(
+		scripted.Step{Calls: []scripted.Call{{ID: "c1", Name: "bash", Input: `{"command":"echo hi"}`}}},
+		scripted.Step{Text: "first done"},
+		scripted.Step{Text: "second done"},
+	)
+	rec := &recorder{}
+	a, err := newStarted(Options{Cwd: dir, LLM: p, PermissionMode: "yolo"}, rec.sink, face.NoHuman{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	a.Run(context.Background(), "go", nil)
+	waitEvent(t, rec, "the systemMessage", 1, func(e face.Event) bool {
+		n, ok := e.(face.Notice)
+		return ok && strings.HasPrefix(n.Text, "linted (the PostToolUse hook")
+	})
+	a.Run(context.Background(), "again", nil)
+	reqs := p.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3", len(reqs))
+	}
+	raw, err := json.Marshal(reqs[2].Messages)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(raw), "a.go is clean"); n != 1 {
+		t.Errorf("the conversation has the hook's additionalContext %d times, want once: %s", n, raw)
 	}
 }

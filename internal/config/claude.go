@@ -98,7 +98,11 @@ type claudeMatcher struct {
 		// the model with what it wrote when it exits 2.
 		Async       bool `json:"async"`
 		AsyncRewake bool `json:"asyncRewake"`
-		Once        bool `json:"once"`
+		// RewakeMessage goes before what an asyncRewake hook wrote, for the model;
+		// RewakeSummary is the line shown to the person when it wakes it.
+		RewakeMessage string `json:"rewakeMessage"`
+		RewakeSummary string `json:"rewakeSummary"`
+		Once          bool   `json:"once"`
 		// Shell is the interpreter of a command: gantry's is bash.
 		Shell string `json:"shell"`
 	} `json:"hooks"`
@@ -249,7 +253,8 @@ func takeClaudeHooks(c *Config, path, root string, hooks map[string][]claudeMatc
 				if h.Timeout > 0 && timeout == 0 {
 					timeout = 1
 				}
-				hook := Hook{Type: typ, Command: h.Command, Prompt: h.Prompt, Timeout: timeout, Async: h.Async || h.AsyncRewake, AsyncRewake: h.AsyncRewake}
+				hook := Hook{Type: typ, Command: h.Command, Prompt: h.Prompt, Timeout: timeout, Async: h.Async || h.AsyncRewake, AsyncRewake: h.AsyncRewake,
+					RewakeMessage: strings.TrimSpace(h.RewakeMessage), RewakeSummary: strings.TrimSpace(h.RewakeSummary)}
 				if strings.TrimSpace(h.If) != "" && slices.Contains(toolEvents, event) {
 					cond, err := ParseClaudeIf(h.If, root)
 					if err != nil {

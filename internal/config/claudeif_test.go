@@ -50,7 +50,7 @@ func TestClaudeIfMatches(t *testing.T) {
 
 // The keys of a Claude Code hook: if is kept on tool events (and left out on the
 // others, as Claude Code ignores it there), async and asyncRewake make the hook async,
-// asyncRewake marks it too, and what gantry cannot do is said: an if it cannot read
+// asyncRewake marks it too (with its rewakeMessage and rewakeSummary), and what gantry cannot do is said: an if it cannot read
 // and a shell other than bash skip the hook, once runs it with a sentence.
 func TestClaudeHookKeys(t *testing.T) {
 	e := newEnv(t)
@@ -59,7 +59,8 @@ func TestClaudeHookKeys(t *testing.T) {
     {"type": "command", "command": "a", "if": "Bash(git commit:*)", "async": true},
     {"type": "command", "command": "b", "if": "Frobnicate(x)"},
     {"type": "command", "command": "c", "shell": "powershell"},
-    {"type": "command", "command": "d", "asyncRewake": true, "once": true}
+    {"type": "command", "command": "d", "asyncRewake": true, "once": true,
+     "rewakeMessage": " Review the findings below: ", "rewakeSummary": "Review found issues"}
   ]}],
   "Stop": [{"hooks": [{"type": "command", "command": "e", "if": "Bash(ls:*)"}]}]
 }}`)
@@ -78,6 +79,9 @@ func TestClaudeHookKeys(t *testing.T) {
 	if a.AsyncRewake || d.Command != "d" || d.If != nil || !d.Async || !d.AsyncRewake {
 		t.Errorf("d: %+v", d)
 	}
+	if d.RewakeMessage != "Review the findings below:" || d.RewakeSummary != "Review found issues" || a.RewakeMessage != "" {
+		t.Errorf("rewakeMessage and rewakeSummary: %+v", d)
+	}
 	if stop := c.Hooks["Stop"]; len(stop) != 1 || stop[0].Hooks[0].If != nil {
 		t.Errorf("Stop hooks %+v", stop)
 	}
@@ -87,7 +91,9 @@ func TestClaudeHookKeys(t *testing.T) {
 			t.Errorf("skipped lacks %q:\n%s", want, skipped)
 		}
 	}
-	if strings.Contains(skipped, "asyncRewake") {
-		t.Errorf("asyncRewake is said as not supported:\n%s", skipped)
+	for _, key := range []string{"asyncRewake", "rewakeMessage", "rewakeSummary"} {
+		if strings.Contains(skipped, key) {
+			t.Errorf("%s is said as not supported:\n%s", key, skipped)
+		}
 	}
 }

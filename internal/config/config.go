@@ -305,6 +305,11 @@ type Hook struct {
 	// AsyncRewake (Claude Code's `asyncRewake`, with Async): when the hook exits 2,
 	// what it wrote wakes the model as a reminder.
 	AsyncRewake bool `yaml:"-"`
+	// RewakeMessage (Claude Code's `rewakeMessage`) is put before what an
+	// asyncRewake hook wrote in what wakes the model; RewakeSummary (its
+	// `rewakeSummary`) is the short line shown to the person instead of gantry's.
+	RewakeMessage string `yaml:"-"`
+	RewakeSummary string `yaml:"-"`
 	// PluginRoot is the folder of the plugin the hook comes from ("": none); its
 	// command runs with it in CLAUDE_PLUGIN_ROOT, as Claude Code runs it.
 	PluginRoot string `yaml:"-"`

@@ -2,6 +2,7 @@ package hook
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os/exec"
@@ -17,6 +18,27 @@ type background struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+
+	mu     sync.Mutex
+	closed bool // Close has begun: what goes to the background now runs at once
+}
+
+// run runs f in a goroutine Close waits for; once Close has begun, f runs in the
+// caller's (its ctx is done, so it ends soon), so that the WaitGroup gains nothing
+// while Close waits on it.
+func (b *background) run(f func()) {
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		f()
+		return
+	}
+	b.wg.Add(1)
+	b.mu.Unlock()
+	go func() {
+		defer b.wg.Done()
+		f()
+	}()
 }
 
 func newBackground() *background {
@@ -25,8 +47,9 @@ func newBackground() *background {
 }
 
 // detach starts the async runs in the background and returns the others, which the
-// event waits for. What an async hook says decides nothing: its output is dropped,
-// but an asyncRewake hook that exits 2 wakes the model (rewake).
+// event waits for. What an async hook says decides nothing: the additionalContext and
+// systemMessage of its JSON go to Base.Later once it ends (later), and an asyncRewake
+// hook that exits 2 wakes the model (rewake).
 func (r *Runner) detach(event string, runs []hookRun, env []string) []hookRun {
 	kept := runs[:0:0]
 	for i, rn := range runs {
@@ -35,10 +58,10 @@ func (r *Runner) detach(event string, runs []hookRun, env []string) []hookRun {
 			continue
 		}
 		if rn.s.rewake && rn.s.kind == TypeCommand {
-			r.bg.wg.Go(func() { r.rewake(event, rn.s, rn.input, env) })
+			r.bg.run(func() { r.rewake(event, rn.s, rn.input, env) })
 			continue
 		}
-		r.bg.wg.Go(func() { r.runOne(r.bg.ctx, event, i, rn.s, rn.input, nil, env) })
+		r.bg.run(func() { r.runOne(r.bg.ctx, event, i, rn.s, rn.input, nil, env, true) })
 	}
 	return kept
 }
@@ -48,6 +71,9 @@ func (r *Runner) Close() {
 	if r == nil {
 		return
 	}
+	r.bg.mu.Lock()
+	r.bg.closed = true
+	r.bg.mu.Unlock()
 	r.bg.cancel()
 	r.bg.wg.Wait()
 }
@@ -65,19 +91,29 @@ type Rewake struct {
 	Event string // the event that ran the hook
 	Hook  string // the hook, named as in sentences: PostToolUse hook `./check.sh`
 	Text  string // its stderr, or its stdout when stderr is empty, trimmed
+	// Message (the hook's rewakeMessage) goes before Text in what the model is
+	// given; Summary (its rewakeSummary) is the line shown to the person. "": none.
+	Message, Summary string
 }
 
 // rewake runs the asyncRewake hook s in the background and, when it exits 2, tells
 // Base.Rewake what it wrote, as Claude Code wakes the model with it. Any other end
 // (exit 0 or another status, a timeout, a failure to start) wakes nothing; a hook
-// Close stopped wakes nothing either.
+// Close stopped wakes nothing either. One that declares itself async on its first
+// line of stdout runs on for its asyncTimeout instead of its timeout, and wakes the
+// same way.
 func (r *Runner) rewake(event string, s *spec, input []byte, env []string) {
-	x := execute(r.bg.ctx, newCommand(s.source, s.command, r.base.Cwd, s.environ(env), r.base.Policy), input, s.timeout)
-	text, ok := rewakeText(s, x)
-	if !ok || r.bg.ctx.Err() != nil || r.base.Rewake == nil {
-		return
+	ended := func(x execution) {
+		text, ok := rewakeText(s, x)
+		if !ok || r.bg.ctx.Err() != nil || r.base.Rewake == nil {
+			return
+		}
+		r.base.Rewake(Rewake{Event: event, Hook: s.label(), Text: text, Message: s.rewakeMsg, Summary: s.rewakeSum})
 	}
-	r.base.Rewake(Rewake{Event: event, Hook: s.label(), Text: text})
+	x := execute(r.bg.ctx, newCommand(s.source, s.command, r.base.Cwd, s.environ(env), r.base.Policy), input, s.timeout, r.detacher(ended))
+	if !x.declared {
+		ended(x)
+	}
 }
 
 // rewakeText is what a finished asyncRewake hook gives the model, and whether it
@@ -95,4 +131,51 @@ func rewakeText(s *spec, x execution) (string, bool) {
 		text = fmt.Sprintf("The %s exited with status 2 without writing anything.", s.label())
 	}
 	return text, true
+}
+
+// Later is what an async hook said in JSON on its stdout when it ended: as Claude Code
+// does, its additionalContext goes to the model with its next request (it wakes
+// nothing) and its systemMessage is shown to the person.
+type Later struct {
+	Event   string // the event that ran the hook
+	Hook    string // the hook, named as in sentences
+	Context string // its additionalContext ("": none)
+	Message string // its systemMessage ("": none)
+}
+
+// later tells Base.Later what the async hook s said in JSON once it ended (x): as
+// Claude Code reads it, its response is the first line of its stdout that is a JSON
+// object and no declaration (laterResponse). Anything else it did (a failure, a
+// decision, plain text) is dropped: the event it ran for has gone on without it.
+func (r *Runner) later(event string, s *spec, x execution) {
+	line, ok := laterResponse(x.stdout)
+	if !ok {
+		return
+	}
+	x.stdout, x.stdoutTruncated = line, false
+	v := judge(event, s, x)
+	if v.context == "" && v.message == "" {
+		return
+	}
+	if r.bg.ctx.Err() != nil || r.base.Later == nil {
+		return
+	}
+	r.base.Later(Later{Event: event, Hook: s.label(), Context: v.context, Message: v.message})
+}
+
+// laterResponse is the response of an async hook that ended, read as Claude Code
+// reads it: the first line of stdout that is a JSON object without an async key.
+func laterResponse(stdout string) (string, bool) {
+	for line := range strings.SplitSeq(stdout, "\n") {
+		line = strings.TrimSpace(line)
+		var m map[string]json.RawMessage
+		if !strings.HasPrefix(line, "{") || json.Unmarshal([]byte(line), &m) != nil {
+			continue
+		}
+		if _, ok := m["async"]; ok {
+			continue
+		}
+		return line, true
+	}
+	return "", false
 }

@@ -31,6 +31,9 @@ type Base struct {
 	// Rewake is told what an asyncRewake hook said when it exited 2 (nil: nothing
 	// is told). It is called from the hook's own goroutine, never after Close.
 	Rewake func(Rewake)
+	// Later is told what an async hook (configured async, or declared so on its
+	// first line) said in JSON when it ended (nil: it is dropped); called as Rewake.
+	Later func(Later)
 }
 
 // stdin builds the JSON object a hook of event reads: the session's fields, then the

@@ -78,6 +78,8 @@ func configSpecs(cfg map[string][]config.HookMatcher) map[string][]*spec {
 					cond:       h.If,
 					async:      h.Async || h.AsyncRewake,
 					rewake:     h.AsyncRewake,
+					rewakeMsg:  h.RewakeMessage,
+					rewakeSum:  h.RewakeSummary,
 					pluginRoot: h.PluginRoot,
 				})
 			}
@@ -209,7 +211,7 @@ func (r *Runner) Run(ctx context.Context, event, toolName string, fields map[str
 		if event == SessionEnd {
 			s = s.atSessionEnd()
 		}
-		wg.Go(func() { results[i] = r.runOne(ctx, event, i, s, rn.input, rn.err, env) })
+		wg.Go(func() { results[i] = r.runOne(ctx, event, i, s, rn.input, rn.err, env, false) })
 	}
 	wg.Wait()
 	exported := map[string]string{}
@@ -261,8 +263,9 @@ type result struct {
 
 // runOne runs hook s, the i-th of event, with input (or says why it could not:
 // inputErr). A SessionStart command hook gets a CLAUDE_ENV_FILE when the session has a
-// folder for them.
-func (r *Runner) runOne(ctx context.Context, event string, i int, s *spec, input []byte, inputErr error, env []string) result {
+// folder for them. An async hook (async: configured so, run in the background) and
+// one that declares itself async decide nothing: what they say goes to later.
+func (r *Runner) runOne(ctx context.Context, event string, i int, s *spec, input []byte, inputErr error, env []string, async bool) result {
 	switch {
 	case ctx.Err() != nil:
 		return result{verdict: verdict{block: true, reason: fmt.Sprintf("The %s did not run: the call was cancelled.", s.label())}}
@@ -285,8 +288,15 @@ func (r *Runner) runOne(ctx context.Context, event string, i int, s *spec, input
 			env = append(env[:len(env):len(env)], "CLAUDE_ENV_FILE="+p)
 		}
 	}
-	x := execute(ctx, newCommand(s.source, s.command, r.base.Cwd, s.environ(env), r.base.Policy), input, s.timeout)
-	res.verdict = judge(event, s, x)
+	ended := func(x execution) { r.later(event, s, x) }
+	x := execute(ctx, newCommand(s.source, s.command, r.base.Cwd, s.environ(env), r.base.Policy), input, s.timeout, r.detacher(ended))
+	switch {
+	case x.declared:
+	case async:
+		ended(x)
+	default:
+		res.verdict = judge(event, s, x)
+	}
 	for _, b := range x.blocked {
 		res.warnings = append(res.warnings, fmt.Sprintf("The %s tried to run %q, which the deny rule %s forbids; it was refused.", s.label(), b.Command, b.Rule))
 	}

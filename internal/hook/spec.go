@@ -53,6 +53,9 @@ type spec struct {
 	async bool
 	// rewake (with async): its exit 2 wakes the model (Base.Rewake).
 	rewake bool
+	// rewakeMsg and rewakeSum are its rewakeMessage (put before what it wrote, for
+	// the model) and rewakeSummary (the line shown to the person); "": none.
+	rewakeMsg, rewakeSum string
 	// pluginRoot is the folder of the plugin the hook comes from ("": none).
 	pluginRoot string
 }
