@@ -79,6 +79,9 @@ type claudeSettingsFile struct {
 	// user's settings only.
 	EnableAllProjectMcpServers bool     `json:"enableAllProjectMcpServers"`
 	EnabledMcpjsonServers      []string `json:"enabledMcpjsonServers"`
+	// DisabledMcpjsonServers are left out; when EnabledMcpjsonServers is given, the
+	// servers it does not name too (mcpchoice.go), whatever the file.
+	DisabledMcpjsonServers []string `json:"disabledMcpjsonServers"`
 	// EnabledPlugins ("name@marketplace": true) and the local marketplaces of
 	// extraKnownMarketplaces: see pluginload.go.
 	EnabledPlugins         map[string]json.RawMessage   `json:"enabledPlugins"`
@@ -134,6 +137,10 @@ func loadClaude(c *Config, root string) error {
 		// The project's files (all but the user's, the first) are held back while
 		// the folder is not trusted: their hooks, allow rules and env.
 		held := c.hold && (ClaudeDir() == "" || path != filepath.Join(ClaudeDir(), "settings.json"))
+		c.mcpChosen.take(path, &f)
+		if held && f.EnableAllProjectMcpServers {
+			rec.Skipped = append(rec.Skipped, "enableAllProjectMcpServers is left to gantry's folder trust: the project's .mcp.json servers start once you trust this folder")
+		}
 		if !held {
 			c.mcpApproved.all = c.mcpApproved.all || f.EnableAllProjectMcpServers
 			c.mcpApproved.names = append(c.mcpApproved.names, f.EnabledMcpjsonServers...)

@@ -11,6 +11,12 @@ import (
 // files (paths relative to the project; "~/" ones to the user folder) and loads it.
 func claudeProject(t *testing.T, files map[string]string) (*Config, error) {
 	t.Helper()
+	return Load(claudeFolder(t, files))
+}
+
+// claudeFolder is claudeProject without the loading: the project's root.
+func claudeFolder(t *testing.T, files map[string]string) string {
+	t.Helper()
 	root, user := t.TempDir(), t.TempDir()
 	t.Setenv("CLAUDE_CONFIG_DIR", user)
 	t.Setenv("GANTRY_CONFIG_DIR", t.TempDir())
@@ -27,7 +33,7 @@ func claudeProject(t *testing.T, files map[string]string) (*Config, error) {
 			t.Fatal(err)
 		}
 	}
-	return Load(root)
+	return root
 }
 
 // skippedOf is every sentence said of the settings files, one a line.
