@@ -128,7 +128,7 @@ func decodeClaudeHooks(raw json.RawMessage, skip func(key, why string)) (out map
 			_, hasCommand := group["command"]
 			_, hasType := group["type"]
 			if !hasHooks && (hasCommand || hasType) {
-				skip(key, `it is a hook written without its matcher group, an old shape Claude Code no longer reads; write it as {"matcher": "Bash", "hooks": [{"type": "command", "command": …}]}`)
+				skip(key, "it is a hook written without its matcher group, an old shape Claude Code no longer reads; write it as "+flatFix(group))
 				continue
 			}
 			var m claudeMatcher
@@ -233,4 +233,23 @@ func hookShape(typ, command, prompt string, timeout float64) string {
 		return fmt.Sprintf("its timeout must not be negative, not %v", timeout)
 	}
 	return ""
+}
+
+// flatFix is the matcher group a hook of the old flat shape should be written as,
+// with the tool its matcher object named ({"tool_name": "Bash"}) as the matcher.
+func flatFix(group map[string]json.RawMessage) string {
+	var old struct {
+		Tool string `json:"tool_name"`
+	}
+	var name string
+	if json.Unmarshal(group["matcher"], &old) == nil && old.Tool != "" {
+		name = old.Tool
+	} else if json.Unmarshal(group["matcher"], &name) != nil {
+		name = ""
+	}
+	if name == "" {
+		return `{"hooks": [{"type": "command", "command": …}]}`
+	}
+	m, _ := json.Marshal(name)
+	return `{"matcher": ` + string(m) + `, "hooks": [{"type": "command", "command": …}]}`
 }

@@ -77,8 +77,8 @@ func TestClaudeFlatHooksSkipped(t *testing.T) {
 	}
 	said := skippedOf(c)
 	for _, want := range []string{
-		"hooks.PreToolUse[0] was skipped: it is a hook written without its matcher group",
-		"hooks.UserPromptSubmit[0] was skipped",
+		`hooks.PreToolUse[0] was skipped: it is a hook written without its matcher group, an old shape Claude Code no longer reads; write it as {"matcher": "Bash", "hooks": [`,
+		`hooks.UserPromptSubmit[0] was skipped: it is a hook written without its matcher group, an old shape Claude Code no longer reads; write it as {"hooks": [`,
 		"hooks.Stop[0].hooks[0] was skipped: its timeout is a string, where Claude Code has a number",
 	} {
 		if !strings.Contains(said, want) {
