@@ -138,8 +138,8 @@ func loadClaude(c *Config, root string) error {
 		// the folder is not trusted: their hooks, allow rules and env.
 		held := c.hold && (ClaudeDir() == "" || path != filepath.Join(ClaudeDir(), "settings.json"))
 		c.mcpChosen.take(path, &f)
-		if held && f.EnableAllProjectMcpServers {
-			rec.Skipped = append(rec.Skipped, "enableAllProjectMcpServers is left to gantry's folder trust: the project's .mcp.json servers start once you trust this folder")
+		if f.EnableAllProjectMcpServers && (ClaudeDir() == "" || path != filepath.Join(ClaudeDir(), "settings.json")) {
+			rec.Skipped = append(rec.Skipped, "enableAllProjectMcpServers is covered by gantry's folder trust: the project's .mcp.json servers start once you trust this folder")
 		}
 		if !held {
 			c.mcpApproved.all = c.mcpApproved.all || f.EnableAllProjectMcpServers

@@ -60,14 +60,14 @@ func TestClaudeMcpjsonChoice(t *testing.T) {
 		t.Errorf("servers %v", c.MCPServers)
 	}
 
-	// In a folder not trusted, a project's enableAllProjectMcpServers is said to be
-	// left to gantry's folder trust.
+	// A project's enableAllProjectMcpServers is said to be covered by gantry's folder
+	// trust, and in a folder not trusted starts nothing.
 	root := claudeFolder(t, map[string]string{".mcp.json": mcp, ".claude/settings.json": `{"enableAllProjectMcpServers": true}`})
 	c, err = LoadHeld(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(skippedOf(c), "enableAllProjectMcpServers is left to gantry's folder trust") || len(c.MCPServers) != 0 {
+	if !strings.Contains(skippedOf(c), "enableAllProjectMcpServers is covered by gantry's folder trust") || len(c.MCPServers) != 0 {
 		t.Errorf("notices %q, servers %v", skippedOf(c), c.MCPServers)
 	}
 }
