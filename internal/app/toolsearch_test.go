@@ -71,7 +71,7 @@ func TestOtherAgentsToolNamesInASession(t *testing.T) {
 	defer a.Close()
 	for name, want := range map[string]string{
 		"Bash": "bash", "Read": "read_file", "Write": "write_file", "Edit": "edit_file", "MultiEdit": "edit_file",
-		"Glob": "glob", "Grep": "grep", "LS": "glob", "Task": "agent", "WebFetch": "web_fetch", "TodoWrite": "todo_write",
+		"Glob": "glob", "Grep": "grep", "LS": "glob", "Task": "agent", "Agent": "agent", "WebFetch": "web_fetch", "TodoWrite": "todo_write",
 		"BashOutput": "task_output", "KillShell": "task_kill", "AskUserQuestion": "ask_user", "EnterPlanMode": "enter_plan_mode",
 		"Skill": "read_skill", "shell": "bash", "exec_command": "bash", "update_plan": "todo_write", "view_image": "read_file",
 		"str_replace_based_edit_tool": "edit_file",

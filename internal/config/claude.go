@@ -79,6 +79,9 @@ type claudeSettingsFile struct {
 	// user's settings only.
 	EnableAllProjectMcpServers bool     `json:"enableAllProjectMcpServers"`
 	EnabledMcpjsonServers      []string `json:"enabledMcpjsonServers"`
+	// DisabledMcpjsonServers are left out; when EnabledMcpjsonServers is given, the
+	// servers it does not name too (mcpchoice.go), whatever the file.
+	DisabledMcpjsonServers []string `json:"disabledMcpjsonServers"`
 	// EnabledPlugins ("name@marketplace": true) and the local marketplaces of
 	// extraKnownMarketplaces: see pluginload.go.
 	EnabledPlugins         map[string]json.RawMessage   `json:"enabledPlugins"`
@@ -127,17 +130,21 @@ func loadClaude(c *Config, root string) error {
 		if len(bytes.TrimSpace(data)) == 0 {
 			continue
 		}
-		var f claudeSettingsFile
-		if err := json.Unmarshal(data, &f); err != nil {
+		f, skipped, err := decodeClaudeSettings(data)
+		if err != nil {
 			return &FileError{Path: path, Line: jsonLine(data, err), Msg: "is not a Claude Code settings file gantry can read: " + err.Error()}
 		}
-		rec := ClaudeFile{Path: path}
+		rec := ClaudeFile{Path: path, Skipped: skipped}
 		if ignored := unusedClaudeKeys(data); len(ignored) > 0 {
 			rec.Skipped = append(rec.Skipped, "gantry does not use these Claude Code settings: "+strings.Join(ignored, ", "))
 		}
 		// The project's files (all but the user's, the first) are held back while
 		// the folder is not trusted: their hooks, allow rules and env.
 		held := c.hold && (ClaudeDir() == "" || path != filepath.Join(ClaudeDir(), "settings.json"))
+		c.mcpChosen.take(path, &f)
+		if f.EnableAllProjectMcpServers && (ClaudeDir() == "" || path != filepath.Join(ClaudeDir(), "settings.json")) {
+			rec.Skipped = append(rec.Skipped, "enableAllProjectMcpServers is covered by gantry's folder trust: the project's .mcp.json servers start once you trust this folder")
+		}
 		if !held {
 			c.mcpApproved.all = c.mcpApproved.all || f.EnableAllProjectMcpServers
 			c.mcpApproved.names = append(c.mcpApproved.names, f.EnabledMcpjsonServers...)
@@ -156,11 +163,11 @@ func loadClaude(c *Config, root string) error {
 			rules []string
 			kind  string
 		}{{f.Permissions.Allow, "allow"}, {f.Permissions.Deny, "deny"}, {f.Permissions.Ask, "ask"}} {
-			for _, r := range list.rules {
+			for i, r := range list.rules {
 				g, err := ClaudeRule(r, root)
 				if err != nil {
 					if list.kind == "deny" {
-						return &FileError{Path: path, Key: "permissions.deny", Msg: fmt.Sprintf("the deny rule %q cannot be kept by gantry: %v", r, err)}
+						return &FileError{Path: path, Key: "permissions.deny", Msg: fmt.Sprintf("the deny rule %q (permissions.deny[%d]) cannot be kept by gantry (%v), and gantry does not start with a deny rule dropped: remove it from this file's permissions.deny, or start gantry in another folder", r, i, err)}
 					}
 					rec.Skipped = append(rec.Skipped, fmt.Sprintf("the %s rule %q was skipped: %v", list.kind, r, err))
 					continue
@@ -222,7 +229,8 @@ func takeClaudeHooks(c *Config, path, root string, hooks map[string][]claudeMatc
 			key := fmt.Sprintf("hooks.%s[%d]", event, i)
 			if m.Matcher != "" && m.Matcher != "*" {
 				if _, err := regexp.Compile("^(?:" + m.Matcher + ")$"); err != nil {
-					return &FileError{Path: path, Key: key + ".matcher", Msg: fmt.Sprintf("the matcher %q is not a valid regular expression: %v", m.Matcher, err)}
+					rec.Skipped = append(rec.Skipped, fmt.Sprintf("%s was skipped: its matcher %q is not a valid regular expression (%v)", key, m.Matcher, err))
+					continue
 				}
 			}
 			hm := HookMatcher{Matcher: m.Matcher, Claude: true, From: path}
@@ -240,14 +248,9 @@ func takeClaudeHooks(c *Config, path, root string, hooks map[string][]claudeMatc
 					rec.Skipped = append(rec.Skipped, fmt.Sprintf("%s was skipped: it runs with %s, and gantry runs hook commands with bash", hk, h.Shell))
 					continue
 				}
-				if typ == "command" && strings.TrimSpace(h.Command) == "" {
-					return &FileError{Path: path, Key: hk + ".command", Msg: "a command hook needs a command"}
-				}
-				if typ == "prompt" && strings.TrimSpace(h.Prompt) == "" {
-					return &FileError{Path: path, Key: hk + ".prompt", Msg: "a prompt hook needs a prompt"}
-				}
-				if h.Timeout < 0 {
-					return &FileError{Path: path, Key: hk + ".timeout", Msg: fmt.Sprintf("the timeout must not be negative, not %v", h.Timeout)}
+				if why := hookShape(typ, h.Command, h.Prompt, h.Timeout); why != "" {
+					rec.Skipped = append(rec.Skipped, hk+" was skipped: "+why)
+					continue
 				}
 				timeout := int(h.Timeout)
 				if h.Timeout > 0 && timeout == 0 {
@@ -307,7 +310,8 @@ var toolEvents = []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "Pe
 var claudeTools = map[string]string{
 	"Bash": "bash", "Read": "read_file", "Write": "write_file", "Edit": "write_file", "MultiEdit": "write_file",
 	"Glob": "glob", "Grep": "grep", "LS": "glob", "WebFetch": "web_fetch", "WebSearch": "web_search",
-	"Task": "agent", "TodoWrite": "todo_write",
+	"Task": "agent", "Agent": "agent", "TodoWrite": "todo_write", "Skill": "read_skill", "ExitPlanMode": "exit_plan_mode",
+	"BashOutput": "task_output", "TaskOutput": "task_output", "KillShell": "task_kill", "KillBash": "task_kill",
 }
 
 // ClaudeRule turns a Claude Code permission rule (Bash(npm run test:*), Read(./.env),
@@ -350,6 +354,10 @@ func ClaudeRule(rule, root string) (string, error) {
 		return tool + `:https?://([^/@]*\.)?` + regexp.QuoteMeta(domain) + `(:[0-9]+)?(/.*)?`, nil
 	case "Read", "Write", "Edit", "MultiEdit", "LS", "Glob", "Grep":
 		return tool + ":" + pathPattern(spec, root), nil
+	case "Skill":
+		return tool + ":" + commandPattern(spec), nil // read_skill's principal is the skill's name
+	case "Agent", "Task":
+		return "", fmt.Errorf("gantry's rules cannot tell agents apart by their subagent_type; %s alone covers every agent", name)
 	}
 	return "", fmt.Errorf("gantry cannot read the argument of a %s rule", name)
 }

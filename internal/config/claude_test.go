@@ -30,6 +30,13 @@ func TestClaudeRule(t *testing.T) {
 		{"mcp__github", "mcp__github__*", nil, nil},
 		{"mcp__github__create_issue", "mcp__github__create_issue", nil, nil},
 		{"Task", "agent", nil, nil},
+		{"Agent", "agent", nil, nil}, // Claude Code's name for Task since v2.1.63
+		{"Skill", "read_skill", nil, nil},
+		{"Skill(commit)", "read_skill:commit", []string{"commit"}, []string{"commit-push", "precommit"}},
+		{"Skill(review:*)", "", []string{"review", "review pr"}, []string{"reviewer"}},
+		{"ExitPlanMode", "exit_plan_mode", nil, nil},
+		{"BashOutput", "task_output", nil, nil},
+		{"KillShell", "task_kill", nil, nil},
 	} {
 		got, err := ClaudeRule(c.rule, root)
 		if err != nil {
@@ -52,7 +59,7 @@ func TestClaudeRule(t *testing.T) {
 			}
 		}
 	}
-	for _, bad := range []string{"NotebookEdit(x.ipynb)", "Bash(ls", "WebFetch(example.com)", "mcp__x(y)", "Frobnicate"} {
+	for _, bad := range []string{"NotebookEdit(x.ipynb)", "Bash(ls", "WebFetch(example.com)", "mcp__x(y)", "Frobnicate", "Agent(Explore)", "SlashCommand(/commit)"} {
 		if _, err := ClaudeRule(bad, root); err == nil {
 			t.Errorf("%s: no error", bad)
 		}
@@ -114,7 +121,11 @@ func TestClaudeSettingsFiles(t *testing.T) {
 		t.Errorf("an inexpressible deny rule: %v", err)
 	}
 	write(filepath.Join(root, ".claude", "settings.local.json"), "{\n  \"env\": {\n    \"A\": 1\n  }\n}")
-	if _, err := Load(root); err == nil || !strings.Contains(err.Error(), "settings.local.json:3") {
-		t.Errorf("a wrong type: %v", err)
+	if c, err := Load(root); err != nil || !strings.Contains(strings.Join(c.Claude.Files[2].Skipped, " "), "env.A was skipped") {
+		t.Errorf("a value of a wrong type is skipped and said: %v", err)
+	}
+	write(filepath.Join(root, ".claude", "settings.local.json"), "{\n  \"env\": {\n    \"A\": \n  }\n}")
+	if _, err := Load(root); err == nil || !strings.Contains(err.Error(), "settings.local.json:4") {
+		t.Errorf("a file that is not JSON: %v", err)
 	}
 }

@@ -25,6 +25,7 @@ type ClaudeIf struct {
 var claudeIfFamilies = map[string][]string{
 	"Edit": {"Edit", "Write", "MultiEdit", "NotebookEdit"}, "Write": {"Edit", "Write", "MultiEdit", "NotebookEdit"},
 	"MultiEdit": {"Edit", "Write", "MultiEdit", "NotebookEdit"}, "Read": {"Read", "Glob", "Grep"},
+	"Agent": {"Agent", "Task"}, "Task": {"Agent", "Task"}, // Claude Code's Task is Agent since v2.1.63
 }
 
 // ParseClaudeIf reads a hook's `if` for the project at root; a rule gantry cannot

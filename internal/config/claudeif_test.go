@@ -34,6 +34,9 @@ func TestClaudeIfMatches(t *testing.T) {
 		{"WebFetch(domain:example.com)", "WebFetch", map[string]any{"url": "https://evil.net/?example.com"}, false},
 		{"mcp__github", "mcp__github__create_issue", nil, true},
 		{"mcp__github", "mcp__gitlab__create_issue", nil, false},
+		{"Task", "Agent", map[string]any{"prompt": "x"}, true}, // Task is Agent since Claude Code v2.1.63
+		{"Agent", "Agent", map[string]any{"prompt": "x"}, true},
+		{"Agent", "Bash", map[string]any{"command": "x"}, false},
 	} {
 		cond, err := ParseClaudeIf(c.rule, root)
 		if err != nil {

@@ -46,7 +46,7 @@ func takeClaudeMode(c *Config, path string, f *claudeSettingsFile, held bool, re
 // claudeKeysUsed are the keys of a Claude Code settings file that gantry takes, at
 // the top level and under permissions; docs/config.md lists them.
 var (
-	claudeKeysUsed       = []string{"$schema", "hooks", "permissions", "env", "enableAllProjectMcpServers", "enabledMcpjsonServers", "disableBypassPermissionsMode", "outputStyle", "enabledPlugins", "extraKnownMarketplaces"}
+	claudeKeysUsed       = []string{"$schema", "hooks", "permissions", "env", "enableAllProjectMcpServers", "enabledMcpjsonServers", "disabledMcpjsonServers", "disableBypassPermissionsMode", "outputStyle", "enabledPlugins", "extraKnownMarketplaces"}
 	claudePermissionKeys = []string{"allow", "deny", "ask", "defaultMode", "disableBypassPermissionsMode"}
 )
 

@@ -97,6 +97,9 @@ type Config struct {
 		all   bool
 		names []string
 	}
+	// mcpChosen are the .mcp.json servers the Claude settings files choose (see
+	// mcpchoice.go).
+	mcpChosen mcpChoice
 }
 
 // Models names the model tiers.

@@ -86,6 +86,9 @@ func (c *Config) loadClaudeMCP(cwd string) {
 	c.loadOtherMCP()
 	for i, list := range [][]jsonServer{user, project, local} {
 		for _, s := range list {
+			if i == 1 && !c.mcpChosen.chosen(c, s) {
+				continue
+			}
 			if i == 1 && c.hold && !c.mcpApproved.all && !slices.Contains(c.mcpApproved.names, s.name) {
 				c.holdServer(s.name, s.server)
 				continue
@@ -344,6 +347,9 @@ func (r *jsonReader) servers(what string) ([]jsonServer, error) {
 		if err := json.Unmarshal(raw, &e); err != nil {
 			s.Problem = fmt.Sprintf("%s: MCP server %q %s, so it was not started.", from, name, entryProblem(raw, err))
 		} else {
+			if e.Type == "streamable-http" {
+				e.Type = "http" // another name of the same transport, which some files use
+			}
 			s.Type, s.Command, s.Args, s.Env, s.Cwd, s.URL, s.Headers = e.Type, e.Command, e.Args, e.Env, e.Cwd, e.URL, e.Headers
 			if msg := mcpShape(s); msg != "" {
 				if e.Link != "" && s.Command == "" && s.URL == "" {

@@ -160,7 +160,7 @@ func (r *Runner) runs(event string, hooks []*spec, sub *tool.HookSubject, fields
 			continue
 		}
 		for i, v := range views {
-			if !s.selects(event, v.Name) && !s.selects(event, sub.Name) {
+			if !s.selects(event, v.Name, v.Formerly...) && !s.selects(event, sub.Name) {
 				continue // a patch's Write does not concern an Edit-only hook
 			}
 			if s.cond != nil && !s.cond.Matches(v.Name, v.Input) {

@@ -249,8 +249,11 @@ type HookSubject struct {
 // its tool name (Bash, Write, Edit, …) and tool_input with Claude's field names
 // (file_path, old_string, new_string, content, command, pattern, …).
 type ClaudeView struct {
-	Name  string
-	Input map[string]any
+	Name string
+	// Formerly are the names Claude Code gave the call before (Task, for Agent):
+	// a hook matcher naming one selects the view as its Name does.
+	Formerly []string
+	Input    map[string]any
 }
 
 // Counter is the class of the per-turn counter a tool's responses add to.

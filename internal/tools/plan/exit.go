@@ -25,7 +25,7 @@ func (w *Switch) Exit(asker face.Asker) tool.Tool {
 	return tool.New(tool.Def[exitArgs]{
 		Conversation: true,
 		Name:         "exit_plan_mode",
-		Aliases:      []string{"ExitPlanMode"},
+		ClaudeNames:  []string{"ExitPlanMode"},
 		Description:  exitDescription,
 		Level:        tool.LevelRead,
 		Kind:         tool.KindSwitchMode,

@@ -22,7 +22,7 @@ type taskKillArgs struct {
 func taskKillTool(ts *Tasks) tool.Tool {
 	return tool.New(tool.Def[taskKillArgs]{
 		Name:        "task_kill",
-		Aliases:     []string{"KillShell", "KillBash"},
+		ClaudeNames: []string{"KillShell", "KillBash"},
 		Family:      "background shell tasks",
 		Label:       "Stop a background command",
 		Description: strings.TrimSpace(taskKillDescription),

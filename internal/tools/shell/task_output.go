@@ -30,7 +30,7 @@ type taskOutputArgs struct {
 func taskOutputTool(ts *Tasks) tool.Tool {
 	return tool.New(tool.Def[taskOutputArgs]{
 		Name:        "task_output",
-		Aliases:     []string{"BashOutput", "TaskOutput"},
+		ClaudeNames: []string{"BashOutput", "TaskOutput"},
 		Family:      "background shell tasks",
 		Label:       "Read a background command's output",
 		Description: strings.TrimSpace(taskOutputDescription),

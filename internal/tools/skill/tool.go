@@ -63,7 +63,7 @@ func ToolOf(set *Set, o Options) tool.Tool {
 		Conversation: true,
 		Family:       "skills",
 		Name:         "read_skill",
-		Aliases:      []string{"Skill"},
+		ClaudeNames:  []string{"Skill"},
 		Description:  description(sorted),
 		Level:        tool.LevelRead,
 		Kind:         tool.KindRead,

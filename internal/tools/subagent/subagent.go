@@ -61,9 +61,11 @@ func Tool(s Spawner, bg Background, defs []Brief) tool.Tool {
 		Conversation: true,
 		Core:         true,
 		Name:         Name, Description: strings.TrimRight(description, "\n") + catalog(defs), Level: tool.LevelExec, Kind: tool.KindOther, Icon: "🤖",
-		ClaudeNames: []string{"Task"},
+		// Claude Code named the tool Task before v2.1.63 and Agent since; hooks read
+		// Agent, and a Task matcher still selects the call.
+		ClaudeNames: []string{"Agent", "Task"},
 		Claude: func(_ tool.Env, a args) []tool.ClaudeView {
-			return []tool.ClaudeView{{Name: "Task", Input: map[string]any{"description": a.Description, "prompt": a.Prompt, "subagent_type": first(a.SubagentType, general)}}}
+			return []tool.ClaudeView{{Name: "Agent", Formerly: []string{"Task"}, Input: map[string]any{"description": a.Description, "prompt": a.Prompt, "subagent_type": first(a.SubagentType, general)}}}
 		},
 		FromClaude: func(_ tool.Env, c *tool.ClaudeArgs) args {
 			return args{Prompt: c.String("prompt"), Description: c.String("description"), RunInBackground: c.Bool("run_in_background")}
