@@ -79,6 +79,7 @@ func within(cmd *exec.Cmd, d time.Duration) ([]byte, error) {
 // probeBwrap is bwrap run as a command's would be: under the helper, which stays out
 // of namespaces for bwrap to make its own.
 func probeBwrap(path string) *exec.Cmd {
+	probeOnce.Do(probe) // the helper's lifeline is made there, maybe by another goroutine now
 	bwrapPath = path
 	argv := bwrapArgs(&Sandbox{Writable: []string{os.TempDir()}}, "", []string{"/bin/true"})
 	bwrapPath = ""
