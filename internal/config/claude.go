@@ -357,7 +357,7 @@ func ClaudeRule(rule, root string) (string, error) {
 	case "Skill":
 		return tool + ":" + commandPattern(spec), nil // read_skill's principal is the skill's name
 	case "Agent", "Task":
-		return "", fmt.Errorf("gantry's rules cannot tell agents apart by their subagent_type; %s alone covers every agent", name)
+		return tool + ":" + regexp.QuoteMeta(spec), nil // the agent tool's principal is the subagent_type
 	}
 	return "", fmt.Errorf("gantry cannot read the argument of a %s rule", name)
 }

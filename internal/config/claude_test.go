@@ -31,6 +31,8 @@ func TestClaudeRule(t *testing.T) {
 		{"mcp__github__create_issue", "mcp__github__create_issue", nil, nil},
 		{"Task", "agent", nil, nil},
 		{"Agent", "agent", nil, nil}, // Claude Code's name for Task since v2.1.63
+		{"Agent(Explore)", "agent:Explore", []string{"Explore"}, []string{"Explorer", "general-purpose"}},
+		{"Task(feature-dev:code-reviewer)", "agent:feature-dev:code-reviewer", []string{"feature-dev:code-reviewer"}, []string{"code-reviewer"}},
 		{"Skill", "read_skill", nil, nil},
 		{"Skill(commit)", "read_skill:commit", []string{"commit"}, []string{"commit-push", "precommit"}},
 		{"Skill(review:*)", "", []string{"review", "review pr"}, []string{"reviewer"}},
@@ -59,7 +61,7 @@ func TestClaudeRule(t *testing.T) {
 			}
 		}
 	}
-	for _, bad := range []string{"NotebookEdit(x.ipynb)", "Bash(ls", "WebFetch(example.com)", "mcp__x(y)", "Frobnicate", "Agent(Explore)", "SlashCommand(/commit)"} {
+	for _, bad := range []string{"NotebookEdit(x.ipynb)", "Bash(ls", "WebFetch(example.com)", "mcp__x(y)", "Frobnicate", "SlashCommand(/commit)"} {
 		if _, err := ClaudeRule(bad, root); err == nil {
 			t.Errorf("%s: no error", bad)
 		}

@@ -68,9 +68,12 @@ func Tool(s Spawner, bg Background, defs []Brief) tool.Tool {
 			return []tool.ClaudeView{{Name: "Agent", Formerly: []string{"Task"}, Input: map[string]any{"description": a.Description, "prompt": a.Prompt, "subagent_type": first(a.SubagentType, general)}}}
 		},
 		FromClaude: func(_ tool.Env, c *tool.ClaudeArgs) args {
-			return args{Prompt: c.String("prompt"), Description: c.String("description"), RunInBackground: c.Bool("run_in_background")}
+			return args{Prompt: c.String("prompt"), Description: c.String("description"), SubagentType: c.String("subagent_type"), RunInBackground: c.Bool("run_in_background")}
 		},
-		Principal: func(a args) string { return label(a) },
+		// Rules match the definition a call runs (Claude Code's Agent(Explore)); the
+		// person reads the call by its description.
+		Principal: func(a args) string { return first(strings.TrimSpace(a.SubagentType), general) },
+		Title:     func(_ tool.Env, a args, _ []string) string { return Name + ": " + label(a) },
 		Check: func(a args) string {
 			if strings.TrimSpace(a.Prompt) == "" {
 				return "agent needs a non-empty prompt: the whole task for the subagent."
