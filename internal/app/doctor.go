@@ -69,7 +69,9 @@ func Doctor(cwd string) ([]DoctorRow, error) {
 	// What the sandbox cannot guarantee here, for the deny rules in force (the tools'
 	// families say which rules are read rules). The tools are a session's, so that
 	// the agent definitions' tools are checked as a session checks them.
-	reg, _, _, _ := buildTools(deps{cfg: cfg, getenv: os.Getenv, session: true, asker: face.NoHuman{}})
+	// A session's tools, background tasks' included (their folder is made on first
+	// use only, which never comes here).
+	reg, _, _, _ := buildTools(deps{cfg: cfg, getenv: os.Getenv, session: true, asker: face.NoHuman{}, tasksDir: filepath.Join(os.TempDir(), "gantry-doctor-tasks")})
 	gate.SetFileTools(fileTools(reg))
 	for _, s := range newSandboxer(cfg, nil, gate).lost() {
 		add("", s, true)

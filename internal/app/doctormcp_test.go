@@ -48,7 +48,7 @@ func TestDoctorSaysWhatTheSessionDoesWithMCPServers(t *testing.T) {
   }
 }
 `,
-		".claude/agents/lead.md": "---\nname: lead\ndescription: Leads a team of agents\ntools: Read, Grep, TaskGet, TaskUpdate, TaskList, SendMessage, Task, TodoWrite\n---\nLead.\n",
+		".claude/agents/lead.md": "---\nname: lead\ndescription: Leads a team of agents\ntools: Read, Grep, TaskGet, TaskUpdate, TaskList, SendMessage, Task, TodoWrite, BashOutput, KillShell\n---\nLead.\n",
 	})
 	rows, err := Doctor(dir)
 	if err != nil {
