@@ -105,6 +105,9 @@ type claudeMatcher struct {
 		// RewakeSummary is the line shown to the person when it wakes it.
 		RewakeMessage string `json:"rewakeMessage"`
 		RewakeSummary string `json:"rewakeSummary"`
+		// StatusMessage is what Claude Code shows while the hook runs: gantry names
+		// the hook by it.
+		StatusMessage string `json:"statusMessage"`
 		Once          bool   `json:"once"`
 		// Shell is the interpreter of a command: gantry's is bash.
 		Shell string `json:"shell"`
@@ -257,7 +260,7 @@ func takeClaudeHooks(c *Config, path, root string, hooks map[string][]claudeMatc
 					timeout = 1
 				}
 				hook := Hook{Type: typ, Command: h.Command, Prompt: h.Prompt, Timeout: timeout, Async: h.Async || h.AsyncRewake, AsyncRewake: h.AsyncRewake,
-					RewakeMessage: strings.TrimSpace(h.RewakeMessage), RewakeSummary: strings.TrimSpace(h.RewakeSummary)}
+					RewakeMessage: strings.TrimSpace(h.RewakeMessage), RewakeSummary: strings.TrimSpace(h.RewakeSummary), StatusMessage: strings.TrimSpace(h.StatusMessage)}
 				if strings.TrimSpace(h.If) != "" && slices.Contains(toolEvents, event) {
 					cond, err := ParseClaudeIf(h.If, root)
 					if err != nil {

@@ -59,7 +59,7 @@ func TestClaudeHookKeys(t *testing.T) {
 	e := newEnv(t)
 	write(t, filepath.Join(e.home, ".claude", "settings.json"), `{"hooks": {
   "PreToolUse": [{"matcher": "Bash", "hooks": [
-    {"type": "command", "command": "a", "if": "Bash(git commit:*)", "async": true},
+    {"type": "command", "command": "a", "if": "Bash(git commit:*)", "async": true, "statusMessage": "Checking the commit…"},
     {"type": "command", "command": "b", "if": "Frobnicate(x)"},
     {"type": "command", "command": "c", "shell": "powershell"},
     {"type": "command", "command": "d", "asyncRewake": true, "once": true,
@@ -82,6 +82,9 @@ func TestClaudeHookKeys(t *testing.T) {
 	if a.AsyncRewake || d.Command != "d" || d.If != nil || !d.Async || !d.AsyncRewake {
 		t.Errorf("d: %+v", d)
 	}
+	if a.StatusMessage != "Checking the commit…" || d.StatusMessage != "" {
+		t.Errorf("statusMessage: %q, %q", a.StatusMessage, d.StatusMessage)
+	}
 	if d.RewakeMessage != "Review the findings below:" || d.RewakeSummary != "Review found issues" || a.RewakeMessage != "" {
 		t.Errorf("rewakeMessage and rewakeSummary: %+v", d)
 	}
@@ -94,7 +97,7 @@ func TestClaudeHookKeys(t *testing.T) {
 			t.Errorf("skipped lacks %q:\n%s", want, skipped)
 		}
 	}
-	for _, key := range []string{"asyncRewake", "rewakeMessage", "rewakeSummary"} {
+	for _, key := range []string{"asyncRewake", "rewakeMessage", "rewakeSummary", "statusMessage"} {
 		if strings.Contains(skipped, key) {
 			t.Errorf("%s is said as not supported:\n%s", key, skipped)
 		}

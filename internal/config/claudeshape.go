@@ -96,7 +96,7 @@ func decodeLenient(raw map[string]json.RawMessage, v reflect.Value, at string, s
 // claudeHookKeys are the keys of one hook gantry knows (rewakeMessage and
 // rewakeSummary are asyncRewake's); claudeGroupKeys those of a matcher group.
 var (
-	claudeHookKeys  = []string{"type", "command", "prompt", "timeout", "if", "async", "asyncRewake", "once", "shell", "rewakeMessage", "rewakeSummary"}
+	claudeHookKeys  = []string{"type", "command", "prompt", "timeout", "if", "async", "asyncRewake", "once", "shell", "rewakeMessage", "rewakeSummary", "statusMessage"}
 	claudeGroupKeys = []string{"matcher", "hooks"}
 )
 

@@ -313,6 +313,9 @@ type Hook struct {
 	// `rewakeSummary`) is the short line shown to the person instead of gantry's.
 	RewakeMessage string `yaml:"-"`
 	RewakeSummary string `yaml:"-"`
+	// StatusMessage (Claude Code's `statusMessage`, the line it shows while the hook
+	// runs) names the hook in what gantry says of it ("": its command).
+	StatusMessage string `yaml:"-"`
 	// PluginRoot is the folder of the plugin the hook comes from ("": none); its
 	// command runs with it in CLAUDE_PLUGIN_ROOT, as Claude Code runs it.
 	PluginRoot string `yaml:"-"`

@@ -129,3 +129,15 @@ func TestFoldFollowsConfiguredOrder(t *testing.T) {
 		t.Fatalf("got %+v (updatedInput %s)", o, o.UpdatedInput)
 	}
 }
+
+// A hook with a statusMessage (Claude Code's spinner line) is named by it in what
+// gantry says of it, with its command.
+func TestStatusMessageNamesTheHook(t *testing.T) {
+	t.Parallel()
+	h := cmd("echo oops >&2; exit 1", 0, "")
+	h.StatusMessage = "Formatting the file"
+	o := NewRunner(hooks(PostToolUse, "", h), base(t.TempDir())).Run(t.Context(), PostToolUse, "bash", nil)
+	if len(o.Warnings) != 1 || !strings.Contains(o.Warnings[0], "PostToolUse hook \"Formatting the file\" (`echo oops >&2; exit 1`) exited with status 1") {
+		t.Errorf("warnings %q", o.Warnings)
+	}
+}

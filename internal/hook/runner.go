@@ -80,6 +80,7 @@ func configSpecs(cfg map[string][]config.HookMatcher) map[string][]*spec {
 					rewake:     h.AsyncRewake,
 					rewakeMsg:  h.RewakeMessage,
 					rewakeSum:  h.RewakeSummary,
+					status:     h.StatusMessage,
 					pluginRoot: h.PluginRoot,
 				})
 			}

@@ -58,6 +58,8 @@ type spec struct {
 	rewakeMsg, rewakeSum string
 	// pluginRoot is the folder of the plugin the hook comes from ("": none).
 	pluginRoot string
+	// status is its statusMessage: what it is doing, in the person's words ("": none).
+	status string
 }
 
 // environ is env with what this hook's own process adds: a plugin's hook gets its
@@ -116,6 +118,9 @@ func (s *spec) blocksOnFailure() bool { return s.onFailure == "block" }
 func (s *spec) label() string {
 	if s.kind == TypePrompt {
 		return fmt.Sprintf("%s prompt hook %q", s.event, shorten(s.prompt))
+	}
+	if s.status != "" {
+		return fmt.Sprintf("%s hook %q (`%s`)", s.event, shorten(s.status), shorten(s.command))
 	}
 	return fmt.Sprintf("%s hook `%s`", s.event, shorten(s.command))
 }
