@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/config"
@@ -59,8 +60,29 @@ func chooseProvider(flagProvider, flagModel string, cfg *config.Config) (name, m
 	if _, ok := defaultModels[name]; !ok {
 		return "", "", fmt.Errorf("unknown provider %q: choose anthropic, openai or openai-chat", name)
 	}
-	model = first(flagModel, getenv("GANTRY_MODEL"), cfg.Model, defaultModels[name])
+	model = first(flagModel, getenv("GANTRY_MODEL"), cfg.Model, claudeSettingsModel(cfg.Claude.Model, name, cfg.Models), defaultModels[name])
 	return name, model, nil
+}
+
+// claudeSettingsModel is the model Claude Code's settings name (their `model`) for
+// provider: an alias (sonnet, opus, haiku, opusplan; a "[1m]" suffix dropped) as an
+// agent definition's alias is taken, a model's full name with Anthropic only; ""
+// for Claude's default or a name another provider cannot serve.
+func claudeSettingsModel(m, provider string, tiers config.Models) string {
+	m = strings.TrimSuffix(strings.TrimSpace(m), "[1m]")
+	switch strings.ToLower(m) {
+	case "", "default", "inherit":
+		return ""
+	case "opusplan":
+		m = "opus"
+	}
+	if a := agentModel(m, provider, "", tiers); a != m {
+		return a
+	}
+	if provider == "anthropic" {
+		return m
+	}
+	return ""
 }
 
 // withBaseURL returns the first provider the config gives a base URL, or "".

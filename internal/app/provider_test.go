@@ -261,3 +261,52 @@ func TestBaseURLFromTheConfig(t *testing.T) {
 		t.Errorf("chooseProvider with OPENAI_BASE_URL = %q, want openai", name)
 	}
 }
+
+// Claude Code's settings' `model` starts the session on that model when gantry's own
+// configuration names none: an alias for Anthropic's model, a tier or nothing for
+// another provider; gantry's model key, GANTRY_MODEL and --model win over it.
+func TestClaudeSettingsModel(t *testing.T) {
+	for _, c := range []struct {
+		model, provider string
+		tiers           config.Models
+		want            string
+	}{
+		{"opus", "anthropic", config.Models{}, "claude-opus-4-5"},
+		{"sonnet[1m]", "anthropic", config.Models{}, "claude-sonnet-4-5"},
+		{"opusplan", "anthropic", config.Models{}, "claude-opus-4-5"},
+		{"claude-opus-4-1-20250805", "anthropic", config.Models{}, "claude-opus-4-1-20250805"},
+		{"default", "anthropic", config.Models{}, ""},
+		{"haiku", "openai", config.Models{Fast: "gpt-5-mini"}, "gpt-5-mini"},
+		{"opus", "openai", config.Models{}, ""},
+		{"claude-opus-4-5", "openai", config.Models{Good: "gpt-5"}, ""},
+	} {
+		if got := claudeSettingsModel(c.model, c.provider, c.tiers); got != c.want {
+			t.Errorf("%s with %s: %q, want %q", c.model, c.provider, got, c.want)
+		}
+	}
+	noKeys(t)
+	t.Setenv("ANTHROPIC_API_KEY", "k")
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("CLAUDE_CONFIG_DIR", "")
+	if err := os.MkdirAll(filepath.Join(home, ".claude"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".claude", "settings.json"), []byte(`{"model": "opus"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, model, err := chooseProvider("", "", cfg); err != nil || model != "claude-opus-4-5" {
+		t.Fatalf("chooseProvider = %q %v; want Claude's settings' opus", model, err)
+	}
+	if _, model, _ := chooseProvider("", "claude-haiku-4-5", cfg); model != "claude-haiku-4-5" {
+		t.Errorf("--model lost to Claude's settings: %q", model)
+	}
+	t.Setenv("GANTRY_MODEL", "claude-sonnet-4-5")
+	if _, model, _ := chooseProvider("", "", cfg); model != "claude-sonnet-4-5" {
+		t.Errorf("GANTRY_MODEL lost to Claude's settings: %q", model)
+	}
+}

@@ -36,6 +36,10 @@ type ClaudeSettings struct {
 	// NoYolo names the file whose disableBypassPermissionsMode is "disable": the yolo
 	// mode (Claude Code's bypassPermissions) is refused. Empty: allowed.
 	NoYolo string
+	// Model is the last file's `model` (an alias such as opus or sonnet, or a model's
+	// name) and ModelFile that file: the session's model when gantry's own
+	// configuration and flags name none (app maps the alias for the provider).
+	Model, ModelFile string
 }
 
 // ClaudeDir is Claude Code's user folder: $CLAUDE_CONFIG_DIR, else ~/.claude.
@@ -75,6 +79,8 @@ type claudeSettingsFile struct {
 	// DisableBypass at the top level, where some files put it.
 	DisableBypass string            `json:"disableBypassPermissionsMode"`
 	Env           map[string]string `json:"env"`
+	// Model is the model sessions start on (Claude Code's `model`).
+	Model string `json:"model"`
 	// Claude Code's approvals of a project's .mcp.json servers, honoured in the
 	// user's settings only.
 	EnableAllProjectMcpServers bool     `json:"enableAllProjectMcpServers"`

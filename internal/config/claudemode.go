@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // claudeModes are Claude Code's permission modes (permissions.defaultMode) as
@@ -14,7 +15,8 @@ var claudeModes = map[string]string{
 }
 
 // takeClaudeMode takes a file's permissions.defaultMode as the session's mode
-// (gantry's own files, read after, still win) and its disableBypassPermissionsMode.
+// (gantry's own files, read after, still win), its disableBypassPermissionsMode and
+// its model.
 // A project file held back while its folder is not trusted gives no mode; a refusal
 // of yolo is kept from any file, since it only takes away.
 func takeClaudeMode(c *Config, path string, f *claudeSettingsFile, held bool, rec *ClaudeFile) {
@@ -25,6 +27,13 @@ func takeClaudeMode(c *Config, path string, f *claudeSettingsFile, held bool, re
 			c.Claude.NoYolo = path
 		default:
 			rec.Skipped = append(rec.Skipped, fmt.Sprintf("disableBypassPermissionsMode %q was not understood: only \"disable\" means something", v))
+		}
+	}
+	if model := strings.TrimSpace(f.Model); model != "" {
+		if held {
+			rec.Skipped = append(rec.Skipped, fmt.Sprintf("the model %q was skipped: the folder is not trusted", model))
+		} else {
+			c.Claude.Model, c.Claude.ModelFile = model, path
 		}
 	}
 	m := f.Permissions.DefaultMode
@@ -46,7 +55,7 @@ func takeClaudeMode(c *Config, path string, f *claudeSettingsFile, held bool, re
 // claudeKeysUsed are the keys of a Claude Code settings file that gantry takes, at
 // the top level and under permissions; docs/config.md lists them.
 var (
-	claudeKeysUsed       = []string{"$schema", "hooks", "permissions", "env", "enableAllProjectMcpServers", "enabledMcpjsonServers", "disabledMcpjsonServers", "disableBypassPermissionsMode", "outputStyle", "enabledPlugins", "extraKnownMarketplaces"}
+	claudeKeysUsed       = []string{"$schema", "hooks", "permissions", "env", "enableAllProjectMcpServers", "enabledMcpjsonServers", "disabledMcpjsonServers", "disableBypassPermissionsMode", "outputStyle", "enabledPlugins", "extraKnownMarketplaces", "model"}
 	claudePermissionKeys = []string{"allow", "deny", "ask", "defaultMode", "disableBypassPermissionsMode"}
 )
 
