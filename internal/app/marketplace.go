@@ -67,7 +67,8 @@ func marketplacePlugin(ctx context.Context, cfg *config.Config, name, market str
 
 // AddMarketplace records the marketplace src: a folder (recorded by its path), a
 // git URL or GitHub's owner/name (cloned into config.MarketplacesDir), or the name
-// of a git marketplace the Claude Code settings name and nobody fetched. It is
+// of a git marketplace the Claude Code settings name and nobody fetched (Claude
+// Code's own, claude-plugins-official, included). It is
 // named by the settings' name for it, else by its marketplace.json.
 func AddMarketplace(ctx context.Context, cwd, src string) (config.KnownMarketplace, error) {
 	cfg, err := config.LoadHeld(cwd)
@@ -82,6 +83,8 @@ func AddMarketplace(ctx context.Context, cwd, src string) (config.KnownMarketpla
 	known := cfg.Marketplaces()
 	if m, ok := cfg.Marketplace(src); ok && m.Dir == "" {
 		url, name = m.Source, m.Name
+	} else if _, ok := cfg.Marketplace(src); !ok && src == config.OfficialMarketplace {
+		url, name = config.Official().Source, config.OfficialMarketplace
 	} else if fi, err := os.Stat(expandTilde(src)); err == nil && fi.IsDir() && !isGitURL(src) {
 		return addLocalMarketplace(records, src)
 	} else if isGitURL(src) {

@@ -154,3 +154,40 @@ func TestPluginOutputStylesAndLanguageServers(t *testing.T) {
 		t.Errorf("trusted: table %+v, %v", c.LSP.Servers, err)
 	}
 }
+
+// Claude Code's own marketplace is known by name once a setting enables one of its
+// plugins (Claude Code declares it nowhere), as not fetched, from GitHub; once
+// fetched (recorded in gantry's list) its plugins load. Without such a setting it is
+// not listed at all.
+func TestOfficialMarketplaceKnownByName(t *testing.T) {
+	e := newEnv(t)
+	c, err := Load(e.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := c.Marketplace(OfficialMarketplace); ok || len(c.PluginProblems) != 0 {
+		t.Fatalf("known without a setting naming it: %q", c.PluginProblems)
+	}
+	write(t, filepath.Join(e.home, ".claude", "settings.json"), `{"enabledPlugins": {"demo@claude-plugins-official": true}}`)
+	if c, err = Load(e.root); err != nil {
+		t.Fatal(err)
+	}
+	if m, ok := c.Marketplace(OfficialMarketplace); !ok || m.Dir != "" || m.Source != "https://github.com/anthropics/claude-plugins-official.git" {
+		t.Errorf("official %+v", m)
+	}
+	if got := strings.Join(c.PluginProblems, "\n"); !strings.Contains(got, "the marketplace claude-plugins-official is not fetched: run gantry plugin marketplace add https://github.com/anthropics/claude-plugins-official.git") {
+		t.Errorf("problems %q", got)
+	}
+	clone := filepath.Join(MarketplacesDir(), OfficialMarketplace)
+	write(t, filepath.Join(clone, ".claude-plugin", "marketplace.json"), `{"name": "claude-plugins-official", "plugins": [{"name": "demo", "source": "./plugins/demo"}]}`)
+	writePlugin(t, filepath.Join(clone, "plugins", "demo"), "demo")
+	if err := WriteMarketplaceList([]MarketplaceRecord{{Name: OfficialMarketplace, Source: "https://github.com/anthropics/claude-plugins-official.git", Path: clone}}); err != nil {
+		t.Fatal(err)
+	}
+	if c, err = Load(e.root); err != nil {
+		t.Fatal(err)
+	}
+	if ps := c.Plugins(); len(ps) != 1 || ps[0].Name != "demo" {
+		t.Errorf("plugins %+v, problems %q", ps, c.PluginProblems)
+	}
+}

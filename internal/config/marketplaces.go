@@ -26,6 +26,15 @@ type MarketplaceRecord struct {
 	Path   string `json:"path"`
 }
 
+// OfficialMarketplace is the name of Claude Code's own marketplace, which its
+// settings name without declaring it (enabledPlugins "name@claude-plugins-official").
+const OfficialMarketplace = "claude-plugins-official"
+
+// Official is Claude Code's own marketplace as gantry knows it before it is fetched.
+func Official() KnownMarketplace {
+	return KnownMarketplace{Name: OfficialMarketplace, Source: GitHubURL("anthropics/claude-plugins-official"), From: "Claude Code's built-in marketplace"}
+}
+
 // MarketplaceListFile is gantry's list of marketplaces, in the user's folder.
 func MarketplaceListFile() string { return filepath.Join(UserDir(), "marketplaces.json") }
 

@@ -146,6 +146,12 @@ func (c *Config) addClaudePlugins(path string, enabled map[string]json.RawMessag
 // or the installLocation Claude Code copied it to.
 func (c *Config) knownMarketplaces() {
 	c.gantryMarketplaces()
+	// Claude Code's own marketplace, which it knows without being told, once a
+	// setting enables one of its plugins: fetched by `gantry plugin marketplace add
+	// claude-plugins-official`.
+	if slices.ContainsFunc(c.pluginRefs, func(r pluginRef) bool { return r.market == OfficialMarketplace }) {
+		defer c.addMarket(Official())
+	}
 	d := ClaudeDir()
 	if d == "" {
 		return
