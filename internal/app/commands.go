@@ -47,11 +47,7 @@ func (a *App) Commands() []commands.Command {
 
 // findCommands is Commands with the sentences of what could not be read.
 func (a *App) findCommands() ([]commands.Command, []string) {
-	cmds, _, err := commands.Find(commands.Dirs{
-		Project: a.cfg.Root(), ProjectOK: a.FolderTrust().Trusted(),
-		User: config.UserDir(), Claude: config.ClaudeDir(), Codex: config.CodexDir(),
-		Plugins: pluginCommands(a.cfg.Plugins()),
-	})
+	cmds, _, err := commands.Find(commandDirs(a.cfg, a.FolderTrust().Trusted()))
 	var problems []string
 	if err != nil {
 		problems = append(problems, err.Error())
@@ -180,14 +176,22 @@ func (a *App) trustedByPerson() bool {
 	return t.State == TrustTrusted || a.opts.Trust || a.cfg.Trusts(t.Folder)
 }
 
+// commandDirs are the folders custom commands are read from: the project's (when
+// projectOK), the user's, Claude Code's and Codex's, and the enabled plugins'.
+func commandDirs(cfg *config.Config, projectOK bool) commands.Dirs {
+	return commands.Dirs{
+		Project: cfg.Root(), ProjectOK: projectOK,
+		User: config.UserDir(), Claude: config.ClaudeDir(), Codex: config.CodexDir(),
+		Plugins: pluginCommands(cfg.Plugins()),
+	}
+}
+
 // commandRows are `gantry doctor`'s lines about the custom commands: each one found
 // with its file, those left out (a name found first, a folder not trusted) and what
 // could not be read.
-func commandRows(root string, projectOK bool) []DoctorRow {
-	cmds, shadowed, err := commands.Find(commands.Dirs{
-		Project: root, ProjectOK: projectOK,
-		User: config.UserDir(), Claude: config.ClaudeDir(), Codex: config.CodexDir(),
-	})
+func commandRows(cfg *config.Config, projectOK bool) []DoctorRow {
+	root := cfg.Root()
+	cmds, shadowed, err := commands.Find(commandDirs(cfg, projectOK))
 	rows := []DoctorRow{{Name: "commands", Value: fmt.Sprintf("%d custom command(s) (docs/commands.md)", len(cmds))}}
 	for _, c := range cmds {
 		rows = append(rows, DoctorRow{Value: fmt.Sprintf("/%s: %s", c.Name, c.Path)})

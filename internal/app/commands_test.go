@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gantry-dev/gantry/internal/commands"
+	"github.com/gantry-dev/gantry/internal/config"
 	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/llm"
 	"github.com/gantry-dev/gantry/internal/llm/scripted"
@@ -239,13 +240,22 @@ func TestDoctorListsCommands(t *testing.T) {
 		}
 		return b.String()
 	}
-	got := text(commandRows(dir, true))
-	for _, want := range []string{"1 custom command(s)", "/hello: " + filepath.Join(dir, ".claude", "commands", "hello.md"), "ignored: " + filepath.Join(claude, "commands", "hello.md")} {
+	// A plugin the user enabled: its commands are listed too, by their names.
+	plug := writeTestPlugin(t)
+	if err := os.WriteFile(filepath.Join(config.UserDir(), "config.yaml"), []byte("plugins:\n  - "+plug+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := text(commandRows(cfg, true))
+	for _, want := range []string{"2 custom command(s)", "/hello: " + filepath.Join(dir, ".claude", "commands", "hello.md"), "ignored: " + filepath.Join(claude, "commands", "hello.md"), "/demo:hello: " + filepath.Join(plug, "commands", "hello.md")} {
 		if !strings.Contains(got, want) {
 			t.Errorf("doctor lacks %q:\n%s", want, got)
 		}
 	}
-	got = text(commandRows(dir, false))
+	got = text(commandRows(cfg, false))
 	if !strings.Contains(got, "/hello: "+filepath.Join(claude, "commands", "hello.md")) || !strings.Contains(got, "the folder is not trusted") {
 		t.Errorf("doctor for a folder not trusted:\n%s", got)
 	}

@@ -145,7 +145,7 @@ func Doctor(cwd string) ([]DoctorRow, error) {
 	rows = append(rows, lspRows(cfg, cwd)...)
 	add("debug adapters", found("dlv", "lldb-dap", "lldb-dap-19", "debugpy-adapter"), false)
 	rows = append(rows, claudeRows(cfg)...)
-	rows = append(rows, commandRows(cfg.Root(), projectCommands)...)
+	rows = append(rows, commandRows(cfg, projectCommands)...)
 	rows = append(rows, agentRows(cfg, projectCommands, reg)...)
 	if err := reg.Close(context.Background()); err != nil {
 		return nil, err
