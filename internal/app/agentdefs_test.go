@@ -298,3 +298,53 @@ func TestAgentDefinitionModeAndMaxTurns(t *testing.T) {
 		t.Errorf("no notice of the cap in %q", notices)
 	}
 }
+
+// A SubagentStart hook (Claude Code's, from its user settings) is matched on the
+// agent's type: for the reviewer it reads the agent's id and type and what it prints
+// as additionalContext is in the subagent's instructions; a general subagent does not
+// run it. SubagentStop hooks read the type too.
+func TestSubagentStartHook(t *testing.T) {
+	dir := agentsProject(t)
+	claude := os.Getenv("CLAUDE_CONFIG_DIR")
+	out := filepath.Join(t.TempDir(), "start.json")
+	stop := filepath.Join(t.TempDir(), "stop.json")
+	settings := `{"hooks": {
+  "SubagentStart": [{"matcher": "reviewer", "hooks": [{"type": "command", "command": "cat >> ` + out + `; echo '{\"hookSpecificOutput\": {\"hookEventName\": \"SubagentStart\", \"additionalContext\": \"Review against STYLE.md.\"}}'"}]}],
+  "SubagentStop": [{"hooks": [{"type": "command", "command": "cat >> ` + stop + `"}]}]
+}}`
+	if err := os.WriteFile(filepath.Join(claude, "settings.json"), []byte(settings), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := &router{
+		parent: []scripted.Step{{Calls: []scripted.Call{
+			{ID: "a", Name: "agent", Input: `{"prompt":"review it","description":"review","subagent_type":"reviewer"}`},
+		}}, {Calls: []scripted.Call{
+			{ID: "b", Name: "agent", Input: `{"prompt":"look around","description":"look"}`},
+		}}},
+		subStep: func(llm.Request) scripted.Step { return scripted.Step{Text: "done"} },
+	}
+	a, err := newStarted(Options{Cwd: dir, LLM: r, PermissionMode: "yolo", Trust: true}, func(face.Event) {}, face.NoHuman{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	if end := a.Run(context.Background(), "review", nil); end.StopReason != "end_turn" {
+		t.Fatalf("end %+v", end)
+	}
+	if len(r.subReqs) != 2 {
+		t.Fatalf("%d subagent requests", len(r.subReqs))
+	}
+	if !strings.Contains(r.subReqs[0].System, "Review against STYLE.md.") || strings.Contains(r.subReqs[1].System, "STYLE.md") {
+		t.Errorf("the hook's context: reviewer %v, general %v", strings.Contains(r.subReqs[0].System, "STYLE.md"), strings.Contains(r.subReqs[1].System, "STYLE.md"))
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), `"hook_event_name":"SubagentStart"`); n != 1 || !strings.Contains(string(b), `"agent_type":"reviewer"`) {
+		t.Errorf("SubagentStart ran %d times with %s", n, b)
+	}
+	if b, err = os.ReadFile(stop); err != nil || !strings.Contains(string(b), `"agent_type":"reviewer"`) || !strings.Contains(string(b), `"agent_type":"general-purpose"`) {
+		t.Errorf("SubagentStop's input %s (%v)", b, err)
+	}
+}

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync/atomic"
 
 	"github.com/gantry-dev/gantry/internal/agent"
@@ -100,12 +101,28 @@ func (s *spawner) Spawn(ctx context.Context, req subagent.Request) (string, erro
 		}
 	}
 	sub.Config.SaveRule = nil
+	agentType := first(def.Name, "general-purpose")
+	// SubagentStart hooks (matched on the agent's type, as Claude Code's): what they
+	// add is the subagent's, in its instructions; a block stops it before it starts.
+	if s.app.hooks.Has(hook.SubagentStart) {
+		o := s.app.hooks.Run(ctx, hook.SubagentStart, agentType, map[string]any{
+			"agent_id": id, "agent_type": agentType, "description": req.Description})
+		for _, w := range o.Warnings {
+			s.app.emit(face.Notice{Text: "SubagentStart hook: " + w})
+		}
+		if o.Block {
+			return "", fmt.Errorf("a SubagentStart hook stopped it: %s", first(o.Reason, "no reason given"))
+		}
+		if c := strings.TrimSpace(o.AdditionalContext); c != "" {
+			sub.Config.System += "\n\n<subagent-start-hook>\n" + c + "\n</subagent-start-hook>\n"
+		}
+	}
 	end := sub.Run(ctx, req.Prompt)
 	u, cost := sub.Usage()
 	parent.AddUsage(u, cost)
 	if s.app.hooks.Has(hook.SubagentStop) {
-		s.app.hooks.Run(context.WithoutCancel(ctx), hook.SubagentStop, "", map[string]any{
-			"agent_id": id, "description": req.Description, "stop_reason": end.StopReason, "last_message": end.Text})
+		s.app.hooks.Run(context.WithoutCancel(ctx), hook.SubagentStop, agentType, map[string]any{
+			"agent_id": id, "agent_type": agentType, "description": req.Description, "stop_reason": end.StopReason, "last_message": end.Text})
 	}
 	if end.StopReason == "max_turns" && def.MaxTurns > 0 {
 		return end.Text, fmt.Errorf("it stopped after %d model turns, the maxTurns of its definition %s, before it finished", def.MaxTurns, def.Name)

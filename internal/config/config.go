@@ -351,7 +351,7 @@ func at(ss []string, i int) string {
 // The values of the enumerations, in the order the documentation gives them.
 var (
 	PermissionModes = []string{"default", "accept-edits", "plan", "yolo"}
-	HookEvents      = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SubagentStop", "PreCompact", "Notification", "SessionEnd"}
+	HookEvents      = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SubagentStart", "SubagentStop", "PreCompact", "Notification", "SessionEnd"}
 	HookTypes       = []string{"command", "prompt"}
 	Levels          = []string{"read", "write", "exec"}
 )

@@ -82,7 +82,7 @@ func TestFileErrors(t *testing.T) {
 		{"threshold above one", "compact:\n  threshold: 1.01\n",
 			`:2: key "compact.threshold" must be a share of the context window, above 0 and at most 1, not 1.01`},
 		{"unknown hook event", "hooks:\n  PreToolUse: []\n  BeforeTool: []\n",
-			`:3: key "hooks.BeforeTool" is not a hook event; the events are SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop, SubagentStop, PreCompact, Notification, SessionEnd`},
+			`:3: key "hooks.BeforeTool" is not a hook event; the events are SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop, SubagentStart, SubagentStop, PreCompact, Notification, SessionEnd`},
 		{"bad matcher", "hooks:\n  PreToolUse:\n    - matcher: \"bash(\"\n      hooks: [{type: command, command: x}]\n",
 			`:3: key "hooks.PreToolUse[0].matcher" is not a valid regular expression: missing closing ) in "bash("`},
 		{"missing hook type", "hooks:\n  Stop:\n    - hooks:\n        - command: x\n",

@@ -1,6 +1,6 @@
 // Package hook runs the user's hooks: shell commands that gantry starts at fixed points
 // of a session (SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop,
-// SubagentStop, PreCompact, Notification, SessionEnd), and prompts the session's model
+// SubagentStart, SubagentStop, PreCompact, Notification, SessionEnd), and prompts the session's model
 // judges there, in the shape and with the protocol of Claude Code's command and prompt
 // hooks so that users can carry theirs over.
 //

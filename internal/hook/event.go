@@ -13,6 +13,7 @@ const (
 	PreToolUse       = "PreToolUse"
 	PostToolUse      = "PostToolUse"
 	Stop             = "Stop"
+	SubagentStart    = "SubagentStart"
 	SubagentStop     = "SubagentStop"
 	PreCompact       = "PreCompact"
 	Notification     = "Notification"

@@ -20,7 +20,7 @@ const Name = "register_hook"
 
 type args struct {
 	Action  string `json:"action" jsonschema:"enum=register,enum=list,enum=remove,enum=help" jsonschema_description:"register a hook; list the hooks; remove a session hook; help prints the hook protocol."`
-	Event   string `json:"event,omitempty" jsonschema:"enum=SessionStart,enum=UserPromptSubmit,enum=PreToolUse,enum=PostToolUse,enum=Stop,enum=SubagentStop,enum=PreCompact,enum=Notification,enum=SessionEnd" jsonschema_description:"The event (register and remove)."`
+	Event   string `json:"event,omitempty" jsonschema:"enum=SessionStart,enum=UserPromptSubmit,enum=PreToolUse,enum=PostToolUse,enum=Stop,enum=SubagentStart,enum=SubagentStop,enum=PreCompact,enum=Notification,enum=SessionEnd" jsonschema_description:"The event (register and remove)."`
 	Command string `json:"command,omitempty" jsonschema_description:"The shell command to run with bash -c (register)."`
 	Index   int    `json:"index,omitempty" jsonschema:"minimum=1" jsonschema_description:"The hook's index as list shows it (remove)."`
 	Timeout int    `json:"timeout,omitempty" jsonschema:"minimum=1,maximum=600" jsonschema_description:"Seconds before the hook is stopped (register; default 60)."`
