@@ -36,8 +36,8 @@ type pending struct {
 
 // runCalls settles every call of a response, in order: decode, hooks, gate, run.
 // Calls of read tools that follow each other run in parallel; write and exec calls,
-// and those of a Serial tool, run one at a time. Every call gets exactly one result block, in the order of the
-// calls, and its ToolStarted before its ToolFinished.
+// and those of a Serial tool, run one at a time. Every call gets exactly one result
+// block, in the order of the calls, and its ToolStarted before its ToolFinished.
 func (a *Agent) runCalls(ctx context.Context, calls []llm.Block) ([]llm.Block, face.Counters) {
 	ps := make([]*pending, len(calls))
 	unsettled := new(atomic.Int32)
