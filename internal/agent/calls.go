@@ -35,9 +35,9 @@ type pending struct {
 }
 
 // runCalls settles every call of a response, in order: decode, hooks, gate, run.
-// Calls of read tools that follow each other run in parallel; write and exec calls
-// run one at a time. Every call gets exactly one result block, in the order of the
-// calls, and its ToolStarted before its ToolFinished.
+// Calls of read tools that follow each other run in parallel; write and exec calls,
+// and those of a Serial tool, run one at a time. Every call gets exactly one result
+// block, in the order of the calls, and its ToolStarted before its ToolFinished.
 func (a *Agent) runCalls(ctx context.Context, calls []llm.Block) ([]llm.Block, face.Counters) {
 	ps := make([]*pending, len(calls))
 	unsettled := new(atomic.Int32)
@@ -76,7 +76,7 @@ func (a *Agent) runCalls(ctx context.Context, calls []llm.Block) ([]llm.Block, f
 			i++
 			continue
 		}
-		if p.tool.Level() != tool.LevelRead {
+		if p.tool.Level() != tool.LevelRead || p.tool.Info().Serial {
 			a.execute(ctx, p)
 			i++
 			continue
@@ -89,7 +89,7 @@ func (a *Agent) runCalls(ctx context.Context, calls []llm.Block) ([]llm.Block, f
 			if q.result != nil {
 				continue
 			}
-			if q.tool.Level() != tool.LevelRead {
+			if q.tool.Level() != tool.LevelRead || q.tool.Info().Serial {
 				break
 			}
 			if err := a.failed(); err != nil {

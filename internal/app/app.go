@@ -282,7 +282,8 @@ func New(opts Options) (_ *App, err error) {
 	a.todos, a.board = todo.NewList(a.records, a.emit), task.NewBoard(a.records)
 	a.staged = structural.NewStaged(a.records)
 	a.vibe = vibe.New(vibe.Options{Make: a.newWorker, MaxOutput: cfg.MaxOutput,
-		Notify: func(text string) { a.emit(face.Notice{Text: text, Info: true}) }})
+		Notify: func(text string) { a.emit(face.Notice{Text: text, Info: true}) },
+		Warn:   func(text string) { a.emit(face.Notice{Text: text}) }})
 	a.vibeOn.Store(opts.Vibe)
 	a.agent = &agent.Agent{
 		Provider: provider, Gate: a.gate, Asker: &a.asker, Sink: a.emit, Store: transcribing{a.records, a.transcript},

@@ -62,8 +62,8 @@ func (a *App) newWorker(spec vibe.Spec) (vibe.Made, error) {
 	}
 	if model == "" {
 		model = parent.Config.Model
-		notice = fmt.Sprintf("models.%s is not set in the config, so worker %s runs on the session's model, %s", spec.Tier, spec.ID, model)
-		a.emit(face.Notice{Text: notice})
+		// Said once a session for the tier (the Board's Warn).
+		notice = fmt.Sprintf("models.%s is not set in the config, so %s workers run on the session's model, %s", spec.Tier, spec.Tier, model)
 	}
 	ws, err := a.store.Create(session.Meta{Cwd: a.opts.Cwd, Provider: a.provider, Model: model, Title: spec.Label, Parent: a.sess.ID()})
 	if err != nil {

@@ -48,7 +48,29 @@ type Spec struct {
 	// delve and debugpy take statements too; lldb-dap answers "watch" with the bare
 	// value, "repl" with its console's "(int) $0 = 2").
 	EvaluateContext string
+	// BuildOutput is the launch argument naming where the adapter writes the program
+	// it builds (delve's "output"): gantry points it into a folder of its own
+	// outside the project, removed with the session ("": the adapter builds nothing).
+	BuildOutput string
+	// ExitSignal says how the adapter's exited event reports a program a signal
+	// killed (a negative exit code always means one).
+	ExitSignal SignalCode
 }
+
+// SignalCode is how an adapter reports, in its exited event's exit code, that a
+// signal killed the program.
+type SignalCode int
+
+const (
+	// SignalNegative: -N (delve).
+	SignalNegative SignalCode = iota
+	// SignalWrapped: 256-N, a negative code seen as a byte (debugpy, from Python's
+	// returncode -N).
+	SignalWrapped
+	// SignalNumber: N itself, as an exit status would be (lldb-dap), so it is read
+	// as a signal only when the program last stopped on that signal.
+	SignalNumber
+)
 
 // Defaults is the built-in table.
 func Defaults() []Spec {
@@ -60,8 +82,9 @@ func Defaults() []Spec {
 				// Output as events (not dlv's own stdout), so the output operation has it.
 				return map[string]any{"mode": "debug", "program": program, "args": nonNil(args), "cwd": cwd, "outputMode": "remote"}
 			},
-			Attach: func(int) map[string]any { return map[string]any{"mode": "remote"} },
-			Direct: true,
+			Attach:      func(int) map[string]any { return map[string]any{"mode": "remote"} },
+			Direct:      true,
+			BuildOutput: "output",
 		},
 		{
 			ID: "debugpy", Commands: [][]string{{"{python}", "-m", "debugpy.adapter"}},
@@ -71,8 +94,9 @@ func Defaults() []Spec {
 				return map[string]any{"program": program, "args": nonNil(args), "cwd": cwd, "console": "internalConsole",
 					"justMyCode": true, "redirectOutput": true}
 			},
-			Attach: func(int) map[string]any { return map[string]any{"justMyCode": true} },
-			Direct: true,
+			Attach:     func(int) map[string]any { return map[string]any{"justMyCode": true} },
+			Direct:     true,
+			ExitSignal: SignalWrapped,
 		},
 		{
 			ID: "lldb", Commands: [][]string{{"lldb-dap"}, {"lldb-dap-21"}, {"lldb-dap-20"}, {"lldb-dap-19"}, {"lldb-dap-18"}, {"lldb-vscode"}, {"lldb-vscode-16"}, {"lldb-vscode-15"}, {"lldb-vscode-14"}},
@@ -84,6 +108,7 @@ func Defaults() []Spec {
 				return map[string]any{"gdb-remote-port": port}
 			},
 			EvaluateContext: "watch",
+			ExitSignal:      SignalNumber,
 		},
 		{
 			ID: "dart", Commands: [][]string{{"dart", "debug_adapter"}}, Markers: []string{"pubspec.yaml"}, Extensions: []string{".dart"},

@@ -10,6 +10,7 @@ import (
 	"maps"
 	"net"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -29,6 +30,9 @@ const (
 	maxOutput = 256 << 10
 	// maxLog is the tail of the adapter's own output kept for a crash report.
 	maxLog = 8 << 10
+	// maxMessages is what the session keeps of the adapter's messages (its output
+	// events that are not the program's) between two reads.
+	maxMessages = 16 << 10
 	// killGrace is the time between SIGTERM and SIGKILL for the adapter's processes.
 	killGrace = time.Second
 	// disconnectWait bounds a polite disconnect before the processes are killed.
@@ -65,6 +69,9 @@ type Snapshot struct {
 	Description string // the adapter's words for it, when it gives them
 	ThreadID    int    // the thread that stopped
 	ExitCode    *int
+	// Signal is the signal that killed the program (0: it exited by itself), read
+	// from ExitCode as the adapter's row says it reports one.
+	Signal int
 	// Stops counts the stops so far: a wait compares it with the count before.
 	Stops int
 	// Log is the tail of the adapter's own output (for a crash).
@@ -96,8 +103,12 @@ type Session struct {
 	initialized chan struct{}
 	initOnce    sync.Once
 	pausing     bool // a pause was asked: the next stop is its
+	stopSignal  int  // the signal the program last stopped on (0: none)
+	launching   bool // a launch is being configured: the program has not run yet
 	out         outputBuf
+	messages    outputBuf
 	log         tail
+	buildDir    string // the folder the adapter builds the program in ("": none)
 	closeOnce   sync.Once
 	closeErr    error
 }
@@ -109,12 +120,34 @@ type Session struct {
 func Launch(ctx context.Context, u Usability, program string, args []string, breakpoints map[string][]int, o Options) (*Session, error) {
 	s := newSession(u.Spec)
 	s.Program = program
+	largs := u.Spec.Launch(program, args, o.Dir)
+	if u.Spec.BuildOutput != "" {
+		// The built program goes to a folder of gantry's, not into the project: a
+		// gantry killed by kill -9 leaves nothing there (the next one sweeps it).
+		SweepStale()
+		dir, err := newBuildDir()
+		if err != nil {
+			return nil, err
+		}
+		s.buildDir = dir
+		largs[u.Spec.BuildOutput] = filepath.Join(dir, buildName)
+	}
 	if err := s.startAdapter(ctx, u.Command, o); err != nil {
+		s.removeBuildDir()
 		return nil, err
 	}
 	launch := &godap.LaunchRequest{Request: godap.Request{Command: "launch"}}
-	launch.Arguments = mustJSON(u.Spec.Launch(program, args, o.Dir))
-	if err := s.configure(ctx, launch, breakpoints, o); err != nil {
+	launch.Arguments = mustJSON(largs)
+	// What the adapter prints before the program runs is its own (delve's
+	// "Building …", on stdout).
+	s.mu.Lock()
+	s.launching = true
+	s.mu.Unlock()
+	err := s.configure(ctx, launch, breakpoints, o)
+	s.mu.Lock()
+	s.launching = false
+	s.mu.Unlock()
+	if err != nil {
 		s.Close()
 		return nil, err
 	}
@@ -153,7 +186,7 @@ func Attach(ctx context.Context, u Usability, port int, breakpoints map[string][
 
 func newSession(spec *Spec) *Session {
 	return &Session{Spec: spec, Started: time.Now(), ended: make(chan struct{}), changed: make(chan struct{}),
-		initialized: make(chan struct{}), snap: Snapshot{State: Running}}
+		initialized: make(chan struct{}), snap: Snapshot{State: Running}, messages: outputBuf{max: maxMessages}}
 }
 
 func mustJSON(v any) json.RawMessage {
@@ -336,6 +369,10 @@ func (s *Session) configure(ctx context.Context, req godap.RequestMessage, break
 		}
 	}
 	if s.caps.SupportsConfigurationDoneRequest {
+		// The program runs from here on: what it prints is its own.
+		s.mu.Lock()
+		s.launching = false
+		s.mu.Unlock()
 		if _, err := s.do(ctx, &godap.ConfigurationDoneRequest{Request: godap.Request{Command: "configurationDone"}}); err != nil {
 			return s.startErr("configurationDone", err)
 		}
@@ -383,6 +420,10 @@ func (s *Session) event(m godap.Message) {
 				sn.Reason, s.pausing = "pause", false
 			}
 			sn.Stops++
+			s.stopSignal = 0
+			if sn.Reason != "pause" { // lldb's SIGSTOP of a pause is no crash
+				s.stopSignal = signalOfStop(sn.Description)
+			}
 		})
 	case *godap.ContinuedEvent:
 		s.update(func(sn *Snapshot) {
@@ -392,7 +433,10 @@ func (s *Session) event(m godap.Message) {
 		})
 	case *godap.ExitedEvent:
 		code := e.Body.ExitCode
-		s.update(func(sn *Snapshot) { sn.State, sn.ExitCode = Exited, &code })
+		s.update(func(sn *Snapshot) {
+			sn.State, sn.ExitCode = Exited, &code
+			sn.Signal = exitSignal(s.Spec.ExitSignal, code, s.stopSignal)
+		})
 	case *godap.TerminatedEvent:
 		s.update(func(sn *Snapshot) {
 			if sn.State != Exited {
@@ -400,13 +444,27 @@ func (s *Session) event(m godap.Message) {
 			}
 		})
 	case *godap.OutputEvent:
-		switch e.Body.Category {
-		case "telemetry":
-		default:
-			s.mu.Lock()
-			s.out.add(e.Body.Output)
-			s.mu.Unlock()
+		s.output(e.Body.Category, e.Body.Output)
+	}
+}
+
+// output keeps an output event's text by its category: stdout and stderr are the
+// program's (but before a launched program runs, when they are the adapter's:
+// delve's "Building …"); console, important and any other category (none is
+// console) are the adapter's own messages; telemetry is dropped.
+func (s *Session) output(category, text string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch category {
+	case "telemetry":
+	case "stdout", "stderr":
+		if s.launching {
+			s.messages.add(text)
+		} else {
+			s.out.add(text)
 		}
+	default:
+		s.messages.add(text)
 	}
 }
 
@@ -652,6 +710,16 @@ func (s *Session) Output() (text string, cut int) {
 	return s.out.take()
 }
 
+// Messages are the adapter's own messages since the last call ("Type 'dlv help'…",
+// "Process 12 exited with status = 0"), apart from the program's output; bounded
+// like it.
+func (s *Session) Messages() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	text, _ := s.messages.take()
+	return text
+}
+
 // Close ends the session: a disconnect that terminates the debuggee, then the
 // adapter's processes killed (all of them: they ran in a PID namespace of their own
 // where the machine allows). It waits until they are gone.
@@ -666,8 +734,20 @@ func (s *Session) Close() error {
 			s.client.Close()
 		}
 		s.kill()
+		s.removeBuildDir()
 	})
 	return s.closeErr
+}
+
+// removeBuildDir removes the folder the adapter built the program in, once its
+// processes are gone.
+func (s *Session) removeBuildDir() {
+	if s.buildDir == "" {
+		return
+	}
+	if err := os.RemoveAll(s.buildDir); err != nil {
+		s.closeErr = fmt.Errorf("removing the debugged program's build folder: %w", err)
+	}
 }
 
 // kill stops the adapter's processes and waits until they are reaped.
@@ -698,16 +778,21 @@ func (p pipeConn) Close() error {
 	return nil
 }
 
-// outputBuf keeps the output of the debuggee between two reads: all of it up to
-// maxOutput, then the head and the tail of it, counting what was cut.
+// outputBuf keeps output between two reads: all of it up to max (0: maxOutput),
+// then the head and the tail of it, counting what was cut.
 type outputBuf struct {
+	max        int
 	head, tail strings.Builder
 	cut        int
 }
 
 func (o *outputBuf) add(s string) {
-	if o.head.Len() < maxOutput/4 {
-		n := min(len(s), maxOutput/4-o.head.Len())
+	limit := o.max
+	if limit <= 0 {
+		limit = maxOutput
+	}
+	if o.head.Len() < limit/4 {
+		n := min(len(s), limit/4-o.head.Len())
 		o.head.WriteString(s[:n])
 		s = s[n:]
 	}
@@ -715,9 +800,9 @@ func (o *outputBuf) add(s string) {
 		return
 	}
 	o.tail.WriteString(s)
-	if o.tail.Len() > maxOutput {
+	if o.tail.Len() > limit {
 		t := o.tail.String()
-		keep := t[len(t)-maxOutput*3/4:]
+		keep := t[len(t)-limit*3/4:]
 		o.cut += len(t) - len(keep)
 		o.tail.Reset()
 		o.tail.WriteString(keep)
@@ -730,7 +815,7 @@ func (o *outputBuf) take() (string, int) {
 		text += fmt.Sprintf("\n[… %d bytes of output cut …]\n", cut)
 	}
 	text += o.tail.String()
-	*o = outputBuf{}
+	*o = outputBuf{max: o.max}
 	return text, cut
 }
 

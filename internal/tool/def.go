@@ -76,6 +76,9 @@ type Def[T any] struct {
 	// Formers are the arguments' spellings of an earlier release, still accepted (see
 	// Former); the schema names only the current ones.
 	Formers []Former
+	// Serial: the tool's calls run one at a time, in the response's order, even
+	// where read calls would run together (vibe_spawn numbers its workers so).
+	Serial bool
 	// Run performs the call.
 	Run func(ctx context.Context, env Env, args T) Result
 }
@@ -96,7 +99,7 @@ func (t *defTool[T]) Kind() Kind   { return t.def.Kind }
 
 func (t *defTool[T]) Info() Info {
 	return Info{Level: t.def.Level, Kind: t.def.Kind, Icon: t.def.Icon, Counter: t.def.Counter, Files: t.def.Files, ClaudeNames: t.def.ClaudeNames, Aliases: t.def.Aliases, Brief: t.def.Brief,
-		Label: t.def.Label, Conversation: t.def.Conversation, Core: t.def.Core, Family: t.def.Family}
+		Label: t.def.Label, Conversation: t.def.Conversation, Core: t.def.Core, Family: t.def.Family, Serial: t.def.Serial}
 }
 
 func (t *defTool[T]) init() {

@@ -301,6 +301,8 @@ type Info struct {
 	// Server names the MCP server of an MCP tool ("" for gantry's own tools), and
 	// Defer is that server's own rule ("auto", "never", "always"; "": the session's).
 	Server, Defer string
+	// Serial: its calls run one at a time, in order (see Def.Serial).
+	Serial bool
 }
 
 // LabelOf is the tool's name for people: its Label, else its name as words

@@ -106,6 +106,8 @@ func New(o Options) *Debugger {
 	if o.Start <= 0 {
 		o.Start = DefaultStart
 	}
+	// What a gantry killed by kill -9 left of its debug builds goes at the next start.
+	dap.SweepStale()
 	return &Debugger{o: o, breakpoints: map[string][]int{}}
 }
 
@@ -396,7 +398,7 @@ func (d *Debugger) fail(s *dap.Session, what string, err error) tool.Result {
 	}
 	var re *dap.ResponseError
 	if errors.As(err, &re) {
-		return tool.Fail(fmt.Sprintf("The %s adapter refused %s: %s.", s.Spec.ID, what, strings.TrimSuffix(tool.OneLine(re.Message, 400), ".")))
+		return tool.Fail(refusal(s.Spec.ID, what, re.Message))
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return tool.Fail(fmt.Sprintf("The %s adapter did not answer %s within %v.", s.Spec.ID, what, requestTimeout))
@@ -739,12 +741,7 @@ func (d *Debugger) describe(ctx context.Context, env tool.Env, s *dap.Session, s
 		text = fmt.Sprintf("Still running after %v — call pause, or status later.", d.o.Wait)
 		note = "running"
 	case dap.Exited:
-		code := 0
-		if sn.ExitCode != nil {
-			code = *sn.ExitCode
-		}
-		text = fmt.Sprintf("The program exited with code %d.", code)
-		note = fmt.Sprintf("exited (%d)", code)
+		text, note = exitText(sn)
 	case dap.Terminated:
 		text = "The session ended: the adapter terminated it."
 		note = "terminated"
@@ -764,6 +761,7 @@ func (d *Debugger) describe(ctx context.Context, env tool.Env, s *dap.Session, s
 		if out, _ := s.Output(); out != "" {
 			text += "\nOutput:\n" + tool.Bound(out, tool.MaxOutputOr(d.o.MaxOutput)/2)
 		}
+		text += messagesSection(s)
 	}
 	return tool.Result{Text: text, Display: tool.Display{Note: note, Location: loc}}
 }
@@ -917,7 +915,7 @@ func (d *Debugger) evaluate(ctx context.Context, s *dap.Session, a args) tool.Re
 func (d *Debugger) output(s *dap.Session) tool.Result {
 	out, cut := s.Output()
 	if out == "" {
-		return tool.Result{Text: "No output since the last call.", Display: tool.Display{Note: "no output"}}
+		return tool.Result{Text: "No output since the last call." + messagesSection(s), Display: tool.Display{Note: "no output"}}
 	}
 	note := fmt.Sprintf("%d bytes", len(out))
 	if cut > 0 {
@@ -925,7 +923,7 @@ func (d *Debugger) output(s *dap.Session) tool.Result {
 	}
 	// The program's output, like a command's: the loop bounds it (tool.Fit), saves it
 	// whole when it cuts it, and the model reads a command's short preview.
-	return tool.Result{Text: out, Display: tool.Display{Note: note}, Preview: tool.ShellPreview}
+	return tool.Result{Text: out + messagesSection(s), Display: tool.Display{Note: note}, Preview: tool.ShellPreview}
 }
 
 // rel is p relative to cwd when under it.

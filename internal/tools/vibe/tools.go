@@ -53,6 +53,9 @@ func needID(id string) string {
 func spawnTool(b *Board) tool.Tool {
 	return def(tool.Def[spawnArgs]{
 		Name: "vibe_spawn", Label: "Start a background worker",
+		// Spawns of one response run in its order, so that their ids (w1, w2…) follow
+		// the calls, not which of them happened to start first.
+		Serial:      true,
 		Description: "Start a background worker on a brief and return at once with its id. The worker is an agent of its own, with a fresh context and the session's tools under the same permissions; it runs while you go on, and outlives this turn. Use several for independent pieces of work; follow them with vibe_list, wait for one with vibe_wait, steer one with vibe_send, stop one with vibe_kill.",
 		Principal:   func(a spawnArgs) string { return a.Label },
 		Title: func(_ tool.Env, a spawnArgs, _ []string) string {
@@ -68,15 +71,11 @@ func spawnTool(b *Board) tool.Tool {
 			return ""
 		},
 		Run: func(_ context.Context, _ tool.Env, a spawnArgs) tool.Result {
-			s, notice, err := b.spawn(a.Brief, strings.TrimSpace(a.Label), tierOf(a.Tier))
+			s, err := b.spawn(a.Brief, strings.TrimSpace(a.Label), tierOf(a.Tier))
 			if err != nil {
 				return tool.Fail(fmt.Sprintf("The worker could not be started: %v.", err))
 			}
-			text := fmt.Sprintf("Started worker %s [%s], tier %s (model %s). It runs in the background: vibe_wait {\"worker_id\": %q} returns its final message.", s.ID, s.Label, s.Tier, s.Model, s.ID)
-			if notice != "" {
-				text += "\n" + notice + "."
-			}
-			return tool.Result{Text: text}
+			return tool.Result{Text: fmt.Sprintf("Started worker %s [%s], tier %s (model %s). It runs in the background: vibe_wait {\"worker_id\": %q} returns its final message.", s.ID, s.Label, s.Tier, s.Model, s.ID)}
 		},
 	})
 }

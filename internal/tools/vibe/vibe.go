@@ -41,7 +41,8 @@ type Spec struct {
 }
 
 // Made is what a Factory made: the worker, the model it runs on, and a notice for the
-// person when the tier names no model (it runs on the session's).
+// person when the tier names no model (it runs on the session's), said once a session
+// for each tier.
 type Made struct {
 	Worker Worker
 	Model  string
@@ -56,6 +57,9 @@ type Options struct {
 	Make Factory
 	// Notify tells the person a line of what the workers did (a worker ended); may be nil.
 	Notify func(text string)
+	// Warn tells the person a Made's notice, the first time a tier's worker gives one;
+	// may be nil.
+	Warn func(text string)
 	// MaxOutput bounds what vibe_wait and vibe_list return.
 	MaxOutput int
 }
@@ -70,6 +74,7 @@ type Board struct {
 	workers map[string]*worker
 	order   []string
 	n       int
+	warned  map[string]bool // the tiers whose notice was said
 	closed  bool
 	wg      sync.WaitGroup
 }
@@ -96,7 +101,7 @@ type worker struct {
 // New makes a Board.
 func New(o Options) *Board {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Board{opts: o, ctx: ctx, cancel: cancel, workers: map[string]*worker{}}
+	return &Board{opts: o, ctx: ctx, cancel: cancel, workers: map[string]*worker{}, warned: map[string]bool{}}
 }
 
 // Tools are the five vibe tools.
@@ -171,18 +176,18 @@ func (b *Board) StopAll() int {
 }
 
 // spawn starts a worker on brief and returns at once.
-func (b *Board) spawn(brief, label, tier string) (State, string, error) {
+func (b *Board) spawn(brief, label, tier string) (State, error) {
 	b.mu.Lock()
 	if b.closed {
 		b.mu.Unlock()
-		return State{}, "", errors.New("the session is closing")
+		return State{}, errors.New("the session is closing")
 	}
 	b.n++
 	id := fmt.Sprintf("w%d", b.n)
 	b.mu.Unlock()
 	made, err := b.opts.Make(Spec{ID: id, Label: label, Tier: tier})
 	if err != nil {
-		return State{}, "", err
+		return State{}, err
 	}
 	wk := &worker{State: State{ID: id, Label: label, Tier: tier, Model: made.Model, Status: "running"}, w: made.Worker,
 		started: time.Now(), done: make(chan struct{})}
@@ -190,13 +195,21 @@ func (b *Board) spawn(brief, label, tier string) (State, string, error) {
 	if b.closed {
 		b.mu.Unlock()
 		_ = made.Worker.Close()
-		return State{}, "", errors.New("the session is closing")
+		return State{}, errors.New("the session is closing")
 	}
 	b.workers[id] = wk
 	b.order = append(b.order, id)
 	b.start(wk, brief)
+	warn := made.Notice != "" && !b.warned[tier]
+	if warn {
+		b.warned[tier] = true
+	}
+	s := wk.State
 	b.mu.Unlock()
-	return wk.State, made.Notice, nil
+	if warn && b.opts.Warn != nil {
+		b.opts.Warn(made.Notice)
+	}
+	return s, nil
 }
 
 // start runs wk on prompt in the background; b.mu is held.
