@@ -1,7 +1,9 @@
 package main
 
 import (
+	"flag"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/gantry-dev/gantry/internal/app"
@@ -9,9 +11,10 @@ import (
 
 // runDoctor prints one screen of what is in force here: `gantry doctor`.
 func runDoctor(args []string) int {
-	if len(args) > 0 {
-		fmt.Fprintln(os.Stderr, "usage: gantry doctor")
-		return 2
+	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	if code, ok := parseCommand(fs, args, "doctor", "usage: gantry doctor"); !ok {
+		return code
 	}
 	rows, err := app.Doctor("")
 	if err != nil {
