@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/gantry-dev/gantry/internal/app"
+	"github.com/gantry-dev/gantry/internal/version"
 )
 
 // runDoctor prints one screen of what is in force here: `gantry doctor`.
@@ -21,7 +22,7 @@ func runDoctor(args []string) int {
 		fmt.Fprintln(os.Stderr, "gantry:", sentence(err))
 		return 1
 	}
-	fmt.Println(versionLine())
+	fmt.Println(version.Line())
 	for _, r := range rows {
 		mark := " "
 		if r.Problem {

@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 
 	"github.com/gantry-dev/gantry/internal/contain"
+	"github.com/gantry-dev/gantry/internal/version"
 )
 
 func main() {
@@ -43,7 +44,7 @@ func run(args []string) int {
 		case "plugin":
 			return runPlugin(args[1:])
 		case "version", "--version", "-v":
-			fmt.Println(versionLine())
+			fmt.Println(version.Line())
 			return 0
 		case "help":
 			usage(os.Stdout)
