@@ -58,7 +58,7 @@ Usage:
   gantry sessions [--limit N] [--json]
                                   list stored sessions, newest first (--json for scripts)
   gantry rewind [--list] [N] [--files-only|--conversation-only] [--force]
-                                  the checkpoints of this folder's last session; its files and
+                                  the checkpoints of this folder's live session; its files and
                                   conversation brought back to before prompt N
   gantry tool [--no-rules] [--trust] NAME ['JSON']
                                   run one tool without a model (gantry tool list [--mcp]
@@ -75,7 +75,9 @@ Usage:
                                   URL is cloned into the user's plugins folder (docs/plugins.md)
   gantry plugin marketplace add PATH|GIT-URL|OWNER/REPO|NAME | list | remove NAME
                                   the marketplaces gantry knows; a git one is cloned
-  gantry version                  print the version
+  gantry version                  print the version (also --version, -v)
+
+A sub-command's flags may come before or after its other arguments; -- ends the flags.
 
 Flags:
   -p, --print                     print mode: run the prompt to the end, no UI
