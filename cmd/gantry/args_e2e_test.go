@@ -60,6 +60,8 @@ func TestFlagsAfterPositionalsInEverySubcommand(t *testing.T) {
 			prep: fresh, once: true, code: 2, want: `--max-turns takes a whole number, not "x"`, where: "stderr"},
 		{name: "acp", before: []string{"acp", "--max-turns", "x", "extra"}, after: []string{"acp", "extra", "--max-turns", "x"},
 			prep: fresh, once: true, code: 2, want: `--max-turns takes a whole number, not "x"`, where: "stderr"},
+		{name: "version", before: []string{"version", "--bogus", "extra"}, after: []string{"version", "extra", "--bogus"},
+			prep: fresh, once: true, code: 2, want: "unknown flag --bogus", where: "stderr"},
 		{name: "print mode", before: []string{"--max-turns", "x", "-p", "hello"}, after: []string{"-p", "hello", "--max-turns", "x"},
 			prep: fresh, once: true, code: 2, want: `--max-turns takes a whole number, not "x"`, where: "stderr"},
 	} {

@@ -3,7 +3,9 @@
 package main
 
 import (
+	"flag"
 	"fmt"
+	"io"
 	"os"
 	"runtime/debug"
 
@@ -44,6 +46,11 @@ func run(args []string) int {
 		case "plugin":
 			return runPlugin(args[1:])
 		case "version", "--version", "-v":
+			fs := flag.NewFlagSet("version", flag.ContinueOnError)
+			fs.SetOutput(io.Discard)
+			if code, ok := parseCommand(fs, args[1:], "version", "usage: gantry version"); !ok {
+				return code
+			}
 			fmt.Println(version.Line())
 			return 0
 		case "help":
