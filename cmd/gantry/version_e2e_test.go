@@ -78,11 +78,14 @@ func TestOneVersionEverywhere(t *testing.T) {
 	}
 	mu.Unlock()
 
-	// The terminal UI of the same build.
-	saved := binary
-	binary = bin
-	tt := startTUI(t, 100, 30, dir, e)
-	binary = saved
+	// The terminal UI of the same build (startTUI runs the package's binary; no test
+	// runs in parallel with this one).
+	tt := func() *tuiTerm {
+		saved := binary
+		defer func() { binary = saved }()
+		binary = bin
+		return startTUI(t, 100, 30, dir, e)
+	}()
 	tt.waitFor("gantry " + want + " · ")
 }
 
