@@ -9,6 +9,7 @@ import (
 
 	"github.com/gantry-dev/gantry/internal/app"
 	"github.com/gantry-dev/gantry/internal/ui/acp"
+	"github.com/gantry-dev/gantry/internal/version"
 )
 
 // runACP is `gantry acp`: an Agent Client Protocol agent on stdin and stdout, for
@@ -42,7 +43,7 @@ func runACP(args []string) int {
 			Allow: f.allow, Deny: f.deny, MaxTurns: f.maxTurns, SystemPrompt: f.systemPrompt,
 			AppendSystemPrompt: f.appendSystemPrompt, Vibe: f.vibe, Trust: f.trust,
 		},
-		Version: versionName(),
+		Version: version.String(),
 		Log:     os.Stderr,
 	})
 	if err != nil {

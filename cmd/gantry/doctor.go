@@ -1,24 +1,28 @@
 package main
 
 import (
+	"flag"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/gantry-dev/gantry/internal/app"
+	"github.com/gantry-dev/gantry/internal/version"
 )
 
 // runDoctor prints one screen of what is in force here: `gantry doctor`.
 func runDoctor(args []string) int {
-	if len(args) > 0 {
-		fmt.Fprintln(os.Stderr, "usage: gantry doctor")
-		return 2
+	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	if code, ok := parseCommand(fs, args, "doctor", "usage: gantry doctor"); !ok {
+		return code
 	}
 	rows, err := app.Doctor("")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gantry:", sentence(err))
 		return 1
 	}
-	fmt.Println(versionLine())
+	fmt.Println(version.Line())
 	for _, r := range rows {
 		mark := " "
 		if r.Problem {

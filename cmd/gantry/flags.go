@@ -58,7 +58,7 @@ Usage:
   gantry sessions [--limit N] [--json]
                                   list stored sessions, newest first (--json for scripts)
   gantry rewind [--list] [N] [--files-only|--conversation-only] [--force]
-                                  the checkpoints of this folder's last session; its files and
+                                  the checkpoints of this folder's live session; its files and
                                   conversation brought back to before prompt N
   gantry tool [--no-rules] [--trust] NAME ['JSON']
                                   run one tool without a model (gantry tool list [--mcp]
@@ -75,7 +75,9 @@ Usage:
                                   URL is cloned into the user's plugins folder (docs/plugins.md)
   gantry plugin marketplace add PATH|GIT-URL|OWNER/REPO|NAME | list | remove NAME
                                   the marketplaces gantry knows; a git one is cloned
-  gantry version                  print the version
+  gantry version                  print the version (also --version, -v)
+
+A sub-command's flags may come before or after its other arguments; -- ends the flags.
 
 Flags:
   -p, --print                     print mode: run the prompt to the end, no UI
@@ -109,8 +111,8 @@ XDG_DATA_HOME, NO_COLOR. See the README for the config files.
 
 func usage(w io.Writer) { fmt.Fprint(w, usageText) }
 
-// parseFlags reads flags anywhere among the arguments; the words left over form the
-// prompt. A bare --resume (no id) means the most recent session.
+// parseFlags reads flags anywhere among the arguments (parseArgs); the words left
+// over form the prompt. A bare --resume (no id) means the most recent session.
 func parseFlags(args []string) (*flags, error) {
 	f := &flags{}
 	fs := flag.NewFlagSet("gantry", flag.ContinueOnError)
@@ -139,25 +141,12 @@ func parseFlags(args []string) (*flags, error) {
 	fs.BoolVar(&f.vibe, "vibe", false, "")
 	fs.BoolVar(&f.trust, "trust", false, "")
 
-	var words []string
-	args = bareResume(args)
-	for len(args) > 0 {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, errHelp
-			}
-			return nil, flagError(err)
+	words, err := parseArgs(fs, bareResume(args))
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, errHelp
 		}
-		args = fs.Args()
-		if len(args) == 0 {
-			break
-		}
-		if args[0] == "--" {
-			words = append(words, args[1:]...)
-			break
-		}
-		words = append(words, args[0])
-		args = args[1:]
+		return nil, flagError(err)
 	}
 	if f.maxTurns < 0 {
 		return nil, fmt.Errorf("--max-turns must be positive")
@@ -172,8 +161,15 @@ func parseFlags(args []string) (*flags, error) {
 // badValue is the flag package's message for a value it cannot parse.
 var badValue = regexp.MustCompile(`^invalid value "(.*)" for flag -(\S+): (.*)$`)
 
+// badBool is its message for a switch given a value that is not true or false.
+var badBool = regexp.MustCompile(`^invalid boolean value "(.*)" for -(\S+): `)
+
 // flagError says a flag mistake plainly: which flag, and what it takes.
 func flagError(err error) error {
+	if m := badBool.FindStringSubmatch(err.Error()); m != nil {
+		name := dashed(m[2])
+		return fmt.Errorf("%s is on or off: give %s or %s=false, not %q", name, name, name, m[1])
+	}
 	m := badValue.FindStringSubmatch(err.Error())
 	if m == nil {
 		if s, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
@@ -184,16 +180,19 @@ func flagError(err error) error {
 		}
 		return err
 	}
-	name := m[2]
-	if len(name) > 1 {
-		name = "--" + name
-	} else {
-		name = "-" + name
-	}
+	name := dashed(m[2])
 	if strings.Contains(m[3], "parse error") || strings.Contains(m[3], "invalid syntax") || strings.Contains(m[3], "out of range") {
 		return fmt.Errorf("%s takes a whole number, not %q", name, m[1])
 	}
 	return fmt.Errorf("%s: %s", name, m[3])
+}
+
+// dashed is a flag's name as people type it: -p, --print.
+func dashed(name string) string {
+	if len(name) > 1 {
+		return "--" + name
+	}
+	return "-" + name
 }
 
 // checkFlags refuses flag values that cannot work, before anything starts: each is a
@@ -275,25 +274,6 @@ func (b optBool) ptr() *bool {
 	}
 	v := b.val
 	return &v
-}
-
-// parseCommand parses a sub-command's flags (its name as people type it, its usage
-// line): -h prints the usage and ends with 0; a bad flag or an argument it takes none
-// of says so on stderr and ends with 2. ok is false when the command ends there.
-func parseCommand(fs *flag.FlagSet, args []string, name, usage string) (code int, ok bool) {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Println(usage)
-			return 0, false
-		}
-		fmt.Fprintf(os.Stderr, "gantry %s: %s; %s\n", name, flagError(err), usage)
-		return 2, false
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "gantry %s: unexpected argument %q; %s\n", name, fs.Arg(0), usage)
-		return 2, false
-	}
-	return 0, true
 }
 
 // printJSON prints v as indented JSON for the sub-command cmd and returns its exit

@@ -3,11 +3,14 @@
 package main
 
 import (
+	"flag"
 	"fmt"
+	"io"
 	"os"
 	"runtime/debug"
 
 	"github.com/gantry-dev/gantry/internal/contain"
+	"github.com/gantry-dev/gantry/internal/version"
 )
 
 func main() {
@@ -43,7 +46,12 @@ func run(args []string) int {
 		case "plugin":
 			return runPlugin(args[1:])
 		case "version", "--version", "-v":
-			fmt.Println(versionLine())
+			fs := flag.NewFlagSet("version", flag.ContinueOnError)
+			fs.SetOutput(io.Discard)
+			if code, ok := parseCommand(fs, args[1:], "version", "usage: gantry version"); !ok {
+				return code
+			}
+			fmt.Println(version.Line())
 			return 0
 		case "help":
 			usage(os.Stdout)

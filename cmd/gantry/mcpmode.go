@@ -15,6 +15,7 @@ import (
 
 	"github.com/gantry-dev/gantry/internal/app"
 	"github.com/gantry-dev/gantry/internal/ui/mcpserve"
+	"github.com/gantry-dev/gantry/internal/version"
 )
 
 // mcpFlags are the flags of gantry mcp alone; the others are print mode's.
@@ -63,7 +64,7 @@ func runMCP(args []string) int {
 	s, err := mcpserve.New(mcpserve.Options{
 		App: app.Options{Cwd: f.cwd, Provider: f.provider, Model: f.model, PermissionMode: f.permissionMode,
 			Sandbox: f.sandbox.ptr(), Allow: f.allow, Deny: f.deny, Trust: f.trust},
-		Version: versionName(),
+		Version: version.String(),
 		Log:     os.Stderr,
 	})
 	if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -24,45 +25,39 @@ func runPlugin(args []string) int {
 
 // pluginCommand runs `gantry plugin` with args, writing to out and errOut.
 func pluginCommand(ctx context.Context, args []string, out, errOut io.Writer) int {
-	if len(args) == 0 {
+	fs := flag.NewFlagSet("plugin", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	project := fs.Bool("project", false, "")
+	words, code, ok := parseCommandWords(fs, args, "plugin", pluginUsage, out, errOut)
+	if !ok {
+		return code
+	}
+	if len(words) == 0 {
 		fmt.Fprintln(errOut, pluginUsage)
 		return 2
 	}
-	verb, rest := args[0], args[1:]
-	project := false
-	var operands []string
-	for _, a := range rest {
-		switch a {
-		case "--project":
-			project = true
-		case "-h", "--help":
-			fmt.Fprintln(out, pluginUsage)
-			return 0
-		default:
-			operands = append(operands, a)
-		}
-	}
+	verb, operands := words[0], words[1:]
 	cwd, err := os.Getwd()
 	if err != nil {
 		fmt.Fprintln(errOut, "gantry:", sentence(err))
 		return 1
 	}
 	switch {
-	case verb == "marketplace" && len(operands) > 0 && !project:
+	case verb == "marketplace" && len(operands) > 0 && !*project:
 		return marketplaceCommand(ctx, cwd, operands, out, errOut)
 	case verb == "add" && len(operands) == 1:
-		p, err := app.AddPlugin(ctx, cwd, operands[0], project)
+		p, err := app.AddPlugin(ctx, cwd, operands[0], *project)
 		if err != nil {
 			fmt.Fprintln(errOut, "gantry:", sentence(err))
 			return 1
 		}
 		scope := "user"
-		if project {
+		if *project {
 			scope = "project"
 		}
 		fmt.Fprintf(out, "Added the plugin %s (%s): %s\n", p.Name, scope, p.Root)
 		return 0
-	case verb == "list" && len(operands) == 0 && !project:
+	case verb == "list" && len(operands) == 0 && !*project:
 		lines, err := app.ListPlugins(cwd)
 		if err != nil {
 			fmt.Fprintln(errOut, "gantry:", sentence(err))
@@ -73,7 +68,7 @@ func pluginCommand(ctx context.Context, args []string, out, errOut io.Writer) in
 		}
 		return 0
 	case verb == "remove" && len(operands) == 1:
-		dir, err := app.RemovePlugin(cwd, operands[0], project)
+		dir, err := app.RemovePlugin(cwd, operands[0], *project)
 		if err != nil {
 			fmt.Fprintln(errOut, "gantry:", sentence(err))
 			return 1

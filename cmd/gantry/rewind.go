@@ -16,7 +16,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/ui/termtext"
 )
 
-const rewindUsage = "usage: gantry rewind [--list] [N] [--files-only | --conversation-only] [--force] [-C DIR]   (the last session of the folder back to before its prompt N: its files and its conversation)"
+const rewindUsage = "usage: gantry rewind [--list] [N] [--files-only | --conversation-only] [--force] [-C DIR]   (the folder's live session back to before its prompt N: its files and its conversation; flags before or after N)"
 
 // runRewind is `gantry rewind`: the checkpoints of the folder's last session, and a
 // return of the project's files to one of them.
@@ -28,26 +28,22 @@ func runRewind(args []string) int {
 	filesOnly := fs.Bool("files-only", false, "")
 	convOnly := fs.Bool("conversation-only", false, "")
 	cwd := fs.String("C", "", "")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Println(rewindUsage)
-			return 0
-		}
-		fmt.Fprintf(os.Stderr, "gantry rewind: %s; %s\n", flagError(err), rewindUsage)
-		return 2
+	words, code, ok := parseCommandWords(fs, args, "rewind", rewindUsage, os.Stdout, os.Stderr)
+	if !ok {
+		return code
 	}
 	if *filesOnly && *convOnly {
 		fmt.Fprintln(os.Stderr, "gantry rewind: --files-only and --conversation-only exclude each other;", rewindUsage)
 		return 2
 	}
 	n := 0
-	switch fs.NArg() {
+	switch len(words) {
 	case 0:
 		*list = true
 	case 1:
-		v, err := strconv.Atoi(fs.Arg(0))
+		v, err := strconv.Atoi(words[0])
 		if err != nil || v < 1 {
-			fmt.Fprintf(os.Stderr, "gantry rewind: %q is not a checkpoint's number; %s\n", fs.Arg(0), rewindUsage)
+			fmt.Fprintf(os.Stderr, "gantry rewind: %q is not a checkpoint's number; %s\n", words[0], rewindUsage)
 			return 2
 		}
 		n = v

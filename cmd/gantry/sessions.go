@@ -30,6 +30,9 @@ type sessionJSON struct {
 	CostUSD  float64   `json:"cost_usd"`
 	// Parent is the session a vibe worker's was started from.
 	Parent string `json:"parent,omitempty"`
+	// BranchOf is the session a rewind's branch was cut from: the branch keeps the
+	// conversation as it was before the rewind.
+	BranchOf string `json:"branch_of,omitempty"`
 	// Running is the gantry that runs the session now, when one does.
 	Running *runningJSON `json:"running,omitempty"`
 }
@@ -80,7 +83,7 @@ func runSessions(args []string) int {
 		out := make([]sessionJSON, 0, len(list))
 		for _, s := range list {
 			j := sessionJSON{ID: s.ID, Cwd: s.Cwd, Title: s.Title, Provider: s.Provider, Model: s.Model,
-				Created: s.Created, Updated: s.Updated, Messages: s.Messages, Turns: s.Turns, Usage: s.Usage, CostUSD: s.Cost, Parent: s.Parent}
+				Created: s.Created, Updated: s.Updated, Messages: s.Messages, Turns: s.Turns, Usage: s.Usage, CostUSD: s.Cost, Parent: s.Parent, BranchOf: s.BranchOf}
 			if h, ok := running[s.ID]; ok {
 				j.Running = &runningJSON{PID: h.PID, Host: h.Host, Since: h.Since}
 			}

@@ -5,9 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
@@ -84,13 +82,11 @@ func notHere(e app.ToolEntry) string {
 
 // listTools is `gantry tool list`: every tool a session here knows — name, level,
 // state (declared, deferred, or off and why), where gantry tool runs it, one line.
-func listTools(args []string, rules, trust bool) int {
-	fs := flag.NewFlagSet("tool list", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	withMCP := fs.Bool("mcp", false, "")
-	asJSON := fs.Bool("json", false, "")
-	if code, ok := parseCommand(fs, args, "tool list", toolListUsage); !ok {
-		return code
+// Its flags were parsed with gantry tool's; extra holds the words after list.
+func listTools(extra []string, rules, trust, withMCP, asJSON bool) int {
+	if len(extra) > 0 {
+		fmt.Fprintf(os.Stderr, "gantry tool list: unexpected argument %q; %s\n", extra[0], toolListUsage)
+		return 2
 	}
 	c, err := loadCatalog(trust)
 	if err != nil {
@@ -101,14 +97,14 @@ func listTools(args []string, rules, trust bool) int {
 	for _, e := range c.entries {
 		rows = append(rows, rowOf(e))
 	}
-	if *withMCP && len(c.mcp) > 0 {
+	if withMCP && len(c.mcp) > 0 {
 		mcpRows, code := startedMCPTools(c, rules, trust)
 		if code != 0 {
 			return code
 		}
 		rows = append(rows, mcpRows...)
 	}
-	if *asJSON {
+	if asJSON {
 		return printJSON("tool list", rows)
 	}
 	fmt.Printf("%-18s %-5s %-8s %-7s %s\n", "NAME", "LEVEL", "STATE", "RUNS", "WHAT IT DOES")
@@ -120,7 +116,7 @@ func listTools(args []string, rules, trust bool) int {
 		fmt.Printf("%-18s %-5s %-8s %-7s %s\n", r.Name, r.Level, r.State, r.Runs, line)
 	}
 	switch {
-	case len(c.mcp) > 0 && !*withMCP:
+	case len(c.mcp) > 0 && !withMCP:
 		fmt.Printf("\n%d MCP server(s) configured (%s): their tools are known once they start, so they are not listed; `gantry tool list --mcp` starts them and lists them, `gantry doctor` says where each is defined.\n",
 			len(c.mcp), strings.Join(c.mcp, ", "))
 	case len(c.held) > 0:

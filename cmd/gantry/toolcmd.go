@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -24,27 +25,45 @@ const toolUsage = "usage: gantry tool [--no-rules] [--trust] [--raw] NAME ['{\"a
 // permission is asked, but the deny rules of the rules files and config hold (bash
 // under the exec supervisor too), unless --no-rules says plainly to bypass them.
 func runTool(args []string) int {
-	rules, trust, raw := true, false, false
-	for len(args) > 0 && (args[0] == "--no-rules" || args[0] == "--trust" || args[0] == "--raw") {
-		rules, trust = rules && args[0] != "--no-rules", trust || args[0] == "--trust"
-		raw = raw || args[0] == "--raw"
-		args = args[1:]
+	// One flag set for gantry tool NAME and gantry tool list, parsed by the rule of
+	// every sub-command (parseArgs): flags before or after NAME and its arguments.
+	fs := flag.NewFlagSet("tool", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	noRules := fs.Bool("no-rules", false, "")
+	trust := fs.Bool("trust", false, "")
+	raw := fs.Bool("raw", false, "")
+	withMCP := fs.Bool("mcp", false, "")
+	asJSON := fs.Bool("json", false, "")
+	help := fs.Bool("help", false, "")
+	fs.BoolVar(help, "h", false, "")
+	args, code, ok := parseCommandWords(fs, args, "tool", toolUsage, os.Stdout, os.Stderr)
+	if !ok {
+		return code
 	}
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+	rules := !*noRules
+	if len(args) == 0 {
 		fmt.Fprintln(os.Stderr, toolUsage)
 		return 2
 	}
 	if args[0] == "list" {
-		return listTools(args[1:], rules, trust)
+		if *help {
+			fmt.Println(toolListUsage)
+			return 0
+		}
+		return listTools(args[1:], rules, *trust, *withMCP, *asJSON)
 	}
-	if len(args) > 1 && (args[1] == "--help" || args[1] == "-h") {
-		if code, ok := toolHelp(args[0], trust); ok {
+	if *withMCP || *asJSON {
+		fmt.Fprintln(os.Stderr, "gantry tool: --mcp and --json go with gantry tool list;", toolUsage)
+		return 2
+	}
+	if *help {
+		if code, ok := toolHelp(args[0], *trust); ok {
 			return code
 		}
 	}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
-	reg, env, gate, failures, stop, err := app.Standalone(ctx, "", rules, trust)
+	reg, env, gate, failures, stop, err := app.Standalone(ctx, "", rules, *trust)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gantry:", sentence(err))
 		return 1
@@ -59,9 +78,9 @@ func runTool(args []string) int {
 	}
 	t, ok := reg.Lookup(args[0])
 	if !ok {
-		return cannotRun(args[0], trust)
+		return cannotRun(args[0], *trust)
 	}
-	if len(args) > 1 && (args[1] == "--help" || args[1] == "-h") { // an MCP server's tool
+	if *help { // an MCP server's tool
 		printToolHelp(app.ToolEntry{Tool: t, State: app.ToolDeclared, Alone: true})
 		return 0
 	}
@@ -107,7 +126,7 @@ func runTool(args []string) int {
 	for _, b := range r.Blocked {
 		fmt.Fprintf(os.Stderr, "gantry: ⛔ blocked by deny rule %s: %s\n", b.Rule, b.Command)
 	}
-	if !raw {
+	if !*raw {
 		r = tool.Fit(r, maxOut, outputs, id)
 	}
 	fmt.Print(r.Text)

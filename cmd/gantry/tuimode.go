@@ -11,6 +11,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/app"
 	"github.com/gantry-dev/gantry/internal/ui/tui"
 	"github.com/gantry-dev/gantry/internal/ui/tui/setup"
+	"github.com/gantry-dev/gantry/internal/version"
 )
 
 // runTUI is `gantry` at a terminal with no prompt: the full-screen UI. With no
@@ -36,7 +37,7 @@ func runTUI(f *flags) int {
 			return 1
 		}
 	}
-	if err := tui.Run(ctx, tui.Options{App: opts, Color: color, Version: shortVersion()}); err != nil {
+	if err := tui.Run(ctx, tui.Options{App: opts, Color: color, Version: version.String()}); err != nil {
 		fmt.Fprintln(os.Stderr, "gantry:", sentence(err))
 		return 1
 	}

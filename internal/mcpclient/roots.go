@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"path/filepath"
 
+	"github.com/gantry-dev/gantry/internal/version"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -21,7 +22,7 @@ func newClient(roots []string) *mcp.Client {
 	if len(roots) > 0 {
 		caps.RootsV2 = &mcp.RootCapabilities{}
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "gantry", Version: "dev"}, &mcp.ClientOptions{Capabilities: caps})
+	client := mcp.NewClient(&mcp.Implementation{Name: "gantry", Version: version.String()}, &mcp.ClientOptions{Capabilities: caps})
 	for _, dir := range roots {
 		client.AddRoots(&mcp.Root{URI: fileURI(dir), Name: filepath.Base(dir)})
 	}

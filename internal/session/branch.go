@@ -19,12 +19,18 @@ func (s *Session) LastSeq() (int64, error) {
 // it, and the events stored after it but its checkpoints, leave it), after keeping the
 // whole conversation as it was in a new session, the branch, which --resume can pick.
 // It returns the branch's id.
+//
+// The session cut stays the live one: it is updated now, while the branch keeps the
+// time the conversation was last written to and is marked as cut from it (branch_of),
+// so the folder's listing puts it after the session cut, and --continue passes over it
+// until someone goes on in it (see Store.Last).
 func (s *Session) Branch(keep int64, title string) (string, error) {
 	st := s.store
-	now := time.Now()
-	bid := newID(now)
 	st.wmu.Lock()
 	defer st.wmu.Unlock()
+	// Taken under the write lock: every row copied into the branch was stored before.
+	now := time.Now()
+	bid := newID(now)
 	if st.readOnly {
 		return "", st.readOnlyErr("branch session")
 	}
@@ -46,9 +52,9 @@ func (s *Session) Branch(keep int64, title string) (string, error) {
 		sql  string
 		args []any
 	}{
-		{`INSERT INTO sessions (id, cwd, provider, model, title, created, updated, starts_from, parent, turns)
-			SELECT ?, cwd, provider, model, ?, ?, ?, starts_from, parent, turns FROM sessions WHERE id = ?`,
-			[]any{bid, Title(title), now.UnixNano(), now.UnixNano(), s.id}},
+		{`INSERT INTO sessions (id, cwd, provider, model, title, created, updated, starts_from, parent, turns, branch_of)
+			SELECT ?, cwd, provider, model, ?, ?, updated, starts_from, parent, turns, id FROM sessions WHERE id = ?`,
+			[]any{bid, Title(title), now.UnixNano(), s.id}},
 		{`INSERT INTO messages (session_id, seq, role, created, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost, body)
 			SELECT ?, seq, role, created, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost, body
 			FROM messages WHERE session_id = ? ORDER BY seq`, []any{bid, s.id}},

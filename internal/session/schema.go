@@ -77,6 +77,9 @@ var migrations = []string{
 	// 3: the session a worker's session was started from (vibe workers): '' for the
 	// sessions people start.
 	`ALTER TABLE sessions ADD COLUMN parent TEXT NOT NULL DEFAULT '';`,
+	// 4: the session a rewind's branch was cut from (see Session.Branch): '' for the
+	// others. --continue passes over a branch until someone goes on in it.
+	`ALTER TABLE sessions ADD COLUMN branch_of TEXT NOT NULL DEFAULT '';`,
 }
 
 // migrate brings the schema to the newest version. It runs in one immediate

@@ -100,10 +100,13 @@ func (st *Store) Get(idOrPrefix string) (*Session, error) {
 // Last returns the most recently updated session whose working directory is cwd (see
 // Info.Updated), the folder reached by any path: sessions are stored under the
 // canonical path (see Canonical), and one stored as given by an older gantry is
-// found too. It wraps ErrNotFound when the folder has none.
+// found too. Neither a worker's session nor a rewind's branch that no one went on in
+// (no message stored since it was cut) is picked: the session rewound is the live one.
+// It wraps ErrNotFound when the folder has none.
 func (st *Store) Last(cwd string) (*Session, error) {
 	rows, err := st.db.Query(`SELECT `+sessionColumns+` FROM sessions AS s
-		WHERE cwd IN (?, ?) AND parent = '' ORDER BY `+updatedExpr+` DESC, id DESC LIMIT 1`, Canonical(cwd), filepath.Clean(cwd))
+		WHERE cwd IN (?, ?) AND parent = '' AND (branch_of = '' OR `+continuedExpr+`)
+		ORDER BY `+updatedExpr+` DESC, id DESC LIMIT 1`, Canonical(cwd), filepath.Clean(cwd))
 	if err != nil {
 		return nil, fmt.Errorf("session: last: %w", err)
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/tool"
+	"github.com/gantry-dev/gantry/internal/version"
 )
 
 // Options configure the web tools. The zero value is usable: web_fetch with the default
@@ -47,8 +48,10 @@ const (
 	DefaultTimeout      = 30 * time.Second
 	DefaultMaxRedirects = 5
 	DefaultExaBaseURL   = "https://api.exa.ai"
-	DefaultUserAgent    = "gantry (+https://github.com/gantry-dev/gantry)"
 )
+
+// DefaultUserAgent is gantry's User-Agent, with its version (version.UserAgent).
+var DefaultUserAgent = version.UserAgent()
 
 // WithEnv returns o with the Exa settings that are unset taken from the environment
 // variables EXA_API_KEY and EXA_BASE_URL, read through getenv (os.Getenv).
