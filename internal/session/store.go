@@ -159,7 +159,9 @@ func OpenRead(path string) (*Store, error) {
 		// get when no writer has left one: with no writer there, the file does
 		// not change, and SQLite may read it as immutable.
 		var err2 error
-		if db, err2 = open("immutable"); err2 != nil {
+		if db, err2 = open("immutable"); errors.Is(err2, errNew) {
+			return nil, fmt.Errorf("session: %s: %w", path, ErrNoStore)
+		} else if err2 != nil {
 			if d := damaged(path, err); d != nil {
 				return nil, d
 			}
