@@ -11,8 +11,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/gantry-dev/gantry/internal/app"
 	"github.com/gantry-dev/gantry/internal/ui/mcpserve"
 	"github.com/gantry-dev/gantry/internal/version"
@@ -72,7 +70,9 @@ func runMCP(args []string) int {
 		return exitCode(err)
 	}
 	if m.http == "" && m.listen == "" {
-		if err := s.Run(ctx, &mcp.StdioTransport{}); err != nil {
+		// Each line is checked before the SDK reads it: a malformed one is answered
+		// with its JSON-RPC error, and gantry mcp reads on.
+		if err := s.RunStdio(ctx, os.Stdin, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, "gantry mcp:", sentence(err))
 			return 1
 		}

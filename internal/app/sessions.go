@@ -18,6 +18,10 @@ func StorePath(opts Options) string {
 
 func (a *App) openSession(opts Options, model string) error {
 	st, err := session.Open(StorePath(opts))
+	var damaged *session.DamagedError
+	if errors.As(err, &damaged) {
+		return err // its sentence names the store and says what to do
+	}
 	if err != nil {
 		return fmt.Errorf("opening the session store: %w", err)
 	}

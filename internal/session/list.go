@@ -109,19 +109,19 @@ func (st *Store) List(limit int) ([]Info, error) {
 	}
 	rows, err := st.db.Query(q, limit)
 	if err != nil {
-		return nil, fmt.Errorf("session: list: %w", err)
+		return nil, st.readError("list", err)
 	}
 	defer rows.Close()
 	var out []Info
 	for rows.Next() {
 		in, err := scanInfo(rows)
 		if err != nil {
-			return nil, fmt.Errorf("session: list: %w", err)
+			return nil, st.readError("list", err)
 		}
 		out = append(out, in)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("session: list: %w", err)
+		return nil, st.readError("list", err)
 	}
 	return out, nil
 }

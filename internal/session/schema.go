@@ -89,7 +89,7 @@ func migrate(ctx context.Context, db *sql.DB) error {
 	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
 		return fmt.Errorf("read schema version: %w", err)
 	}
-	if version == len(migrations) {
+	if version == len(migrations) && hasTables(ctx, db) {
 		return nil // the common case: one cheap read on the start-up path
 	}
 	if version > len(migrations) {
@@ -104,6 +104,9 @@ func migrate(ctx context.Context, db *sql.DB) error {
 	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
 		return fmt.Errorf("read schema version: %w", err)
 	}
+	if !hasTables(ctx, tx) {
+		version = 0 // a file with no tables is new, whatever its header says
+	}
 	if version >= len(migrations) {
 		return nil
 	}
@@ -117,4 +120,14 @@ func migrate(ctx context.Context, db *sql.DB) error {
 		return err
 	}
 	return tx.Commit()
+}
+
+// hasTables says whether the database holds any table: one without is new (an empty
+// file, or one created by another program), and is initialised.
+func hasTables(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}) bool {
+	var n int
+	err := q.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'table'").Scan(&n)
+	return err != nil || n > 0 // on an error, the queries after this one say what is wrong
 }

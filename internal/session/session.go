@@ -73,11 +73,11 @@ func (st *Store) Get(idOrPrefix string) (*Session, error) {
 	rows, err := st.db.Query(`SELECT `+sessionColumns+` FROM sessions
 		WHERE id >= ? AND id < ? ORDER BY id LIMIT 4`, p, p+"~")
 	if err != nil {
-		return nil, fmt.Errorf("session: get %q: %w", idOrPrefix, err)
+		return nil, st.readError(fmt.Sprintf("get %q", idOrPrefix), err)
 	}
 	found, err := scanSessions(st, rows)
 	if err != nil {
-		return nil, fmt.Errorf("session: get %q: %w", idOrPrefix, err)
+		return nil, st.readError(fmt.Sprintf("get %q", idOrPrefix), err)
 	}
 	switch {
 	case len(found) == 0:
@@ -108,11 +108,11 @@ func (st *Store) Last(cwd string) (*Session, error) {
 		WHERE cwd IN (?, ?) AND parent = '' AND (branch_of = '' OR `+continuedExpr+`)
 		ORDER BY `+updatedExpr+` DESC, id DESC LIMIT 1`, Canonical(cwd), filepath.Clean(cwd))
 	if err != nil {
-		return nil, fmt.Errorf("session: last: %w", err)
+		return nil, st.readError("last", err)
 	}
 	found, err := scanSessions(st, rows)
 	if err != nil {
-		return nil, fmt.Errorf("session: last: %w", err)
+		return nil, st.readError("last", err)
 	}
 	if len(found) == 0 {
 		return nil, fmt.Errorf("no session in %s: %w", cwd, ErrNotFound)

@@ -75,6 +75,9 @@ func Open(path string) (*Store, error) {
 	s := &Store{db: db, path: path, stmts: map[string]*sql.Stmt{}, nextSeq: map[string]int64{}}
 	if err := s.initWaiting(context.Background()); err != nil {
 		db.Close()
+		if d := damaged(path, err); d != nil {
+			return nil, d
+		}
 		return nil, fmt.Errorf("session: open %s: %w", path, err)
 	}
 	return s, nil
@@ -98,8 +101,12 @@ func (s *Store) initWaiting(ctx context.Context) error {
 	}
 }
 
-// ErrNoStore is wrapped by OpenRead's error when there is no database yet.
+// ErrNoStore is wrapped by OpenRead's error when there is no database yet (no file,
+// an empty one, or one gantry never initialised).
 var ErrNoStore = errors.New("there is no session database yet")
+
+// errNew is a database OpenRead found uninitialised.
+var errNew = errors.New("an uninitialised database")
 
 // OpenRead opens the session database at path for reading only, creating nothing:
 // listing sessions works where the data folder cannot be written (a read-only
@@ -133,6 +140,10 @@ func OpenRead(path string) (*Store, error) {
 			db.Close()
 			return nil, err
 		}
+		if version == 0 || !hasTables(context.Background(), db) {
+			db.Close() // an empty file, or a database gantry never initialised
+			return nil, errNew
+		}
 		if version > len(migrations) {
 			db.Close()
 			return nil, fmt.Errorf("session database has schema version %d, newer than this gantry knows (%d): upgrade gantry", version, len(migrations))
@@ -140,12 +151,20 @@ func OpenRead(path string) (*Store, error) {
 		return db, nil
 	}
 	db, err := open("")
+	if errors.Is(err, errNew) {
+		return nil, fmt.Errorf("session: %s: %w", path, ErrNoStore)
+	}
 	if err != nil {
 		// A WAL database needs its -shm file, which a read-only folder cannot
 		// get when no writer has left one: with no writer there, the file does
 		// not change, and SQLite may read it as immutable.
 		var err2 error
-		if db, err2 = open("immutable"); err2 != nil {
+		if db, err2 = open("immutable"); errors.Is(err2, errNew) {
+			return nil, fmt.Errorf("session: %s: %w", path, ErrNoStore)
+		} else if err2 != nil {
+			if d := damaged(path, err); d != nil {
+				return nil, d
+			}
 			return nil, fmt.Errorf("session: open %s for reading: %w", path, err)
 		}
 	}
@@ -255,6 +274,9 @@ func (s *Store) writeError(op string, err error) error {
 	}
 	if errors.Is(err, ErrNotFound) {
 		return err
+	}
+	if d := damaged(s.path, err); d != nil {
+		return d
 	}
 	var we *WriteError
 	if errors.As(err, &we) {

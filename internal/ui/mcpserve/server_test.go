@@ -25,7 +25,7 @@ import (
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // project is a folder with a file, and gantry's folders of its own for the test.
-func project(t *testing.T) string {
+func project(t testing.TB) string {
 	t.Helper()
 	home := t.TempDir()
 	t.Setenv("GANTRY_CONFIG_DIR", filepath.Join(home, "config"))
@@ -41,7 +41,7 @@ func project(t *testing.T) string {
 	return dir
 }
 
-func write(t *testing.T, dir, name, text string) {
+func write(t testing.TB, dir, name, text string) {
 	t.Helper()
 	p := filepath.Join(dir, name)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
