@@ -272,12 +272,12 @@ func TestTypeScriptDiagnosticsOnWrite(t *testing.T) {
 		return call(t, ed, dir, A{"path": "src/broken.ts", "edits": []A{{"old": old, "new": new}}})
 	}
 	r := editTS("export const count", "export const other: string = 1;\nexport const count")
-	got := newDiagnostics(r)
+	got := reported(r)
 	if len(got) != 1 || !strings.Contains(got[0], "src/broken.ts:2: error: Type 'number' is not assignable to type 'string'. [2322]") {
 		t.Fatalf("want exactly the new error, got %q in:\n%s", got, r.Text)
 	}
 	r = editTS("/** One type error. */", "/** Two type errors. */")
-	if got := newDiagnostics(r); got != nil {
+	if got := reported(r); got != nil {
 		t.Fatalf("an unrelated edit reported %q", got)
 	}
 }
@@ -305,7 +305,7 @@ func TestTypeScriptCleanWrite(t *testing.T) {
 	}
 	for _, st := range steps {
 		r := edit(st.old, st.new)
-		got := newDiagnostics(r)
+		got := reported(r)
 		if len(got) != len(st.want) {
 			t.Fatalf("%s: new diagnostics %q, want %q", st.name, got, st.want)
 		}
@@ -396,7 +396,7 @@ func TestPyrightDiagnosticsOnWrite(t *testing.T) {
 	// pyright's message has a second line: one diagnostic is one line starting with
 	// the file's name.
 	var got []string
-	for _, l := range newDiagnostics(r) {
+	for _, l := range reported(r) {
 		if strings.HasPrefix(l, "broken.py:") || strings.HasPrefix(l, "unexpected") {
 			got = append(got, l)
 		}
@@ -405,7 +405,7 @@ func TestPyrightDiagnosticsOnWrite(t *testing.T) {
 		t.Fatalf("want exactly the new error, got %q in:\n%s", got, r.Text)
 	}
 	r = editPy(`"""One type error."""`, `"""Two type errors."""`)
-	if got := newDiagnostics(r); got != nil {
+	if got := reported(r); got != nil {
 		t.Fatalf("an unrelated edit reported %q", got)
 	}
 }
