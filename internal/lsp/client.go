@@ -315,8 +315,8 @@ func (c *Client) SyncText(ctx context.Context, path string, text []byte) (versio
 //     returned at once, unless the server sends versions and that publish is of an
 //     older version, which is then waited for.
 //
-// ok is false when none came within d (a versionless server's first publish after gen
-// is returned, even if others might have followed).
+// ok is false when none came within d. (A versionless server's publish already taken
+// when d runs out is returned, with ok.)
 func (c *Client) WaitDiagnostics(ctx context.Context, path string, version int32, gen int, d time.Duration) (diags []protocol.Diagnostic, ok bool) {
 	c.emit(EventWait, path, version, 0)
 	diags, ok = c.waitDiagnostics(ctx, path, version, gen, d)
