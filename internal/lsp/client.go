@@ -311,14 +311,25 @@ func (c *Client) SyncText(ctx context.Context, path string, text []byte) (versio
 //     that follow it within publishSettle of each other (a server may publish in
 //     parts). A server with a CleanProbe is asked how many diagnostics the file has:
 //     none, nothing is waited for; some, the publish of that many is the one.
-//   - gen -1 means nothing changed since the last sync: the last publish, if any, is
-//     returned at once, unless the server sends versions and that publish is of an
-//     older version, which is then waited for.
+//   - gen -1 means nothing changed since the last sync: when a wait already had this
+//     version's diagnostics, the last publish (none: no diagnostics) is returned at
+//     once; else the last publish, if any, unless the server sends versions and that
+//     publish is of an older version, which is then waited for.
 //
 // ok is false when none came within d. (A versionless server's publish already taken
 // when d runs out is returned, with ok.)
 func (c *Client) WaitDiagnostics(ctx context.Context, path string, version int32, gen int, d time.Duration) (diags []protocol.Diagnostic, ok bool) {
 	c.emit(EventWait, path, version, 0)
+	if gen < 0 {
+		// Unchanged and already had: what was published since stands, and a server
+		// that published nothing for it (a clean file) will not publish now.
+		c.mu.Lock()
+		doc, p := c.docs[path], c.diags[path]
+		c.mu.Unlock()
+		if doc != nil && doc.answered && doc.version == version {
+			return p.diags, true
+		}
+	}
 	diags, ok = c.waitDiagnostics(ctx, path, version, gen, d)
 	if ok {
 		c.mu.Lock()

@@ -83,3 +83,14 @@ func TestWaitDiagnosticsFollowsTheServer(t *testing.T) {
 		t.Fatalf("versionless: got %q %v, want the last publish", got, ok)
 	}
 }
+
+// TestWaitDiagnosticsOfAnAnsweredVersion: a version whose diagnostics a wait already
+// had, unchanged since, is answered at once, even by a server that never published for
+// it (a clean file).
+func TestWaitDiagnosticsOfAnAnsweredVersion(t *testing.T) {
+	c, _ := bareClient(nil)
+	c.docs["/src/clean.ts"] = &doc{version: 2, answered: true}
+	if ds, ok := c.WaitDiagnostics(context.Background(), "/src/clean.ts", 2, -1, time.Hour); !ok || len(ds) != 0 {
+		t.Fatalf("got %v %v, want no diagnostics at once", ds, ok)
+	}
+}
