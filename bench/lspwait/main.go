@@ -54,8 +54,15 @@ func main() {
 	}
 }
 
+// cleanups undo, last first, what a measurement made (its folder, its servers), so
+// that fail leaves nothing behind.
+var cleanups []func()
+
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "bench/lspwait:", err)
+	for i := len(cleanups) - 1; i >= 0; i-- {
+		cleanups[i]()
+	}
 	os.Exit(1)
 }
 
@@ -94,7 +101,8 @@ func measure(server, npmBin string, lines, n int, listen time.Duration) {
 	if err != nil {
 		fail(err)
 	}
-	defer func() { _ = os.RemoveAll(dir) }()
+	cleanups = append(cleanups, func() { _ = os.RemoveAll(dir) })
+	defer func() { cleanups[0](); cleanups = nil }()
 	var file, good, bad string
 	var spec []lsp.Spec
 	switch server {
@@ -130,6 +138,7 @@ func measure(server, npmBin string, lines, n int, listen time.Duration) {
 	}
 	rec := &recorder{path: file}
 	pool := resource.NewPool(nil)
+	cleanups = append(cleanups, func() { _ = pool.Close(context.Background()) })
 	defer func() { _ = pool.Close(context.Background()) }()
 	o := lsp.Options{Observe: rec.observe}
 	if spec != nil {
