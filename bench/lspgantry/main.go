@@ -376,7 +376,7 @@ func writeCase(ctx context.Context, repo, name string, nw int) {
 		if r.IsError {
 			fail(fmt.Errorf("write: %s", r.Text))
 		}
-		if strings.Contains(r.Text, "sent no diagnostics") {
+		if strings.Contains(r.Text, "gave no diagnostics") {
 			fmt.Printf("  (%s: %s)\n", name, strings.TrimSpace(r.Text[strings.LastIndex(r.Text, "("):]))
 		}
 		return d

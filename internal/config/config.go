@@ -111,7 +111,8 @@ type Models struct {
 // LSP configures the language servers.
 type LSP struct {
 	// DiagnosticsWait bounds, in seconds, the wait for a server's diagnostics after a
-	// write (0: the default, 3).
+	// write (0: the default, 10); the wait ends as soon as the server has published
+	// for the new version.
 	DiagnosticsWait int `yaml:"diagnosticsWait,omitempty"`
 	// Servers are rows of the server table by name: a row of a built-in server
 	// (gopls, pyright, typescript, clangd, rust-analyzer) changes the keys it sets;

@@ -62,7 +62,7 @@ func TestFileErrors(t *testing.T) {
 		{"bash timeout too long", "bash:\n  timeout: 601\n",
 			`:2: key "bash.timeout" must be between 1 and 600 (seconds), not 601`},
 		{"lsp wait too long", "lsp:\n  diagnosticsWait: 61\n",
-			`:2: key "lsp.diagnosticsWait" must be between 0 (the default, 3) and 60 (seconds), not 61`},
+			`:2: key "lsp.diagnosticsWait" must be between 0 (the default, 10) and 60 (seconds), not 61`},
 		{"lsp language without dot", "lsp:\n  servers:\n    zls:\n      command: zls\n      languages: [zig]\n",
 			`:5: key "lsp.servers.zls.languages[0]" must be a file extension with its dot, such as ".go", not "zig"`},
 		{"lsp args without command", "lsp:\n  servers:\n    gopls:\n      args: [-v]\n",

@@ -65,7 +65,7 @@ func validate(path string, l *layer, pos *positions) error {
 	}
 	if l.LSP != nil {
 		if w := l.LSP.DiagnosticsWait; w != nil && (*w < 0 || *w > 60) {
-			v.fail(keyPath{"lsp", "diagnosticsWait"}, "must be between 0 (the default, 3) and 60 (seconds), not %d", *w)
+			v.fail(keyPath{"lsp", "diagnosticsWait"}, "must be between 0 (the default, 10) and 60 (seconds), not %d", *w)
 		}
 		for name, srv := range l.LSP.Servers {
 			at := keyPath{"lsp", "servers", name}

@@ -26,13 +26,20 @@ const (
 	stderrKeep      = 8 // lines of stderr kept for status
 )
 
+// publishSettle is how long WaitDiagnostics waits, after a publish from a server
+// that sends no versions, for another one: such a server may publish a document's
+// diagnostics in parts (typescript-language-server: the syntactic check, then the
+// semantic one), and the last publish within the settle is taken as the whole.
+const publishSettle = 300 * time.Millisecond
+
 // Client is one running language server for one root.
 type Client struct {
-	spec Spec
-	root string
-	proc *contain.Process
-	conn jsonrpc2.Conn
-	srv  protocol.Server
+	spec    Spec
+	root    string
+	observe func(Event) // Options.Observe (nil: none)
+	proc    *contain.Process
+	conn    jsonrpc2.Conn
+	srv     protocol.Server
 
 	ready     chan struct{} // closed on the first progress end or diagnostics
 	readyOnce sync.Once
@@ -57,13 +64,15 @@ type published struct {
 
 // doc is a document the client has opened.
 type doc struct {
-	version int32
-	text    string
+	version  int32
+	text     string
+	gen      int  // the count of publishes for it when this version was sent
+	answered bool // WaitDiagnostics had this version's diagnostics
 }
 
 // start starts the server of spec with binary bin in root and initializes it. The
 // process leads its own group, so Close stops what it spawns too.
-func start(ctx context.Context, pol *contain.Policy, spec Spec, bin, root string) (_ *Client, err error) {
+func start(ctx context.Context, pol *contain.Policy, spec Spec, bin, root string, observe func(Event)) (_ *Client, err error) {
 	proc := pol.Process(contain.Spec{Argv: append([]string{bin}, spec.Args...), Dir: root, Widen: serverWidening()})
 	cmd := proc.Cmd
 	in, err := cmd.StdinPipe()
@@ -79,7 +88,7 @@ func start(ctx context.Context, pol *contain.Policy, spec Spec, bin, root string
 	if err := proc.Start(); err != nil {
 		return nil, fmt.Errorf("starting %s: %w", bin, err)
 	}
-	c := &Client{spec: spec, root: root, proc: proc, ready: make(chan struct{}), dead: make(chan struct{}),
+	c := &Client{spec: spec, root: root, observe: observe, proc: proc, ready: make(chan struct{}), dead: make(chan struct{}),
 		changed: make(chan struct{}), diags: map[string]published{}, docs: map[string]*doc{},
 		working: map[string]bool{}}
 	go c.readStderr(errR)
@@ -270,17 +279,20 @@ func (c *Client) SyncText(ctx context.Context, path string, text []byte) (versio
 		return v, -1, nil // unchanged: what was published stands
 	}
 	if d == nil {
-		d = &doc{version: 1, text: string(text)}
+		d = &doc{version: 1, text: string(text), gen: gen}
 		c.docs[path] = d
 		c.mu.Unlock()
+		c.emit(EventSync, path, 1, 0)
 		err = c.srv.DidOpen(ctx, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
 			URI: u, LanguageID: protocol.LanguageKind(c.spec.languageID(path)), Version: 1, Text: string(text)}})
 		return 1, gen, err
 	}
 	d.version++
 	d.text = string(text)
+	d.gen, d.answered = gen, false
 	v := d.version
 	c.mu.Unlock()
+	c.emit(EventSync, path, v, 0)
 	err = c.srv.DidChange(ctx, &protocol.DidChangeTextDocumentParams{
 		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: v},
 		ContentChanges: []protocol.TextDocumentContentChangeEvent{&protocol.TextDocumentContentChangeWholeDocument{Text: string(text)}}})
@@ -290,13 +302,60 @@ func (c *Client) SyncText(ctx context.Context, path string, text []byte) (versio
 	return v, gen, err
 }
 
-// WaitDiagnostics returns the diagnostics of path for version (Sync's): the first
-// publish of that version or later, or, from a server that sends no versions, the
-// first publish after gen. gen -1 means nothing changed: the last publish, if any, is
-// returned at once. A server with a CleanProbe is asked how many diagnostics the file
-// has: none, nothing is waited for; some, the publish of that many is the one. ok is
-// false when none came within d.
+// WaitDiagnostics returns the diagnostics of path for version (Sync's), waiting at
+// most d: it follows the server's pace, ending as soon as the server has published for
+// that version.
+//
+//   - A server that sends versions: the first publish of that version or later.
+//   - A server that sends none: the first publish after gen, then the last of those
+//     that follow it within publishSettle of each other (a server may publish in
+//     parts). A server with a CleanProbe is asked how many diagnostics the file has:
+//     none, nothing is waited for; some, the publish of that many is the one.
+//   - gen -1 means nothing changed since the last sync: when a wait already had this
+//     version's diagnostics, the last publish (none: no diagnostics) is returned at
+//     once; else the last publish, if any, unless the server sends versions and that
+//     publish is of an older version, which is then waited for.
+//
+// ok is false when none came within d. (A versionless server's publish already taken
+// when d runs out is returned, with ok.)
 func (c *Client) WaitDiagnostics(ctx context.Context, path string, version int32, gen int, d time.Duration) (diags []protocol.Diagnostic, ok bool) {
+	c.emit(EventWait, path, version, 0)
+	if gen < 0 {
+		// Unchanged and already had: what was published since stands, and a server
+		// that published nothing for it (a clean file) will not publish now.
+		c.mu.Lock()
+		doc, p := c.docs[path], c.diags[path]
+		c.mu.Unlock()
+		if doc != nil && doc.answered && doc.version == version {
+			return p.diags, true
+		}
+	}
+	diags, ok = c.waitDiagnostics(ctx, path, version, gen, d)
+	if ok {
+		c.mu.Lock()
+		if doc := c.docs[path]; doc != nil && doc.version == version {
+			doc.answered = true
+		}
+		c.mu.Unlock()
+	}
+	return diags, ok
+}
+
+// Unanswered says whether path's current version has been sent and its diagnostics
+// not yet had by WaitDiagnostics, with what WaitDiagnostics needs to wait for them:
+// for a query that needs the server to have checked the file, after a Sync that found
+// nothing to send (another query opened the file without waiting).
+func (c *Client) Unanswered(path string) (version int32, gen int, unanswered bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	d := c.docs[path]
+	if d == nil || d.answered {
+		return 0, 0, false
+	}
+	return d.version, d.gen, true
+}
+
+func (c *Client) waitDiagnostics(ctx context.Context, path string, version int32, gen int, d time.Duration) (diags []protocol.Diagnostic, ok bool) {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	want := -1 // the count of diagnostics the probe found (-1: no probe)
@@ -314,26 +373,42 @@ func (c *Client) WaitDiagnostics(ctx context.Context, path string, version int32
 			want = n
 		}
 	}
-	var late *published // a publish after gen whose count is not the probe's
+	var settled <-chan time.Time // runs from the last publish taken of a versionless server
+	var taken *published         // that publish
 	for {
 		c.mu.Lock()
 		p, have := c.diags[path]
 		ch := c.changed
 		c.mu.Unlock()
-		if have && (gen < 0 || p.version >= version || p.version < 0 && p.gen > gen) {
+		switch {
+		case !have:
+		case p.version >= 0 && p.version >= version:
+			return p.diags, true
+		case p.version < 0 && gen < 0:
+			return p.diags, true
+		case p.version < 0 && p.gen > gen:
 			// A server without versions may publish, after the change, what it
 			// computed before it (a debounced publish): with a probe's count, only the
 			// publish of that many is the new version's.
-			if want < 0 || len(p.diags) == want {
+			if want >= 0 && len(p.diags) == want {
 				return p.diags, true
 			}
-			late = &p
+			if taken == nil || p.gen > taken.gen {
+				taken = &p
+				if want < 0 { // with a probe's count, its publish is waited for
+					settle := time.NewTimer(publishSettle)
+					defer settle.Stop()
+					settled = settle.C
+				}
+			}
 		}
 		select {
 		case <-ch:
+		case <-settled:
+			return taken.diags, true
 		case <-t.C:
-			if late != nil {
-				return late.diags, true
+			if taken != nil {
+				return taken.diags, true
 			}
 			return nil, false
 		case <-c.dead:
@@ -479,6 +554,7 @@ func (h handler) PublishDiagnostics(_ context.Context, p *protocol.PublishDiagno
 	close(c.changed)
 	c.changed = make(chan struct{})
 	c.mu.Unlock()
+	c.emit(EventPublish, path, v, len(p.Diagnostics))
 	c.markReady()
 	return nil
 }

@@ -18,7 +18,9 @@ import (
 )
 
 // DefaultDiagnosticsWait bounds the wait for a server's diagnostics after a write.
-const DefaultDiagnosticsWait = 3 * time.Second
+// The wait ends as soon as the server publishes for the new version, so the bound is
+// generous: pyright on a large file under load took longer than 3 s.
+const DefaultDiagnosticsWait = 10 * time.Second
 
 // ReadyWait bounds the wait for a server to be ready before its first query.
 const ReadyWait = 15 * time.Second
@@ -34,6 +36,10 @@ type Options struct {
 	// Policy is the session's, which every server runs under (nil: gantry's own).
 	// Servers are shared only between sessions of the same policy (Policy.ID).
 	Policy *contain.Policy
+	// Observe, when set, hears what the clients this Manager starts send and wait
+	// for (Event): for tests that check the order of things, and for measurements.
+	// It is called synchronously and must not block.
+	Observe func(Event)
 }
 
 // Manager finds and starts the language servers of a workspace. The servers live in
@@ -46,6 +52,7 @@ type Manager struct {
 	wait      time.Duration
 	lookPath  func(string) (string, error)
 	policy    *contain.Policy
+	observe   func(Event)
 	mu        sync.Mutex
 	restarted map[resource.Key]string // why the server of a key was restarted
 	crashed   map[resource.Key]string // a server that crashed after its restart
@@ -75,7 +82,7 @@ func (m *Manager) running() []resource.Key {
 // NewManager returns a Manager whose servers live in pool (nil: a Manager that only
 // finds servers and reports on them, for doctor).
 func NewManager(pool *resource.Pool, o Options) *Manager {
-	m := &Manager{pool: pool, servers: o.Servers, wait: o.DiagnosticsWait, lookPath: o.LookPath, policy: o.Policy,
+	m := &Manager{pool: pool, servers: o.Servers, wait: o.DiagnosticsWait, lookPath: o.LookPath, policy: o.Policy, observe: o.Observe,
 		restarted: map[resource.Key]string{}, crashed: map[resource.Key]string{}, bins: map[string]binaryEntry{},
 		roots: map[rootKey]string{}}
 	if pool != nil {
@@ -176,7 +183,7 @@ func (m *Manager) ClientWithin(ctx context.Context, t Target, ready time.Duratio
 	}
 	get := func() (*Client, error) {
 		return resource.Get(ctx, m.pool, key, func(ctx context.Context) (*Client, error) {
-			return start(ctx, m.policy, t.Spec, t.Binary, t.Root)
+			return start(ctx, m.policy, t.Spec, t.Binary, t.Root, m.observe)
 		})
 	}
 	c, err = get()

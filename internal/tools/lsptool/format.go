@@ -136,7 +136,8 @@ func formatDiagnostic(shown string, d protocol.Diagnostic) string {
 func (q *query) diagnostics(ctx context.Context, m *lsp.Manager) tool.Result {
 	ds, ok := q.c.WaitDiagnostics(ctx, q.path, q.ver, q.gen, m.DiagnosticsWait())
 	if !ok {
-		return tool.Result{Text: fmt.Sprintf("The language server published no diagnostics for %s within %s; it may still be indexing.", q.shown, m.DiagnosticsWait())}
+		return tool.Result{Text: fmt.Sprintf("%s gave no diagnostics for %s within %s; they may still come (it may be loading the project): call lsp diagnostics again.",
+			q.c.Spec().Name, q.shown, m.DiagnosticsWait())}
 	}
 	if len(ds) == 0 {
 		return tool.Result{Text: fmt.Sprintf("%s has no diagnostics.", q.shown)}

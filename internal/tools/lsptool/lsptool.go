@@ -137,7 +137,9 @@ func run(ctx context.Context, m *lsp.Manager, o Options, env tool.Env, a args) t
 	}
 	ctx, cancel := context.WithTimeout(ctx, queryTimeout)
 	defer cancel()
-	q, res := open(ctx, m, env, a.File)
+	// A file's symbols are its outline, which the server has from the document
+	// itself: they wait for no diagnostics and for no project to load.
+	q, res := open(ctx, m, env, a.File, a.Action != "symbols")
 	if q == nil {
 		return res
 	}
@@ -173,8 +175,11 @@ type query struct {
 }
 
 // open checks file, finds and starts its server and syncs the file; on failure the
-// result says why in one sentence.
-func open(ctx context.Context, m *lsp.Manager, env tool.Env, file string) (*query, tool.Result) {
+// result says why in one sentence. whole: the answer needs the server's view of the
+// project, so a server that says it is ready only with the file's diagnostics
+// (ReadyOnDiagnostics) is waited for; an answer from the document alone (its
+// symbols) waits for nothing.
+func open(ctx context.Context, m *lsp.Manager, env tool.Env, file string, whole bool) (*query, tool.Result) {
 	path := env.Abs(file)
 	shown := rel(env.Cwd, path)
 	if !inside(path, env.Cwd) {
@@ -203,7 +208,13 @@ func open(ctx context.Context, m *lsp.Manager, env tool.Env, file string) (*quer
 	if err != nil {
 		return nil, tool.Fail(fmt.Sprintf("%s could not be sent to %s: %v.", shown, t.Spec.Name, err))
 	}
-	if t.Spec.ReadyOnDiagnostics && gen >= 0 {
+	if whole && t.Spec.ReadyOnDiagnostics && gen < 0 {
+		// Unchanged, but sent by a query that did not wait (symbols): wait now.
+		if uv, ugen, ok := c.Unanswered(path); ok {
+			v, gen = uv, ugen
+		}
+	}
+	if whole && t.Spec.ReadyOnDiagnostics && gen >= 0 {
 		// The server's answers are whole only once it has checked the file and ended
 		// the work (an index) that began meanwhile.
 		c.WaitDiagnostics(ctx, path, v, gen, lsp.ReadyWait)

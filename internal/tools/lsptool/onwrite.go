@@ -13,54 +13,40 @@ import (
 	"go.lsp.dev/protocol"
 )
 
-// Seen is a session's registry of the diagnostics already reported (or already there
-// before the session first wrote their file): keyed on file, severity, code and
-// message, never position, so that an error that merely moved is not reported again.
+// Seen is a session's memory of the diagnostics of the files it wrote: per file, the
+// last list its server gave, which stands for the file's diagnostics before a write
+// when they cannot be had afresh in time.
 type Seen struct {
-	mu        sync.Mutex
-	keys      map[string]bool
-	baselined map[string]bool // files whose diagnostics before the first write are in keys
+	mu   sync.Mutex
+	last map[string][]protocol.Diagnostic
 }
 
 // NewSeen returns an empty registry.
-func NewSeen() *Seen { return &Seen{keys: map[string]bool{}, baselined: map[string]bool{}} }
+func NewSeen() *Seen { return &Seen{last: map[string][]protocol.Diagnostic{}} }
 
-func diagKey(path string, d protocol.Diagnostic) string {
-	return strings.Join([]string{path, severity(d.Severity), code(d), strings.TrimSpace(message(d))}, "\x00")
-}
-
-// add records ds of path and returns those not seen before.
-func (s *Seen) add(path string, ds []protocol.Diagnostic) []protocol.Diagnostic {
+// remember records ds as path's diagnostics now.
+func (s *Seen) remember(path string, ds []protocol.Diagnostic) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var fresh []protocol.Diagnostic
-	for _, d := range ds {
-		if k := diagKey(path, d); !s.keys[k] {
-			s.keys[k] = true
-			fresh = append(fresh, d)
-		}
-	}
-	return fresh
+	s.last[path] = ds
 }
 
-// needsBaseline says whether path's diagnostics before a first write are still to be
-// taken, and marks them taken.
-func (s *Seen) needsBaseline(path string) bool {
+// recall is path's last recorded diagnostics; ok false when none were recorded.
+func (s *Seen) recall(path string) (ds []protocol.Diagnostic, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.baselined[path] {
-		return false
-	}
-	s.baselined[path] = true
-	return true
+	ds, ok = s.last[path]
+	return ds, ok
 }
 
 // OnWrite wraps t, a tool that writes files (Info().Files == tool.FilesWrite), so that
 // after a successful call each file it wrote that a language server can serve is
-// synced with the server and the diagnostics of its new version that seen has not
-// reported yet are appended to the result. Before the first write to a file its
-// diagnostics as it was go into seen, so an old error is never blamed on the write. A
-// file no server can serve costs nothing. Other tools are returned as they are.
+// synced with the server and the diagnostics its new version has beyond those of the
+// file before the write (newDiagnostics: a multiset difference, without positions)
+// are appended to the result. The diagnostics before are the server's for the file as
+// it is before the call (at once when the server already has that version), else the
+// last ones seen recorded for it. A file no server can serve costs nothing. Other
+// tools are returned as they are.
 func OnWrite(t tool.Tool, m *lsp.Manager, seen *Seen) tool.Tool {
 	if m == nil || seen == nil || t.Info().Files != tool.FilesWrite {
 		return t
@@ -94,11 +80,14 @@ func (w *onWrite) Decode(env tool.Env, input json.RawMessage) (tool.Invocation, 
 	}
 	run := inv.Run
 	inv.Run = func(ctx context.Context) tool.Result {
+		before := make([][]protocol.Diagnostic, len(paths))
 		unsure := map[string]bool{}
 		for i, p := range paths {
-			if !w.baseline(ctx, targets[i], p) {
-				unsure[p] = true
+			ds, ok := w.before(ctx, targets[i], p)
+			if !ok {
+				ds, ok = w.seen.recall(p)
 			}
+			before[i], unsure[p] = ds, !ok
 		}
 		res := run(ctx)
 		if res.IsError || ctx.Err() != nil {
@@ -106,7 +95,7 @@ func (w *onWrite) Decode(env tool.Env, input json.RawMessage) (tool.Invocation, 
 		}
 		var lines, notes []string
 		for i, p := range paths {
-			l, note := w.fresh(ctx, env, targets[i], p)
+			l, note := w.fresh(ctx, env, targets[i], p, before[i])
 			lines = append(lines, l...)
 			if len(l) > 0 && unsure[p] {
 				note = joinNotes(note, fmt.Sprintf("(The diagnostics of %s before this write could not be had in time, so some of these may be older.)", rel(env.Cwd, p)))
@@ -127,22 +116,20 @@ func (w *onWrite) Decode(env tool.Env, input json.RawMessage) (tool.Invocation, 
 	return inv, ""
 }
 
-// baseline takes path's diagnostics before the session's first write to it; false
-// when they were to be taken and could not be.
-func (w *onWrite) baseline(ctx context.Context, t lsp.Target, path string) bool {
-	if !w.seen.needsBaseline(path) {
-		return true
-	}
+// before is path's diagnostics before the write: the server's for its content now,
+// at once when the server has had that content since its last diagnostics, else
+// waited for. ok is false when they could not be had in time.
+func (w *onWrite) before(ctx context.Context, t lsp.Target, path string) ([]protocol.Diagnostic, bool) {
 	if _, err := os.Stat(path); err != nil {
-		return true // a new file has no old diagnostics
+		return nil, true // a new file has no old diagnostics
 	}
 	c, _, err := w.m.ClientWithin(ctx, t, w.m.DiagnosticsWait())
 	if err != nil {
-		return false
+		return nil, false
 	}
 	v, gen, err := c.Sync(ctx, path)
 	if err != nil {
-		return false
+		return nil, false
 	}
 	wait := w.m.DiagnosticsWait()
 	if t.Spec.ReadyOnDiagnostics && gen >= 0 {
@@ -152,13 +139,14 @@ func (w *onWrite) baseline(ctx context.Context, t lsp.Target, path string) bool 
 	}
 	ds, ok := c.WaitDiagnostics(ctx, path, v, gen, wait)
 	if ok {
-		w.seen.add(path, ds)
+		w.seen.remember(path, ds)
 	}
-	return ok
+	return ds, ok
 }
 
-// fresh syncs path after the write and returns its diagnostics not reported yet.
-func (w *onWrite) fresh(ctx context.Context, env tool.Env, t lsp.Target, path string) ([]string, string) {
+// fresh syncs path after the write and returns, formatted, its diagnostics beyond
+// before.
+func (w *onWrite) fresh(ctx context.Context, env tool.Env, t lsp.Target, path string, before []protocol.Diagnostic) ([]string, string) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, "" // deleted or moved away
 	}
@@ -172,10 +160,12 @@ func (w *onWrite) fresh(ctx context.Context, env tool.Env, t lsp.Target, path st
 	}
 	ds, ok := c.WaitDiagnostics(ctx, path, v, gen, w.m.DiagnosticsWait())
 	if !ok {
-		return nil, joinNotes(note, fmt.Sprintf("(%s sent no diagnostics for %s within %s.)", t.Spec.Name, rel(env.Cwd, path), w.m.DiagnosticsWait()))
+		return nil, joinNotes(note, fmt.Sprintf("(%s gave no diagnostics for %s within %s; they may still come: call lsp diagnostics.)",
+			t.Spec.Name, rel(env.Cwd, path), w.m.DiagnosticsWait()))
 	}
+	w.seen.remember(path, ds)
 	var out []string
-	for _, d := range w.seen.add(path, ds) {
+	for _, d := range newDiagnostics(before, ds) {
 		out = append(out, formatDiagnostic(rel(env.Cwd, path), d))
 	}
 	return out, note

@@ -96,7 +96,7 @@ type renamedFile struct {
 }
 
 func planRename(ctx context.Context, m *lsp.Manager, env tool.Env, a renameArgs) (*renamePlan, *query, tool.Result) {
-	q, res := open(ctx, m, env, a.File)
+	q, res := open(ctx, m, env, a.File, true)
 	if q == nil {
 		return nil, nil, res
 	}

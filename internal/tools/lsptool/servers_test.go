@@ -272,12 +272,12 @@ func TestTypeScriptDiagnosticsOnWrite(t *testing.T) {
 		return call(t, ed, dir, A{"path": "src/broken.ts", "edits": []A{{"old": old, "new": new}}})
 	}
 	r := editTS("export const count", "export const other: string = 1;\nexport const count")
-	got := newDiagnostics(r)
+	got := reported(r)
 	if len(got) != 1 || !strings.Contains(got[0], "src/broken.ts:2: error: Type 'number' is not assignable to type 'string'. [2322]") {
 		t.Fatalf("want exactly the new error, got %q in:\n%s", got, r.Text)
 	}
 	r = editTS("/** One type error. */", "/** Two type errors. */")
-	if got := newDiagnostics(r); got != nil {
+	if got := reported(r); got != nil {
 		t.Fatalf("an unrelated edit reported %q", got)
 	}
 }
@@ -305,7 +305,7 @@ func TestTypeScriptCleanWrite(t *testing.T) {
 	}
 	for _, st := range steps {
 		r := edit(st.old, st.new)
-		got := newDiagnostics(r)
+		got := reported(r)
 		if len(got) != len(st.want) {
 			t.Fatalf("%s: new diagnostics %q, want %q", st.name, got, st.want)
 		}
@@ -383,7 +383,7 @@ func TestGoplsFixtures(t *testing.T) {
 	})
 }
 
-// TestPyrightDiagnosticsOnWrite: the same with pyright, which sends no versions.
+// TestPyrightDiagnosticsOnWrite: the same with pyright.
 func TestPyrightDiagnosticsOnWrite(t *testing.T) {
 	bin := nodeBin(t, "pyright-langserver")
 	dir := copyProject(t, "python")
@@ -396,7 +396,7 @@ func TestPyrightDiagnosticsOnWrite(t *testing.T) {
 	// pyright's message has a second line: one diagnostic is one line starting with
 	// the file's name.
 	var got []string
-	for _, l := range newDiagnostics(r) {
+	for _, l := range reported(r) {
 		if strings.HasPrefix(l, "broken.py:") || strings.HasPrefix(l, "unexpected") {
 			got = append(got, l)
 		}
@@ -405,7 +405,45 @@ func TestPyrightDiagnosticsOnWrite(t *testing.T) {
 		t.Fatalf("want exactly the new error, got %q in:\n%s", got, r.Text)
 	}
 	r = editPy(`"""One type error."""`, `"""Two type errors."""`)
-	if got := newDiagnostics(r); got != nil {
+	if got := reported(r); got != nil {
 		t.Fatalf("an unrelated edit reported %q", got)
+	}
+}
+
+// TestPyrightIdenticalErrorsAndRename: with pyright, two new errors of one message are
+// two, and neither a line inserted above old errors nor a rename in their file makes
+// them new.
+func TestPyrightIdenticalErrorsAndRename(t *testing.T) {
+	bin := nodeBin(t, "pyright-langserver")
+	dir := copyProject(t, "python")
+	m := serverManager(t, lsp.Spec{Name: "pyright", Commands: []string{bin}, Args: []string{"--stdio"}})
+	seen := NewSeen()
+	ed, rn := OnWrite(fs.EditFile(fs.Options{}), m, seen), OnWrite(Rename(m), m, seen)
+	errorsOf := func(r tool.Result) []string {
+		t.Helper()
+		var got []string
+		for _, l := range reported(r) {
+			if strings.HasPrefix(l, "broken.py:") || strings.HasPrefix(l, "unexpected") {
+				got = append(got, l)
+			}
+		}
+		return got
+	}
+	editPy := func(old, new string) []string {
+		t.Helper()
+		return errorsOf(call(t, ed, dir, A{"path": "broken.py", "edits": []A{{"old": old, "new": new}}}))
+	}
+	const msg = `error: Type "Literal['three']" is not assignable to declared type "int"`
+	got := editPy(`count: int = "three"`, "count: int = \"three\"\n\n\ndef tally() -> None:\n    a: int = \"three\"\n    b: int = \"three\"\n    print(a, b)")
+	if want := []string{"broken.py:7: " + msg, "broken.py:8: " + msg}; strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("two new identical errors: got %q, want %q", got, want)
+	}
+	if got := editPy(`"""One type error."""`, "\"\"\"Three type errors.\"\"\"\n\nimport os\n\nprint(os.sep)"); got != nil {
+		t.Fatalf("errors moved by inserted lines were reported: %q", got)
+	}
+	r := call(t, rn, dir, A{"file": "broken.py", "line": 10, "symbol": "tally", "new_name": "count_all"})
+	wantText(t, r, "Renamed tally to count_all")
+	if got := errorsOf(r); got != nil {
+		t.Fatalf("a rename reported old errors: %q in:\n%s", got, r.Text)
 	}
 }
