@@ -100,6 +100,7 @@ func (m *Model) cmdHelp(string) tea.Cmd {
 		{"↑ ↓", "prompt history"},
 		{"tab", "complete @file, @skill:, /command"},
 		{"esc", "interrupt the turn; between turns, twice: stop the vibe workers, or on an empty input /rewind"},
+		{"ctrl+c", "interrupt the turn and its command, as esc; between turns: clear the input"},
 		{"shift+tab", "cycle the mode: default, accept-edits, plan, yolo"},
 		{"ctrl+t", "show the last thinking"},
 		{"ctrl+o", "print the transcript again"},
@@ -285,8 +286,7 @@ func (m *Model) cmdPermissions(string) tea.Cmd {
 }
 
 func (m *Model) cmdQuit(string) tea.Cmd {
-	m.interrupt()
-	m.quitting = true
+	m.quit()
 	return nil
 }
 
