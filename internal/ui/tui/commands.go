@@ -34,7 +34,7 @@ func init() {
 		{"mode", "show or switch the permission mode", "[default|accept-edits|plan|yolo]", (*Model).cmdMode},
 		{"compact", "summarise the conversation to free the model's context", "[focus]", (*Model).cmdCompact},
 		{"clear", "start a new session (the current one stays stored)", "", (*Model).cmdClear},
-		{"resume", "continue a stored session (the latest of this folder without an id)", "[id]", (*Model).cmdResume},
+		{"resume", "continue a stored session (without an id: pick one of this folder)", "[id]", (*Model).cmdResume},
 		{"sessions", "list the stored sessions", "", (*Model).cmdSessions},
 		{"skills", "list the skills found", "", (*Model).cmdSkills},
 		{"agents", "list the agent definitions and where each came from", "", (*Model).cmdAgents},
@@ -169,18 +169,11 @@ func (m *Model) cmdResume(args string) tea.Cmd {
 		m.say("interrupt the turn first (esc)")
 		return nil
 	}
-	id := args
-	switch {
-	case id == "" && m.prevSession != "":
-		id = m.prevSession // the session /clear or /resume just left
-	case id == "":
-		id = "@cwd"
-	}
-	if err := m.switchSession(id); err != nil {
-		m.print(m.st.r(m.st.warn, "⚠ "+err.Error()))
+	if args == "" {
+		m.openResumePicker()
 		return nil
 	}
-	m.replay()
+	m.resume(args)
 	return nil
 }
 
