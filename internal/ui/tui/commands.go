@@ -30,7 +30,7 @@ var commands []command
 func init() {
 	commands = []command{
 		{"help", "list the commands and keys", "", (*Model).cmdHelp},
-		{"model", "show or switch the model", "[name]", (*Model).cmdModel},
+		{"model", "switch the model (without a name: pick one from a list)", "[name]", (*Model).cmdModel},
 		{"mode", "show or switch the permission mode", "[default|accept-edits|plan|yolo]", (*Model).cmdMode},
 		{"compact", "summarise the conversation to free the model's context", "[focus]", (*Model).cmdCompact},
 		{"clear", "start a new session (the current one stays stored)", "", (*Model).cmdClear},
@@ -115,15 +115,10 @@ func (m *Model) cmdHelp(string) tea.Cmd {
 
 func (m *Model) cmdModel(args string) tea.Cmd {
 	if args == "" {
-		m.print(fmt.Sprintf("model: %s (%s)", m.model, m.app.Provider()))
+		m.openModelPicker()
 		return nil
 	}
-	if m.running {
-		m.say("the model changes between turns; try again when this one ends")
-		return nil
-	}
-	m.app.SetModel(args) // its ModelChanged updates the status line
-	m.print("model: " + args)
+	m.switchModel(args)
 	return nil
 }
 
