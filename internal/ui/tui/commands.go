@@ -47,7 +47,7 @@ func init() {
 		{"output-style", "list the output styles, or switch to one (default: none)", "[name|default]", (*Model).cmdOutputStyle},
 		{"doctor", "what is in force, what was read from gantry's, Claude Code's and Codex's files, what was ignored", "", (*Model).cmdDoctor},
 		{"memory", "list the memory files in force, in order, and the rules waiting for their paths", "", (*Model).cmdMemory},
-		{"export", "write the transcript as Markdown", "[file]", (*Model).cmdExport},
+		{"export", "write the transcript as Markdown into the session's folder of gantry's data folder, or at an absolute path", "[file]", (*Model).cmdExport},
 		{"rewind", "go back to before a prompt: its files, its conversation, or both", "", (*Model).cmdRewind},
 		{"vibe", "turn vibe mode (background workers) on or off, list the workers, stop them", "[on|off|stop]", (*Model).cmdVibe},
 		{"quit", "leave gantry", "", (*Model).cmdQuit},
@@ -461,22 +461,11 @@ func (m *Model) cmdOutputStyle(args string) tea.Cmd {
 }
 
 func (m *Model) cmdExport(args string) tea.Cmd {
-	md, err := m.app.Markdown()
+	path, size, err := m.app.Export(args)
 	if err != nil {
-		m.print(m.st.r(m.st.warn, "⚠ the transcript could not be read: "+err.Error()))
+		m.print(m.st.r(m.st.warn, "⚠ the transcript was not exported: "+err.Error()))
 		return nil
 	}
-	path := args
-	if path == "" {
-		path = "gantry-" + m.app.SessionID() + ".md"
-	}
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(m.app.Cwd(), path)
-	}
-	if err := os.WriteFile(path, []byte(md), 0o644); err != nil {
-		m.print(m.st.r(m.st.warn, "⚠ the transcript could not be written: "+err.Error()))
-		return nil
-	}
-	m.print(fmt.Sprintf("wrote the transcript to %s (%d KB)", path, (len(md)+1023)/1024))
+	m.print(fmt.Sprintf("wrote the transcript to %s (%d KB)", path, (size+1023)/1024))
 	return nil
 }
