@@ -77,7 +77,7 @@ func TestTUIBatchSkipKeepsTheOtherAnswers(t *testing.T) {
 }
 
 // /permissions names the rules files; /clear keeps the model chosen; /resume with no
-// id after /clear takes the session /clear left up again.
+// id after /clear opens the picker at the session /clear left, and enter takes it up again.
 func TestTUIPermissionsClearAndResume(t *testing.T) {
 	srv := fakellm.New(say("First answer."), say("After resume."))
 	defer srv.Close()
@@ -102,6 +102,8 @@ func TestTUIPermissionsClearAndResume(t *testing.T) {
 		t.Errorf("/clear dropped the chosen model:\n%s", tuiFrame(s))
 	}
 	tt.typeLine("/resume")
+	tt.settled("Resume a session of this folder") // the picker, at the session /clear left
+	tt.keys("Enter")
 	s = tt.settled("end of the resumed session")
 	if !strings.Contains(s, "› remember this") || !strings.Contains(s, "First answer.") {
 		t.Fatalf("/resume did not take up the session /clear left:\n%s", tuiFrame(s))

@@ -55,9 +55,10 @@ func TestTUIRewindBangLiveExport(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(dir, "note.txt")); string(b) != "original\n" {
 		t.Errorf("note.txt after the rewind: %q", b)
 	}
-	tt.typeLine("/export out.md")
+	out := filepath.Join(dir, "out.md")
+	tt.typeLine("/export " + out)
 	tt.waitFor("wrote the transcript to")
-	if md, err := os.ReadFile(filepath.Join(dir, "out.md")); err != nil || !strings.Contains(string(md), "tick and change") {
+	if md, err := os.ReadFile(out); err != nil || !strings.Contains(string(md), "tick and change") {
 		t.Errorf("the export: %v", err)
 	}
 }

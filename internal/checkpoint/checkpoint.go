@@ -281,7 +281,7 @@ func (r *Repo) exclude(ctx context.Context) ([]string, error) {
 	for _, n := range r.never {
 		b.WriteString("/" + escapeGlob(n) + "/\n")
 	}
-	for _, n := range r.secret {
+	for _, n := range r.left() {
 		b.WriteString("/" + escapeGlob(n) + "\n")
 	}
 	// Candidates: what is new or changed since the last snapshot.
@@ -327,7 +327,7 @@ func (r *Repo) exclude(ctx context.Context) ([]string, error) {
 	if err := os.WriteFile(filepath.Join(r.dir, "gantry-skipped"), []byte(strings.Join(skipped, "\n")), 0o600); err != nil {
 		return nil, err
 	}
-	if out := append(slices.Clone(skipped), r.secret...); len(out) > 0 {
+	if out := append(slices.Clone(skipped), r.left()...); len(out) > 0 {
 		if _, err := r.git(ctx, []byte(strings.Join(out, "\x00")), "rm", "--cached", "-r", "--quiet", "--ignore-unmatch", "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
 			return nil, err
 		}
@@ -404,7 +404,7 @@ func (r *Repo) Restore(ctx context.Context, to Checkpoint, before string) ([]Cha
 	}
 	defer r.lock()()
 	spec := []string{"restore", "--source=" + to.Commit, "--staged", "--worktree", "--", ":/"}
-	for _, n := range append(slices.Clone(r.never), r.secret...) {
+	for _, n := range append(slices.Clone(r.never), r.left()...) {
 		spec = append(spec, ":(top,exclude)"+n)
 	}
 	if _, err := r.git(ctx, nil, spec...); err != nil {

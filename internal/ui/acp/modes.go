@@ -6,7 +6,6 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
-	"github.com/gantry-dev/gantry/internal/llm"
 	"github.com/gantry-dev/gantry/internal/permission"
 )
 
@@ -39,13 +38,7 @@ func (s *session) modeState() *sdk.SessionModeState {
 // models lists the models the session can switch to: gantry's known models of the
 // provider's family, and the current one.
 func (s *session) models() []string {
-	var list []string
-	switch s.app.Provider() {
-	case "anthropic":
-		list = llm.KnownModels("claude-")
-	default:
-		list = llm.KnownModels("gpt-", "o3", "o4")
-	}
+	list := s.app.KnownModels() // as the terminal's /model offers them
 	s.mu.Lock()
 	current := s.model
 	s.mu.Unlock()

@@ -39,7 +39,8 @@ func TestCostContextExport(t *testing.T) {
 	if tr := transcript(d); !strings.Contains(tr, "2.5k") && !strings.Contains(tr, "2500") {
 		t.Errorf("/cost does not sum the input tokens:\n%s", tr)
 	}
-	md, err := os.ReadFile(filepath.Join(d.dir, "out.md"))
+	// A name without a folder goes to the session's folder in gantry's data folder.
+	md, err := os.ReadFile(filepath.Join(d.m.app.ExportDir(), "out.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,11 +30,11 @@ var commands []command
 func init() {
 	commands = []command{
 		{"help", "list the commands and keys", "", (*Model).cmdHelp},
-		{"model", "show or switch the model", "[name]", (*Model).cmdModel},
+		{"model", "switch the model (without a name: pick one from a list)", "[name]", (*Model).cmdModel},
 		{"mode", "show or switch the permission mode", "[default|accept-edits|plan|yolo]", (*Model).cmdMode},
 		{"compact", "summarise the conversation to free the model's context", "[focus]", (*Model).cmdCompact},
 		{"clear", "start a new session (the current one stays stored)", "", (*Model).cmdClear},
-		{"resume", "continue a stored session (the latest of this folder without an id)", "[id]", (*Model).cmdResume},
+		{"resume", "continue a stored session (without an id: pick one of this folder)", "[id]", (*Model).cmdResume},
 		{"sessions", "list the stored sessions", "", (*Model).cmdSessions},
 		{"skills", "list the skills found", "", (*Model).cmdSkills},
 		{"agents", "list the agent definitions and where each came from", "", (*Model).cmdAgents},
@@ -47,7 +47,7 @@ func init() {
 		{"output-style", "list the output styles, or switch to one (default: none)", "[name|default]", (*Model).cmdOutputStyle},
 		{"doctor", "what is in force, what was read from gantry's, Claude Code's and Codex's files, what was ignored", "", (*Model).cmdDoctor},
 		{"memory", "list the memory files in force, in order, and the rules waiting for their paths", "", (*Model).cmdMemory},
-		{"export", "write the transcript as Markdown", "[file]", (*Model).cmdExport},
+		{"export", "write the transcript as Markdown into the session's folder of gantry's data folder, or at an absolute path", "[file]", (*Model).cmdExport},
 		{"rewind", "go back to before a prompt: its files, its conversation, or both", "", (*Model).cmdRewind},
 		{"vibe", "turn vibe mode (background workers) on or off, list the workers, stop them", "[on|off|stop]", (*Model).cmdVibe},
 		{"quit", "leave gantry", "", (*Model).cmdQuit},
@@ -100,6 +100,7 @@ func (m *Model) cmdHelp(string) tea.Cmd {
 		{"↑ ↓", "prompt history"},
 		{"tab", "complete @file, @skill:, /command"},
 		{"esc", "interrupt the turn; between turns, twice: stop the vibe workers, or on an empty input /rewind"},
+		{"ctrl+c", "interrupt the turn and its command, as esc; between turns: clear the input"},
 		{"shift+tab", "cycle the mode: default, accept-edits, plan, yolo"},
 		{"ctrl+t", "show the last thinking"},
 		{"ctrl+o", "print the transcript again"},
@@ -114,15 +115,10 @@ func (m *Model) cmdHelp(string) tea.Cmd {
 
 func (m *Model) cmdModel(args string) tea.Cmd {
 	if args == "" {
-		m.print(fmt.Sprintf("model: %s (%s)", m.model, m.app.Provider()))
+		m.openModelPicker()
 		return nil
 	}
-	if m.running {
-		m.say("the model changes between turns; try again when this one ends")
-		return nil
-	}
-	m.app.SetModel(args) // its ModelChanged updates the status line
-	m.print("model: " + args)
+	m.switchModel(args)
 	return nil
 }
 
@@ -168,18 +164,11 @@ func (m *Model) cmdResume(args string) tea.Cmd {
 		m.say("interrupt the turn first (esc)")
 		return nil
 	}
-	id := args
-	switch {
-	case id == "" && m.prevSession != "":
-		id = m.prevSession // the session /clear or /resume just left
-	case id == "":
-		id = "@cwd"
-	}
-	if err := m.switchSession(id); err != nil {
-		m.print(m.st.r(m.st.warn, "⚠ "+err.Error()))
+	if args == "" {
+		m.openResumePicker()
 		return nil
 	}
-	m.replay()
+	m.resume(args)
 	return nil
 }
 
@@ -285,8 +274,7 @@ func (m *Model) cmdPermissions(string) tea.Cmd {
 }
 
 func (m *Model) cmdQuit(string) tea.Cmd {
-	m.interrupt()
-	m.quitting = true
+	m.quit()
 	return nil
 }
 
@@ -473,22 +461,11 @@ func (m *Model) cmdOutputStyle(args string) tea.Cmd {
 }
 
 func (m *Model) cmdExport(args string) tea.Cmd {
-	md, err := m.app.Markdown()
+	path, size, err := m.app.Export(args)
 	if err != nil {
-		m.print(m.st.r(m.st.warn, "⚠ the transcript could not be read: "+err.Error()))
+		m.print(m.st.r(m.st.warn, "⚠ the transcript was not exported: "+err.Error()))
 		return nil
 	}
-	path := args
-	if path == "" {
-		path = "gantry-" + m.app.SessionID() + ".md"
-	}
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(m.app.Cwd(), path)
-	}
-	if err := os.WriteFile(path, []byte(md), 0o644); err != nil {
-		m.print(m.st.r(m.st.warn, "⚠ the transcript could not be written: "+err.Error()))
-		return nil
-	}
-	m.print(fmt.Sprintf("wrote the transcript to %s (%d KB)", path, (len(md)+1023)/1024))
+	m.print(fmt.Sprintf("wrote the transcript to %s (%d KB)", path, (size+1023)/1024))
 	return nil
 }

@@ -105,6 +105,7 @@ func (m *Model) finishTool(id, subLabel string, e face.ToolFinished) {
 	}
 	if e.Cancelled {
 		m.print(m.st.r(m.st.warn, line+" (interrupted)"))
+		m.print(m.interruptedLines(e.Result)...)
 		return
 	}
 	if e.Call.Brief {

@@ -128,21 +128,6 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	return tea.Batch(cmd, m.comp.refresh(m))
 }
 
-// ctrlC clears the input, or, pressed twice within two seconds, quits.
-func (m *Model) ctrlC() tea.Cmd {
-	if !m.quitArmed.IsZero() && time.Since(m.quitArmed) < 2*time.Second {
-		m.interrupt()
-		m.quitting = true
-		return nil
-	}
-	m.quitArmed = time.Now()
-	if m.input.Value() != "" {
-		m.input.Reset()
-	}
-	m.say("press ctrl+c again to quit")
-	return nil
-}
-
 // stopWorkers: esc between turns while vibe workers run asks first, and a second esc
 // within two seconds stops them (esc alone never does: they outlive the turn). It
 // reports whether esc was taken.

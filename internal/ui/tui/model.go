@@ -185,6 +185,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, cmd)
 	}
 	if m.quitting {
+		m.printing = false // the last lines go out before the program ends
 		return m, tea.Sequence(m.flush(), tea.Quit)
 	}
 	cmds = append(cmds, m.flush())

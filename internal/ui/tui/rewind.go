@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gantry-dev/gantry/internal/app"
 	"github.com/gantry-dev/gantry/internal/checkpoint"
@@ -18,17 +19,21 @@ import (
 // go back to, what to take back (files and conversation, conversation only, files
 // only), and, when files change, the diff first and a confirmation.
 type rewindDialog struct {
-	cps     []app.Checkpoint
+	points  []app.RewindPoint
 	stage   int // 0: which prompt, 1: what, 2: confirm the files
 	pick    choice
 	what    choice
 	ok      choice
-	n       int
-	diff    []string // the files' diff, for stage 2
+	pt      app.RewindPoint // the point picked
+	n       int             // its checkpoint (0: none)
+	diff    []string        // the files' diff, for stage 2
 	outside []string
 }
 
 var rewindWhat = []string{"Files and conversation", "Conversation only", "Files only", "Cancel"}
+
+// rewindConversationOnly is what a point without a checkpoint offers.
+var rewindConversationOnly = []string{"Conversation only (no checkpoint: no file changed after it)", "Cancel"}
 
 func (m *Model) cmdRewind(string) tea.Cmd {
 	if m.running {
@@ -39,27 +44,43 @@ func (m *Model) cmdRewind(string) tea.Cmd {
 	return nil
 }
 
+// openRewind lists every prompt of the live conversation (not those an earlier
+// rewind cut away), each with what changed after it, or that it has no checkpoint
+// and can rewind the conversation only; and the restore points of files rewinds.
 func (m *Model) openRewind() {
-	cps, err := m.app.Checkpoints(context.Background())
+	points, err := m.app.RewindPoints(context.Background())
 	if err != nil {
-		m.print(m.st.r(m.st.warn, "⚠ the checkpoints could not be read: "+err.Error()))
+		m.print(m.st.r(m.st.warn, "⚠ the prompts could not be listed: "+err.Error()))
 		return
 	}
-	if len(cps) == 0 {
-		m.say("no checkpoint yet: no prompt of this session changed anything")
+	if len(points) == 0 {
+		m.say("nothing to rewind yet: the conversation has no prompt")
 		return
 	}
-	d := &rewindDialog{cps: cps, what: choice{labels: rewindWhat}}
-	for _, c := range cps {
-		label := fmt.Sprintf("%s — %s", oneLine(c.Prompt, 60), changeLine(c.Changes))
-		if at := termtext.When(c.At, time.Now()); at != "" {
+	d := &rewindDialog{points: points}
+	for _, p := range points {
+		change := "no checkpoint: conversation only"
+		if p.Checkpoint != 0 {
+			change = changeLine(p.Changes)
+		}
+		label := fmt.Sprintf("%s — %s", oneLine(p.Prompt, 60), change)
+		if at := termtext.When(p.At, time.Now()); at != "" {
 			label = at + "  " + label
 		}
 		d.pick.labels = append(d.pick.labels, label)
 	}
-	d.pick.at = len(cps) - 1
+	d.pick.at = len(points) - 1
 	m.dialogs = append(m.dialogs, d)
 	m.dialogsChanged()
+}
+
+// name is how the notices and titles name the point picked: "prompt N" by its
+// checkpoint, else its prompt's words.
+func (d *rewindDialog) name() string {
+	if d.n != 0 {
+		return fmt.Sprintf("prompt %d", d.n)
+	}
+	return "“" + oneLine(d.pt.Prompt, 40) + "”"
 }
 
 func oneLine(s string, n int) string {
@@ -95,7 +116,12 @@ func (d *rewindDialog) key(m *Model, k tea.KeyPressMsg) bool {
 	switch d.stage {
 	case 0:
 		if s == "enter" {
-			d.n = d.cps[d.pick.at].N
+			d.pt = d.points[d.pick.at]
+			d.n = d.pt.Checkpoint
+			d.what = choice{labels: rewindWhat}
+			if d.n == 0 {
+				d.what = choice{labels: rewindConversationOnly}
+			}
 			d.stage = 1
 			return false
 		}
@@ -105,9 +131,15 @@ func (d *rewindDialog) key(m *Model, k tea.KeyPressMsg) bool {
 			d.what.move(k)
 			return false
 		}
+		if d.n == 0 { // no checkpoint: the conversation only, or cancel
+			if d.what.at == 0 {
+				m.rewindConversation(d)
+			}
+			return true
+		}
 		switch d.what.at {
 		case 1: // conversation only
-			m.rewindConversation(d.n)
+			m.rewindConversation(d)
 			return true
 		case 3:
 			return true
@@ -150,15 +182,15 @@ func (d *rewindDialog) key(m *Model, k tea.KeyPressMsg) bool {
 		}
 		m.print(m.st.r(m.st.dim, "✓ "+line))
 		if d.what.at == 0 {
-			m.rewindConversation(d.n)
+			m.rewindConversation(d)
 		}
 		return true
 	}
 	return false
 }
 
-func (m *Model) rewindConversation(n int) {
-	if _, err := m.app.RewindConversation(context.Background(), n); err != nil {
+func (m *Model) rewindConversation(d *rewindDialog) {
+	if _, err := m.app.RewindConversationTo(context.Background(), d.pt.Keep, d.name()); err != nil {
 		m.print(m.st.r(m.st.warn, "⚠ the conversation was not rewound: "+err.Error()))
 	}
 }
@@ -169,9 +201,9 @@ func (d *rewindDialog) cancel()      {}
 func (d *rewindDialog) view(m *Model) string {
 	switch d.stage {
 	case 0:
-		return frame(m, "Rewind to before which prompt?", d.pick.lines(m, nil), "↑↓ choose · enter next · esc close")
+		return frame(m, "Rewind to before which prompt?", d.pickLines(m), "↑↓ choose · enter next · esc close")
 	case 1:
-		return frame(m, fmt.Sprintf("Rewind to before prompt %d: what?", d.n), d.what.lines(m, nil), "↑↓ choose · enter confirm · esc close")
+		return frame(m, fmt.Sprintf("Rewind to before %s: what?", d.name()), d.what.lines(m, nil), "↑↓ choose · enter confirm · esc close")
 	}
 	room := max(m.height-14, 6)
 	body := []string{}
@@ -189,4 +221,27 @@ func (d *rewindDialog) view(m *Model) string {
 	body = append(body, "")
 	body = append(body, d.ok.lines(m, nil)...)
 	return frame(m, fmt.Sprintf("Restore the files as they were before prompt %d?", d.n), body, "y yes · n no · esc close")
+}
+
+// pickLines are the rows of the prompts around the cursor, as many as the pane has
+// room for (a long conversation has more prompts than rows), each on one line.
+func (d *rewindDialog) pickLines(m *Model) []string {
+	all := d.pick.lines(m, nil)
+	room := max(m.height-10, 3)
+	from := 0
+	if d.pick.at >= room {
+		from = d.pick.at - room + 1
+	}
+	to := min(from+room, len(all))
+	var out []string
+	if from > 0 {
+		out = append(out, m.st.r(m.st.dim, fmt.Sprintf("  ↑ %d earlier prompt(s)", from)))
+	}
+	for _, l := range all[from:to] {
+		out = append(out, ansi.Truncate(l, dialogWidth(m), "…"))
+	}
+	if more := len(all) - to; more > 0 {
+		out = append(out, m.st.r(m.st.dim, fmt.Sprintf("  ↓ %d later prompt(s)", more)))
+	}
+	return out
 }

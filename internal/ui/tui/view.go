@@ -75,7 +75,7 @@ func (m *Model) layout() (content string, inputRow int) {
 		}
 	}
 	if m.running && len(m.tools) == 0 && strings.TrimSpace(m.stream) == "" && m.thinking.Len() == 0 && len(m.dialogs) == 0 {
-		top = append(top, m.st.r(m.st.dim, "… working ("+elapsed(m.busyFor(m.turnStart, m.turnPaused))+" · esc to interrupt)"))
+		top = append(top, m.st.r(m.st.dim, "… working ("+elapsed(m.busyFor(m.turnStart, m.turnPaused))+" · esc or ctrl+c to interrupt)"))
 	}
 	if len(top) == 0 {
 		return tail, inputAt
@@ -111,6 +111,9 @@ func (m *Model) statusLine() string {
 		return m.st.r(m.st.warn, m.hint)
 	}
 	parts := []string{m.model, "mode " + string(m.mode)}
+	if m.running && len(m.dialogs) == 0 { // a question's box says its own keys
+		parts = append(parts, "esc or ctrl+c to interrupt")
+	}
 	if u := m.usage.SessionUsage; u != (llm.Usage{}) {
 		parts = append(parts, fmt.Sprintf("%s tokens", short(u.InputTokens+u.OutputTokens+u.CacheReadTokens+u.CacheWriteTokens)))
 		switch c := m.usage.SessionCost; {
