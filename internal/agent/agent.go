@@ -205,6 +205,11 @@ func (a *Agent) StoreError(err error) {
 type StoreStopped struct{ Err error }
 
 func (e *StoreStopped) Error() string {
+	var d interface{ Damaged() bool }
+	if errors.As(e.Err, &d) && d.Damaged() {
+		// Nothing more can be written to that file: the advice is the error's own.
+		return e.Err.Error() + "; the turn stopped there, before anything more ran"
+	}
 	return e.Err.Error() + "; the turn stopped there, before anything more ran (once it can be written, --continue goes on from there)"
 }
 

@@ -24,6 +24,10 @@ func (e *DamagedError) Error() string {
 
 func (e *DamagedError) Unwrap() error { return e.Err }
 
+// Damaged tells a turn stopped by this error that the store will not come back by
+// itself (see agent.StoreStopped): only moving it aside helps.
+func (e *DamagedError) Damaged() bool { return true }
+
 // Cause says what is wrong with the file, in words.
 func (e *DamagedError) Cause() string {
 	if sqliteCode(e.Err)&0xff == sqlite3.SQLITE_NOTADB {
