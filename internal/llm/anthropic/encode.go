@@ -104,7 +104,7 @@ func encodeBlock(b llm.Block) (bp anthropic.ContentBlockParamUnion, ok bool, err
 			Thinking: b.Text, Signature: b.Signature}}, true, nil
 	case llm.BlockToolUse:
 		return anthropic.ContentBlockParamUnion{OfToolUse: &anthropic.ToolUseBlockParam{
-			ID: b.ToolCallID, Name: b.ToolName, Input: inputJSON(b.Input)}}, true, nil
+			ID: b.ToolCallID, Name: b.ToolName, Input: toolInput(b)}}, true, nil
 	case llm.BlockToolResult:
 		return anthropic.ContentBlockParamUnion{OfToolResult: encodeToolResult(b)}, true, nil
 	case llm.BlockServer:
@@ -170,6 +170,20 @@ func markCache(blocks []anthropic.ContentBlockParamUnion) {
 }
 
 // inputJSON is a tool call's input as the API wants it: a JSON object, {} if none.
+// toolInput is the input of a tool_use block as sent back. The API takes only a
+// JSON object there, so arguments that were not JSON (b.RawInput) go back as the
+// object {"_unparsed_arguments": "<the text as the model sent it>"}, the same
+// wrapping the agent gives any input that is not an object.
+func toolInput(b llm.Block) json.RawMessage {
+	if b.RawInput != "" {
+		wrapped, err := json.Marshal(map[string]string{"_unparsed_arguments": b.RawInput})
+		if err == nil {
+			return wrapped
+		}
+	}
+	return inputJSON(b.Input)
+}
+
 func inputJSON(in json.RawMessage) json.RawMessage {
 	if len(in) == 0 || string(in) == "null" {
 		return json.RawMessage(`{}`)
