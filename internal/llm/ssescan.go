@@ -127,8 +127,8 @@ func (s *sseScan) dispatch() (content bool, bad error) {
 	if !s.hasData {
 		return false, nil // no event, as the SSE standard has it
 	}
-	if s.event == "ping" || s.dataOver {
-		return s.event != "ping", nil
+	if keepAlive(s.event) || s.dataOver {
+		return !keepAlive(s.event), nil
 	}
 	d := bytes.TrimSpace(s.data)
 	if string(d) == "[DONE]" {
@@ -146,7 +146,17 @@ func (s *sseScan) dispatch() (content bool, bad error) {
 	case errors.As(err, &typ) && typ.Field == "":
 		return false, &MalformedEventError{Offset: s.dataStart, Reason: "it is not a JSON object but " + article(typ.Value), Data: excerpt(s.data)}
 	}
-	return ev.Type != "ping", nil
+	return !keepAlive(ev.Type), nil
+}
+
+// keepAlive says whether an event's name or type is a keep-alive: Anthropic's
+// ping, the keepalive some servers and proxies send.
+func keepAlive(kind string) bool {
+	switch kind {
+	case "ping", "keepalive", "keep-alive", "keep_alive":
+		return true
+	}
+	return false
 }
 
 // article is a JSON kind with its article: "an array", "a string".
