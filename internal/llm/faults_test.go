@@ -203,9 +203,9 @@ func TestRetryAfterIsCapped(t *testing.T) {
 }
 
 // Tool arguments that are not JSON come back with Input {} and the text kept as
-// RawInput, and are sent back as the model wrote them: verbatim as the arguments
-// string of the OpenAI APIs, wrapped in {"_unparsed_arguments": …} for Anthropic,
-// whose input must be an object.
+// RawInput, and are sent back as the model wrote them, wrapped in
+// {"_unparsed_arguments": …}: Anthropic's input must be an object, and compatible
+// OpenAI servers refuse an arguments string that is not JSON.
 func TestInvalidToolArgumentsAreKept(t *testing.T) {
 	defer goleak.VerifyNone(t)
 	const bad = `{"command": "ls -la`
@@ -267,17 +267,26 @@ func sentArguments(t *testing.T, api string, body []byte) string {
 	if err := json.Unmarshal(body, &req); err != nil {
 		t.Fatal(err)
 	}
+	unwrap := func(args string) string {
+		var in struct {
+			Unparsed string `json:"_unparsed_arguments"`
+		}
+		if err := json.Unmarshal([]byte(args), &in); err != nil {
+			t.Fatalf("the arguments sent back are not JSON: %q", args)
+		}
+		return in.Unparsed
+	}
 	switch api {
 	case "openai":
 		for _, it := range req.Input {
 			if it.Type == "function_call" {
-				return it.Arguments
+				return unwrap(it.Arguments)
 			}
 		}
 	case "openai-chat":
 		for _, m := range req.Messages {
 			if len(m.ToolCalls) > 0 {
-				return m.ToolCalls[0].Function.Arguments
+				return unwrap(m.ToolCalls[0].Function.Arguments)
 			}
 		}
 	case "anthropic":

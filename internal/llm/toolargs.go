@@ -37,3 +37,16 @@ func ArgumentsError(b Block) string {
 	return fmt.Sprintf("The arguments of this %s call were not valid JSON (%s), so the tool was not run. Send the call again with its arguments as one JSON object.",
 		b.ToolName, why)
 }
+
+// UnparsedInput is how a call whose arguments were not JSON (raw) is sent back to
+// a model API: the object {"_unparsed_arguments": raw}. Anthropic's tool_use input
+// must be an object, and OpenAI-compatible servers (vLLM, proxies) refuse a
+// history whose arguments string is not JSON, with a 400 on every later request;
+// wrapped, the model reads back exactly what it wrote and every API accepts it.
+func UnparsedInput(raw string) json.RawMessage {
+	b, err := json.Marshal(map[string]string{"_unparsed_arguments": raw})
+	if err != nil { // a map of strings always encodes
+		return json.RawMessage(`{}`)
+	}
+	return b
+}

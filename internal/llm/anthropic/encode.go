@@ -170,16 +170,11 @@ func markCache(blocks []anthropic.ContentBlockParamUnion) {
 }
 
 // inputJSON is a tool call's input as the API wants it: a JSON object, {} if none.
-// toolInput is the input of a tool_use block as sent back. The API takes only a
-// JSON object there, so arguments that were not JSON (b.RawInput) go back as the
-// object {"_unparsed_arguments": "<the text as the model sent it>"}, the same
-// wrapping the agent gives any input that is not an object.
+// toolInput is the input of a tool_use block as sent back: arguments that were
+// not JSON go back wrapped (llm.UnparsedInput).
 func toolInput(b llm.Block) json.RawMessage {
 	if b.RawInput != "" {
-		wrapped, err := json.Marshal(map[string]string{"_unparsed_arguments": b.RawInput})
-		if err == nil {
-			return wrapped
-		}
+		return llm.UnparsedInput(b.RawInput)
 	}
 	return inputJSON(b.Input)
 }

@@ -62,12 +62,12 @@ func resultText(b llm.Block) string {
 	return b.Text
 }
 
-// arguments is a tool call's input as the APIs want it: a JSON object text, or
-// the text the model sent when it was not JSON (both APIs take the arguments as a
-// string, and the model reads back what it wrote).
+// arguments is a tool call's input as the APIs want it: a JSON object text.
+// Arguments that were not JSON go back wrapped (llm.UnparsedInput), not verbatim:
+// compatible servers refuse a history with a non-JSON arguments string.
 func arguments(b llm.Block) string {
 	if b.RawInput != "" {
-		return b.RawInput
+		return string(llm.UnparsedInput(b.RawInput))
 	}
 	if len(b.Input) == 0 || string(b.Input) == "null" {
 		return "{}"
