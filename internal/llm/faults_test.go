@@ -321,3 +321,25 @@ func sentArguments(t *testing.T, api string, body []byte) string {
 	t.Fatalf("no tool call in %s", body)
 	return ""
 }
+
+// The bound counts thinking and tool-call arguments too, on each API.
+func TestLongThinkingAndArgumentsAreStopped(t *testing.T) {
+	defer goleak.VerifyNone(t)
+	const limit = 16 << 10
+	long := strings.Repeat("word ", 4<<10) // 20 KiB
+	for _, pv := range bounded {
+		for _, part := range []fakellm.Part{fakellm.Thinking(long), fakellm.ToolCall("call_1", "bash", `{"command":"`+long+`"}`)} {
+			t.Run(pv.name+"/"+string(part.Kind), func(t *testing.T) {
+				srv := fakellm.New(fakellm.Turn{Parts: []fakellm.Part{part}})
+				defer srv.Close()
+				client := &http.Client{Transport: llm.Guard(nil, llm.Bounds{})}
+				defer client.CloseIdleConnections()
+				_, err := pv.make(srv.URL(), client, limit).Stream(context.Background(), hi, func(llm.Delta) {})
+				var tl *llm.TooLongError
+				if !errors.As(err, &tl) || tl.Limit != limit {
+					t.Fatalf("err = %v", err)
+				}
+			})
+		}
+	}
+}
