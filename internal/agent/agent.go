@@ -502,25 +502,27 @@ func (a *Agent) requestOnce(ctx context.Context) (llm.Response, float64, error) 
 	a.mu.Lock()
 	a.lastDeferred = d.Deferred
 	a.mu.Unlock()
-	var partial []llm.Block
+	// The text streamed so far, kept when the call fails; a builder, as an endless
+	// answer must not cost time quadratic in its length.
+	var partial strings.Builder
 	attempt := 0
 	resp, err := a.Provider.Stream(ctx, req, func(d llm.Delta) {
 		switch d.Type {
 		case llm.DeltaText:
-			partial = appendText(partial, llm.BlockText, d.Text)
+			partial.WriteString(d.Text)
 			a.emit(face.TextDelta{Text: d.Text})
 		case llm.DeltaThinking:
 			a.emit(face.ThinkingDelta{Text: d.Text})
 		case llm.DeltaRetry:
 			attempt++
-			partial = nil
+			partial.Reset()
 			a.record("retry", map[string]any{"attempt": attempt, "reason": d.Text})
 			a.emit(face.Retry{Attempt: attempt, Reason: d.Text})
 		}
 	})
 	if err != nil {
-		if len(resp.Message.Content) == 0 && len(partial) > 0 {
-			resp.Message = llm.Message{Role: llm.RoleAssistant, Content: partial}
+		if len(resp.Message.Content) == 0 && partial.Len() > 0 {
+			resp.Message = llm.Message{Role: llm.RoleAssistant, Content: []llm.Block{{Type: llm.BlockText, Text: partial.String()}}}
 		}
 		// An interrupted answer keeps its text but never a tool call without a result.
 		resp.Message.Content = textOnly(resp.Message.Content)
@@ -545,14 +547,6 @@ func (a *Agent) account(u llm.Usage) float64 {
 	a.mu.Unlock()
 	a.emit(ev)
 	return cost
-}
-
-func appendText(bs []llm.Block, t llm.BlockType, s string) []llm.Block {
-	if n := len(bs); n > 0 && bs[n-1].Type == t {
-		bs[n-1].Text += s
-		return bs
-	}
-	return append(bs, llm.Block{Type: t, Text: s})
 }
 
 func textOnly(bs []llm.Block) []llm.Block {

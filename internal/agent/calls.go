@@ -144,6 +144,12 @@ func (a *Agent) prepare(c llm.Block, unsettled *atomic.Int32) *pending {
 		return p
 	}
 	p.tool = t
+	if c.RawInput != "" {
+		// Arguments that are not JSON are not run as {}: the model is told.
+		p.call = tool.Describe(t, tool.Invocation{})
+		a.settle(p, tool.Fail(llm.ArgumentsError(c)), false)
+		return p
+	}
 	inv, msg := t.Decode(a.envFor(t.Name()), c.Input)
 	if inv.Input != nil {
 		p.block.Input = inv.Input // a former spelling rewritten: hooks see the current one

@@ -126,7 +126,7 @@ func newProvider(name, baseURL string, st streamTimeouts, cfg *config.Config) (l
 	var p llm.Provider
 	// Every provider's requests go through the stall guard: a server that goes
 	// quiet is a retryable failure, not a hang.
-	client := &http.Client{Transport: llm.StallGuard(http.DefaultTransport, st.firstByte, st.idle)}
+	client := &http.Client{Transport: llm.Guard(http.DefaultTransport, st.Bounds)}
 	switch name {
 	case "anthropic":
 		key, err := apiKey(cfg, "ANTHROPIC_API_KEY", func(c config.Credentials) string { return c.AnthropicAPIKey })
@@ -154,15 +154,21 @@ func newProvider(name, baseURL string, st streamTimeouts, cfg *config.Config) (l
 	default:
 		return nil, fmt.Errorf("unknown provider %q: choose anthropic, openai or openai-chat", name)
 	}
-	return llm.WithRetry(p, llm.RetryPolicy{}), nil
+	return llm.WithRetry(p, llm.RetryPolicy{MaxRetryAfter: st.maxRetryAfter}), nil
 }
 
-// streamTimeouts are the stall guard's timers (config model.firstByteTimeout and
-// model.streamIdleTimeout); zero takes the default.
-type streamTimeouts struct{ firstByte, idle time.Duration }
+// streamTimeouts are the stream guard's bounds (config model.firstByteTimeout,
+// model.streamIdleTimeout, model.pingTimeout, model.responseTimeout) and the cap
+// on a server's Retry-After (model.maxRetryAfter); zero takes the default.
+type streamTimeouts struct {
+	llm.Bounds
+	maxRetryAfter time.Duration
+}
 
 func timeoutsOf(cfg *config.Config) streamTimeouts {
-	return streamTimeouts{firstByte: time.Duration(cfg.FirstByteTimeout) * time.Second, idle: time.Duration(cfg.StreamIdleTimeout) * time.Second}
+	sec := func(n int) time.Duration { return time.Duration(n) * time.Second }
+	return streamTimeouts{Bounds: llm.Bounds{FirstByte: sec(cfg.FirstByteTimeout), Idle: sec(cfg.StreamIdleTimeout),
+		Pings: sec(cfg.PingTimeout), Total: sec(cfg.ResponseTimeout)}, maxRetryAfter: sec(cfg.MaxRetryAfter)}
 }
 
 // apiKey returns the key in the environment variable env, else the stored one that

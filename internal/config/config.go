@@ -15,6 +15,14 @@ type Config struct {
 	// begin. 0: the defaults, 90 and 120.
 	StreamIdleTimeout int `yaml:"-"`
 	FirstByteTimeout  int `yaml:"-"`
+	// PingTimeout (model.pingTimeout) is how many seconds a stream may send only
+	// keep-alives (pings, SSE comments) and no content; ResponseTimeout
+	// (model.responseTimeout) how long one whole response may take; MaxRetryAfter
+	// (model.maxRetryAfter) the longest wait a server's Retry-After is obeyed for.
+	// 0: the defaults, 120, 600 and 60.
+	PingTimeout     int `yaml:"-"`
+	ResponseTimeout int `yaml:"-"`
+	MaxRetryAfter   int `yaml:"-"`
 	// Models names the tiers used for workers and subagents.
 	Models Models `yaml:"models,omitempty"`
 	// Providers configures each model provider (its base URL).

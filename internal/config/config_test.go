@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -302,5 +303,29 @@ func TestLSPServersMerge(t *testing.T) {
 	if c.LSP.DiagnosticsWait != 5 || c.LSP.Servers["gopls"].Command != "/opt/gopls" || c.LSP.Servers["zls"].Languages[0] != ".zig" ||
 		c.LSP.Servers["zls"].InitializationOptions["semantic"] != true {
 		t.Fatalf("lsp: %+v", c.LSP)
+	}
+}
+
+// The bounds of a response beside the stream's timeouts: read from the model
+// mapping, checked for range with the key's own bound.
+func TestModelResponseBounds(t *testing.T) {
+	l, err := parse("/p/.gantry/config.yaml", []byte("model:\n  pingTimeout: 30\n  responseTimeout: 1200\n  maxRetryAfter: 15\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Default()
+	l.apply(cfg)
+	if cfg.PingTimeout != 30 || cfg.ResponseTimeout != 1200 || cfg.MaxRetryAfter != 15 {
+		t.Errorf("ping %d, response %d, retry-after %d", cfg.PingTimeout, cfg.ResponseTimeout, cfg.MaxRetryAfter)
+	}
+	for yaml, want := range map[string]string{
+		"model:\n  pingTimeout: 0\n":         `:2: key "model.pingTimeout" must be between 1 and 3600 (seconds), not 0`,
+		"model:\n  responseTimeout: 90000\n": `:2: key "model.responseTimeout" must be between 1 and 86400 (seconds), not 90000`,
+		"model:\n  maxRetryAfter: -1\n":      `:2: key "model.maxRetryAfter" must be between 1 and 86400 (seconds), not -1`,
+		"model:\n  responseTimout: 5\n":      `unknown key "model.responseTimout"; did you mean "responseTimeout"?`,
+	} {
+		if _, err := parse("/p/.gantry/config.yaml", []byte(yaml)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v", yaml, err)
+		}
 	}
 }

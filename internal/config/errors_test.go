@@ -106,7 +106,7 @@ func TestFileErrors(t *testing.T) {
 		{"MCP server level", "mcpServers:\n  s:\n    command: x\n    level: admin\n",
 			`:4: key "mcpServers.s.level" must be one of read, write, exec, not "admin"`},
 		{"model of another type", "model: 5\n",
-			`:1: key "model" must be a string (the model's name) or a mapping (name, streamIdleTimeout, firstByteTimeout)`},
+			`:1: key "model" must be a string (the model's name) or a mapping (name, streamIdleTimeout, firstByteTimeout, pingTimeout, responseTimeout, maxRetryAfter)`},
 		{"unknown key under model", "model:\n  name: m\n  streamIdleTimout: 30\n",
 			`:3: unknown key "model.streamIdleTimout"; did you mean "streamIdleTimeout"?`},
 		{"model timeout zero", "model:\n  firstByteTimeout: 0\n",

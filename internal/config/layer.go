@@ -44,6 +44,9 @@ type modelLayer struct {
 	Name              *string `yaml:"name"`
 	StreamIdleTimeout *int    `yaml:"streamIdleTimeout"`
 	FirstByteTimeout  *int    `yaml:"firstByteTimeout"`
+	PingTimeout       *int    `yaml:"pingTimeout"`
+	ResponseTimeout   *int    `yaml:"responseTimeout"`
+	MaxRetryAfter     *int    `yaml:"maxRetryAfter"`
 }
 
 type modelsLayer struct {
@@ -146,6 +149,9 @@ func (l *layer) apply(c *Config) {
 		set(&c.Model, l.Model.Name)
 		set(&c.StreamIdleTimeout, l.Model.StreamIdleTimeout)
 		set(&c.FirstByteTimeout, l.Model.FirstByteTimeout)
+		set(&c.PingTimeout, l.Model.PingTimeout)
+		set(&c.ResponseTimeout, l.Model.ResponseTimeout)
+		set(&c.MaxRetryAfter, l.Model.MaxRetryAfter)
 	}
 	if l.Models != nil {
 		set(&c.Models.Fast, l.Models.Fast)

@@ -55,7 +55,7 @@ func (m *modelLayer) UnmarshalYAML(node ast.Node) error {
 	return &wantError{tok: node.GetToken(), want: modelWant}
 }
 
-const modelWant = "a string (the model's name) or a mapping (name, streamIdleTimeout, firstByteTimeout)"
+const modelWant = "a string (the model's name) or a mapping (name, streamIdleTimeout, firstByteTimeout, pingTimeout, responseTimeout, maxRetryAfter)"
 
 // unwrap returns the value under anchors and tags.
 func unwrap(n ast.Node) ast.Node {

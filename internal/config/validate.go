@@ -25,9 +25,12 @@ func validate(path string, l *layer, pos *positions) error {
 		for _, t := range []struct {
 			key string
 			v   *int
-		}{{"streamIdleTimeout", m.StreamIdleTimeout}, {"firstByteTimeout", m.FirstByteTimeout}} {
-			if t.v != nil && (*t.v < 1 || *t.v > 3600) {
-				v.fail(keyPath{"model", t.key}, "must be between 1 and 3600 (seconds), not %d", *t.v)
+			max int
+		}{{"streamIdleTimeout", m.StreamIdleTimeout, 3600}, {"firstByteTimeout", m.FirstByteTimeout, 3600},
+			{"pingTimeout", m.PingTimeout, 3600}, {"responseTimeout", m.ResponseTimeout, 86400},
+			{"maxRetryAfter", m.MaxRetryAfter, 86400}} {
+			if t.v != nil && (*t.v < 1 || *t.v > t.max) {
+				v.fail(keyPath{"model", t.key}, "must be between 1 and %d (seconds), not %d", t.max, *t.v)
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package llm
 
 import (
 	"crypto/x509"
+	"encoding/json"
 	"errors"
 	"net"
 	"net/url"
@@ -13,7 +14,15 @@ import (
 // second try — the host does not exist, its certificate is refused, the URL is not
 // one a client can send to, no credentials are there to send: then it is returned
 // as a plain error whose message says what to fix.
+//
+// An event the SDK could not decode is no failed connection: it is said as such
+// (the stream guard finds most of them first, with their position).
 func ConnectionError(name string, err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &syn) || errors.As(err, &typ) {
+		return &APIError{Msg: name + ": the model's stream sent an event gantry cannot read: " + err.Error(), Cause: err}
+	}
 	if why := hopeless(err); why != "" {
 		return &APIError{Msg: name + ": " + why, Cause: err}
 	}

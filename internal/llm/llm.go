@@ -54,6 +54,10 @@ type Block struct {
 	// ToolName and Input describe a tool_use block.
 	ToolName string          `json:"tool_name,omitempty"`
 	Input    json.RawMessage `json:"input,omitempty"`
+	// RawInput is the arguments text of a tool_use block when it was not valid JSON:
+	// Input is then {}, the call is not run, and the text is kept as the model sent
+	// it (see ToolInput).
+	RawInput string `json:"raw_input,omitempty"`
 	// IsError marks a tool result as a failure.
 	IsError bool `json:"is_error,omitempty"`
 

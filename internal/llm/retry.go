@@ -4,17 +4,26 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"time"
 )
 
+// DefaultMaxRetryAfter is the longest wait a server's Retry-After is obeyed for
+// (config model.maxRetryAfter).
+const DefaultMaxRetryAfter = 60 * time.Second
+
 // RetryPolicy says how WithRetry retries a failed call. Zero fields take the
-// defaults: 5 attempts, backoff from 1s doubling up to 30s, real sleeping.
+// defaults: 5 attempts, backoff from 1s doubling up to 30s, Retry-After obeyed up
+// to a minute, real sleeping.
 type RetryPolicy struct {
 	// MaxAttempts is the most calls made for one request, the first included.
 	MaxAttempts int
 	// Base is the backoff before the first retry; it doubles per retry up to Max.
 	Base, Max time.Duration
+	// MaxRetryAfter caps the wait a server asks for with Retry-After: a longer one
+	// waits this long, and the notice says so.
+	MaxRetryAfter time.Duration
 	// Sleep waits d or until ctx is done, returning ctx's error in that case.
 	// Tests replace it to run without waiting.
 	Sleep func(ctx context.Context, d time.Duration) error
@@ -33,6 +42,9 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 	if p.Max < p.Base {
 		p.Max = p.Base
 	}
+	if p.MaxRetryAfter <= 0 {
+		p.MaxRetryAfter = DefaultMaxRetryAfter
+	}
 	if p.Sleep == nil {
 		p.Sleep = sleepContext
 	}
@@ -40,11 +52,11 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 }
 
 // backoff is the wait before retry number n (1 for the first retry): the server's
-// Retry-After when it gave one, else exponential backoff with equal jitter, so
-// the wait lies between half and all of min(Max, Base·2ⁿ⁻¹).
+// Retry-After when it gave one, up to MaxRetryAfter, else exponential backoff with
+// equal jitter, so the wait lies between half and all of min(Max, Base·2ⁿ⁻¹).
 func (p RetryPolicy) backoff(n int, after float64) time.Duration {
 	if after > 0 {
-		return time.Duration(after * float64(time.Second))
+		return min(retryAfter(after), p.MaxRetryAfter)
 	}
 	d := p.Base
 	for i := 1; i < n && d < p.Max; i++ {
@@ -53,6 +65,15 @@ func (p RetryPolicy) backoff(n int, after float64) time.Duration {
 	d = min(d, p.Max)
 	half := d / 2
 	return half + rand.N(d-half+1)
+}
+
+// retryAfter is a Retry-After in seconds as a duration, saturating rather than
+// overflowing for an absurd value.
+func retryAfter(seconds float64) time.Duration {
+	if seconds >= float64(math.MaxInt64/int64(time.Second)) {
+		return time.Duration(math.MaxInt64)
+	}
+	return time.Duration(seconds * float64(time.Second))
 }
 
 func sleepContext(ctx context.Context, d time.Duration) error {
@@ -101,8 +122,12 @@ func (r *retrying) Stream(ctx context.Context, req Request, emit func(Delta)) (R
 			after = re.After
 		}
 		wait := r.pol.backoff(attempt, after)
-		emit(Delta{Type: DeltaRetry, Text: fmt.Sprintf("%v; retrying in %s (attempt %d of %d)",
-			err, wait.Round(time.Millisecond), attempt+1, r.pol.MaxAttempts)})
+		why := fmt.Sprintf("%v; retrying in %s", err, wait.Round(time.Millisecond))
+		if asked := retryAfter(after); asked > wait {
+			why = fmt.Sprintf("%v; the server asked to wait %s; waiting %s, the cap of model.maxRetryAfter",
+				err, asked.Round(time.Second), wait.Round(time.Millisecond))
+		}
+		emit(Delta{Type: DeltaRetry, Text: fmt.Sprintf("%s (attempt %d of %d)", why, attempt+1, r.pol.MaxAttempts)})
 		if err := r.pol.Sleep(ctx, wait); err != nil {
 			return Response{}, fmt.Errorf("waiting to retry: %w", err)
 		}

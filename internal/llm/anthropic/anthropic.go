@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"strings"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
@@ -25,6 +26,9 @@ type Options struct {
 	APIKey     string
 	BaseURL    string
 	HTTPClient *http.Client
+	// MaxResponseBytes bounds the text, thinking and tool arguments of one
+	// response (0: llm.DefaultMaxResponseBytes).
+	MaxResponseBytes int
 }
 
 // defaultMaxTokens is the output limit of a request that sets none.
@@ -50,12 +54,13 @@ func New(o Options) llm.Provider {
 	if o.HTTPClient != nil {
 		opts = append(opts, option.WithHTTPClient(o.HTTPClient))
 	}
-	return &provider{client: anthropic.NewClient(opts...), cache: newBodyCache()}
+	return &provider{client: anthropic.NewClient(opts...), cache: newBodyCache(), maxBytes: o.MaxResponseBytes}
 }
 
 type provider struct {
-	client anthropic.Client
-	cache  *reqbody.Cache
+	client   anthropic.Client
+	cache    *reqbody.Cache
+	maxBytes int
 }
 
 func (p *provider) Name() string { return "anthropic" }
@@ -77,23 +82,44 @@ func (p *provider) Stream(ctx context.Context, req llm.Request, emit func(llm.De
 	defer stream.Close()
 
 	var msg anthropic.Message
+	// Text, thinking and tool arguments are gathered here, not by msg.Accumulate:
+	// its string concatenation costs time quadratic in the length of a block, and
+	// it empties arguments that are not JSON, which are kept (llm.ToolInput).
+	pieces := map[int64]*strings.Builder{}
+	args := map[int]string{} // a tool_use block's arguments text, by index
+	budget := llm.NewBudget(p.maxBytes)
 	stopped := false
 	for stream.Next() {
 		ev := stream.Current()
+		if piece, kind, ok := deltaPiece(ev); ok {
+			if ev.Index < 0 || ev.Index >= int64(len(msg.Content)) {
+				return llm.Response{}, fmt.Errorf("anthropic: assembling the stream: a %s for content block %d, which has not started", ev.Delta.Type, ev.Index)
+			}
+			if err := budget.Take(len(piece)); err != nil {
+				return llm.Response{}, err
+			}
+			b := pieces[ev.Index]
+			if b == nil {
+				b = &strings.Builder{}
+				pieces[ev.Index] = b
+			}
+			b.WriteString(piece)
+			if kind >= 0 {
+				emit(llm.Delta{Type: kind, Text: piece})
+			}
+			continue
+		}
 		if err := msg.Accumulate(ev); err != nil {
 			return llm.Response{}, fmt.Errorf("anthropic: assembling the stream: %w", err)
 		}
 		switch ev.Type {
-		case "content_block_delta":
-			switch ev.Delta.Type {
-			case "text_delta":
-				emit(llm.Delta{Type: llm.DeltaText, Text: ev.Delta.Text})
-			case "thinking_delta":
-				emit(llm.Delta{Type: llm.DeltaThinking, Text: ev.Delta.Thinking})
-			}
 		case "content_block_stop":
+			if fill(&msg.Content[ev.Index], pieces[ev.Index]) {
+				args[int(ev.Index)] = pieces[ev.Index].String()
+			}
+			delete(pieces, ev.Index)
 			if b := msg.Content[ev.Index]; b.Type == "tool_use" {
-				call := toolUse(b)
+				call := toolUse(b, args[int(ev.Index)])
 				emit(llm.Delta{Type: llm.DeltaToolCall, ToolCall: &call})
 			}
 		case "message_stop":
@@ -106,5 +132,47 @@ func (p *provider) Stream(ctx context.Context, req llm.Request, emit func(llm.De
 	if !stopped {
 		return llm.Response{}, &llm.RetryableError{Err: fmt.Errorf("anthropic: stream ended before message_stop")}
 	}
-	return decodeMessage(msg), nil
+	for i, b := range pieces { // blocks whose stop never came
+		if fill(&msg.Content[i], b) {
+			args[int(i)] = b.String()
+		}
+	}
+	return decodeMessage(msg, args), nil
+}
+
+// deltaPiece is the text of a text, thinking or tool-arguments delta, with the
+// kind of llm.Delta to emit (-1 for arguments, emitted with their call); ok is
+// false for other events.
+func deltaPiece(ev anthropic.MessageStreamEventUnion) (piece string, kind llm.DeltaType, ok bool) {
+	if ev.Type != "content_block_delta" {
+		return "", 0, false
+	}
+	switch ev.Delta.Type {
+	case "text_delta":
+		return ev.Delta.Text, llm.DeltaText, true
+	case "thinking_delta":
+		return ev.Delta.Thinking, llm.DeltaThinking, true
+	case "input_json_delta":
+		return ev.Delta.PartialJSON, -1, true
+	}
+	return "", 0, false
+}
+
+// fill puts the gathered deltas b of a block into it; true when they are the
+// arguments of a tool call, which are not JSON: the caller keeps them.
+func fill(c *anthropic.ContentBlockUnion, b *strings.Builder) bool {
+	if b == nil {
+		return false
+	}
+	switch c.Type {
+	case "text":
+		c.Text += b.String()
+	case "thinking":
+		c.Thinking += b.String()
+	default:
+		in, raw := llm.ToolInput([]byte(b.String()))
+		c.Input = in
+		return raw != ""
+	}
+	return false
 }

@@ -10,17 +10,18 @@ import (
 )
 
 // decodeMessage maps the assembled API message to an llm.Response. Redacted
-// thinking blocks have no llm form and are left out.
-func decodeMessage(m anthropic.Message) llm.Response {
+// thinking blocks have no llm form and are left out. args holds, by block index,
+// the arguments of tool calls that were not JSON.
+func decodeMessage(m anthropic.Message, args map[int]string) llm.Response {
 	out := llm.Message{Role: llm.RoleAssistant}
-	for _, b := range m.Content {
+	for i, b := range m.Content {
 		switch b.Type {
 		case "text":
 			out.Content = append(out.Content, llm.Block{Type: llm.BlockText, Text: b.Text})
 		case "thinking":
 			out.Content = append(out.Content, llm.Block{Type: llm.BlockThinking, Text: b.Thinking, Signature: b.Signature})
 		case "tool_use":
-			out.Content = append(out.Content, toolUse(b))
+			out.Content = append(out.Content, toolUse(b, args[i]))
 		case "server_tool_use", "tool_search_tool_result":
 			out.Content = append(out.Content, serverBlock(b))
 		}
@@ -37,13 +38,11 @@ func decodeMessage(m anthropic.Message) llm.Response {
 	}
 }
 
-// toolUse maps a complete tool_use block; its input is {} when the model gave none.
-func toolUse(b anthropic.ContentBlockUnion) llm.Block {
-	input := json.RawMessage(`{}`)
-	if len(b.Input) > 0 && json.Valid(b.Input) && string(b.Input) != "null" {
-		input = append(json.RawMessage(nil), b.Input...)
-	}
-	return llm.Block{Type: llm.BlockToolUse, ToolCallID: b.ID, ToolName: b.Name, Input: input}
+// toolUse maps a complete tool_use block; its input is {} when the model gave none,
+// and when what it gave (raw) is not JSON, which is kept as RawInput.
+func toolUse(b anthropic.ContentBlockUnion, raw string) llm.Block {
+	input, _ := llm.ToolInput(b.Input)
+	return llm.Block{Type: llm.BlockToolUse, ToolCallID: b.ID, ToolName: b.Name, Input: input, RawInput: raw}
 }
 
 // serverBlock keeps a step the API took itself — its tool search's call and result —

@@ -104,7 +104,7 @@ func encodeBlock(b llm.Block) (bp anthropic.ContentBlockParamUnion, ok bool, err
 			Thinking: b.Text, Signature: b.Signature}}, true, nil
 	case llm.BlockToolUse:
 		return anthropic.ContentBlockParamUnion{OfToolUse: &anthropic.ToolUseBlockParam{
-			ID: b.ToolCallID, Name: b.ToolName, Input: inputJSON(b.Input)}}, true, nil
+			ID: b.ToolCallID, Name: b.ToolName, Input: toolInput(b)}}, true, nil
 	case llm.BlockToolResult:
 		return anthropic.ContentBlockParamUnion{OfToolResult: encodeToolResult(b)}, true, nil
 	case llm.BlockServer:
@@ -170,6 +170,15 @@ func markCache(blocks []anthropic.ContentBlockParamUnion) {
 }
 
 // inputJSON is a tool call's input as the API wants it: a JSON object, {} if none.
+// toolInput is the input of a tool_use block as sent back: arguments that were
+// not JSON go back wrapped (llm.UnparsedInput).
+func toolInput(b llm.Block) json.RawMessage {
+	if b.RawInput != "" {
+		return llm.UnparsedInput(b.RawInput)
+	}
+	return inputJSON(b.Input)
+}
+
 func inputJSON(in json.RawMessage) json.RawMessage {
 	if len(in) == 0 || string(in) == "null" {
 		return json.RawMessage(`{}`)

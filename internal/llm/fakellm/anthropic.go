@@ -43,6 +43,7 @@ func serveAnthropic(c *call) {
 	}
 	s := c.stream()
 	s.errorEvent = func(s *stream, kind string) { s.write("error", anthropicError(kind)) }
+	s.ping = func(s *stream) { s.write("ping", obj{"type": "ping"}) }
 	u := c.usage
 	if !s.send("message_start", obj{"type": "message_start", "message": obj{
 		"id": fmt.Sprintf("msg_fake_%d", c.seq), "type": "message", "role": "assistant",
@@ -79,10 +80,16 @@ func anthropicBlock(s *stream, i int, p Part) bool {
 	var deltas []obj
 	switch p.Kind {
 	case KindText:
-		start = obj{"type": "text", "text": ""}
-		for _, w := range words(p.Text) {
-			deltas = append(deltas, obj{"type": "text_delta", "text": w})
+		// Streamed as it goes, as an endless part never ends.
+		if !s.send("content_block_start", obj{"type": "content_block_start", "index": i, "content_block": obj{"type": "text", "text": ""}}) {
+			return false
 		}
+		for w := range p.chunks() {
+			if !delta(obj{"type": "text_delta", "text": w}) {
+				return false
+			}
+		}
+		return s.send("content_block_stop", obj{"type": "content_block_stop", "index": i})
 	case KindThinking:
 		start = obj{"type": "thinking", "thinking": "", "signature": ""}
 		for _, w := range words(p.Text) {

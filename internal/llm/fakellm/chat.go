@@ -40,7 +40,7 @@ func serveChat(c *call) {
 		switch p.Kind {
 		case KindText, KindThinking:
 			field := map[PartKind]string{KindText: "content", KindThinking: "reasoning_content"}[p.Kind]
-			for _, w := range words(p.Text) {
+			for w := range p.chunks() {
 				if !chunk(obj{field: w}, nil) {
 					return
 				}

@@ -47,9 +47,16 @@
 // type in the stream), stall_after (send that many events, then hang until the
 // client leaves), silent ("before_headers": send nothing, not even the status;
 // "after_headers": the stream's headers and then nothing; both until the client
-// leaves), delay_ms (pause before each event), stop_reason and usage
+// leaves), delay_ms (pause before each event), pings_after (send that many events,
+// then only keep-alives until the client leaves: Anthropic's ping events, SSE
+// comments for the OpenAI formats), malformed (data sent as it is, unencoded, as
+// the event after cut_after events, or after the first; the response then ends),
+// stop_reason and usage
 // (input_tokens, output_tokens, cache_read_tokens, cache_write_tokens; counts
 // disjoint as in llm.Usage).
+//
+// A part may also be {"endless_text": "…"}: that text streamed again and again,
+// never ending, until the client leaves.
 //
 // tool_search and tool_found are the API's own search over deferred tools and its
 // result (Anthropic's server_tool_use and tool_search_tool_result blocks, the

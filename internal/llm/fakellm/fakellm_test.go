@@ -235,7 +235,8 @@ func TestLoadScript(t *testing.T) {
 		{"status": 429, "retry_after": "1"},
 		{"parts": [{"text": "done"}], "cut_after": 4, "end_after": 2, "stall_after": 3, "delay_ms": 5,
 		 "stream_error": "server_error", "stop_reason": "max_tokens",
-		 "usage": {"input_tokens": 9, "output_tokens": 2, "cache_read_tokens": 7, "cache_write_tokens": 1}}
+		 "usage": {"input_tokens": 9, "output_tokens": 2, "cache_read_tokens": 7, "cache_write_tokens": 1}},
+		{"parts": [{"endless_text": "more "}], "pings_after": 2, "malformed": "{\"type\": x}"}
 	]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -245,6 +246,7 @@ func TestLoadScript(t *testing.T) {
 		{Status: 429, RetryAfter: "1"},
 		{Parts: []Part{Text("done")}, CutAfter: 4, EndAfter: 2, StallAfter: 3, Delay: 5 * time.Millisecond,
 			StreamError: "server_error", StopReason: "max_tokens", Usage: llm.Usage{InputTokens: 9, OutputTokens: 2, CacheReadTokens: 7, CacheWriteTokens: 1}},
+		{Parts: []Part{EndlessText("more ")}, PingsAfter: 2, Malformed: `{"type": x}`},
 	}
 	g, _ := json.Marshal(turns)
 	w, _ := json.Marshal(want)

@@ -154,7 +154,7 @@ func (p Part) textEvents(a itemRef) bool {
 	if !a.send("response.content_part.added", obj{"content_index": 0, "part": outputText("")}) {
 		return false
 	}
-	for _, w := range words(p.Text) {
+	for w := range p.chunks() {
 		if !a.send("response.output_text.delta", obj{"content_index": 0, "delta": w, "logprobs": []any{}}) {
 			return false
 		}

@@ -27,12 +27,15 @@ type scriptTurn struct {
 	StallAfter  int          `json:"stall_after"`
 	Silent      string       `json:"silent"`
 	DelayMS     int          `json:"delay_ms"`
+	PingsAfter  int          `json:"pings_after"`
+	Malformed   string       `json:"malformed"`
 }
 
 type scriptPart struct {
-	Text     *string `json:"text"`
-	Thinking *string `json:"thinking"`
-	ToolCall *struct {
+	Text        *string `json:"text"`
+	EndlessText *string `json:"endless_text"`
+	Thinking    *string `json:"thinking"`
+	ToolCall    *struct {
 		ID    string          `json:"id"`
 		Name  string          `json:"name"`
 		Input json.RawMessage `json:"input"`
@@ -61,7 +64,8 @@ func LoadScript(r io.Reader) ([]Turn, error) {
 		t := Turn{
 			StopReason: st.StopReason, Usage: st.Usage, Status: st.Status, RetryAfter: st.RetryAfter,
 			CutAfter: st.CutAfter, EndAfter: st.EndAfter, StreamError: st.StreamError, StallAfter: st.StallAfter,
-			Delay: time.Duration(st.DelayMS) * time.Millisecond,
+			Delay:      time.Duration(st.DelayMS) * time.Millisecond,
+			PingsAfter: st.PingsAfter, Malformed: st.Malformed,
 		}
 		switch st.Silent {
 		case "":
@@ -92,6 +96,9 @@ func (sp scriptPart) part() (Part, error) {
 	}
 	if sp.Thinking != nil {
 		n, p = n+1, Thinking(*sp.Thinking)
+	}
+	if sp.EndlessText != nil {
+		n, p = n+1, EndlessText(*sp.EndlessText)
 	}
 	if tc := sp.ToolCall; tc != nil {
 		input := ""

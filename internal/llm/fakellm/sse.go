@@ -24,6 +24,9 @@ type stream struct {
 	sent    int
 	// errorEvent writes the endpoint's error event for StreamError.
 	errorEvent func(s *stream, kind string)
+	// ping writes one keep-alive (PingsAfter): an SSE comment unless the endpoint
+	// sets its own.
+	ping func(s *stream)
 }
 
 func newStream(w http.ResponseWriter, r *http.Request, done <-chan struct{}, stalled func(), t Turn) *stream {
@@ -57,11 +60,31 @@ func (s *stream) silence() {
 // aborts the handler and does not return.
 func (s *stream) send(name string, data any) bool {
 	t := s.turn
+	select {
+	case <-s.ctx.Done():
+		return false // the client went away
+	case <-s.done:
+		return false
+	default:
+	}
 	if t.Delay > 0 && !s.wait(t.Delay) {
 		return false
 	}
 	if t.StreamError != "" && s.sent == max(t.CutAfter, 1) {
 		s.errorEvent(s, t.StreamError)
+		return false
+	}
+	if t.Malformed != "" && s.sent == max(t.CutAfter, 1) {
+		if name != "" {
+			fmt.Fprintf(s.w, "event: %s\n", name)
+		}
+		fmt.Fprintf(s.w, "data: %s\n\n", t.Malformed)
+		_ = s.rc.Flush()
+		s.sent++
+		return false
+	}
+	if t.PingsAfter > 0 && s.sent == t.PingsAfter {
+		s.pingForever()
 		return false
 	}
 	if t.StreamError == "" && t.CutAfter > 0 && s.sent == t.CutAfter {
@@ -80,6 +103,25 @@ func (s *stream) send(name string, data any) bool {
 	}
 	s.write(name, data)
 	return true
+}
+
+// pingForever sends keep-alives until the client leaves or the server closes.
+func (s *stream) pingForever() {
+	every := s.turn.PingEvery
+	if every <= 0 {
+		every = 5 * time.Millisecond
+	}
+	for {
+		if s.ping != nil {
+			s.ping(s)
+		} else {
+			fmt.Fprint(s.w, ": keep-alive\n\n")
+			_ = s.rc.Flush()
+		}
+		if !s.wait(every) {
+			return
+		}
+	}
 }
 
 // write writes one event and flushes it, with no fault applied.

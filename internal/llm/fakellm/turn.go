@@ -1,6 +1,7 @@
 package fakellm
 
 import (
+	"iter"
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/llm"
@@ -32,6 +33,29 @@ type Part struct {
 	ID, Name, Input string
 	// Found names the tools a tool search's result loads.
 	Found []string
+	// Endless streams a text part's Text again and again, never ending, until the
+	// client goes away or the server closes (EndlessText).
+	Endless bool
+}
+
+// EndlessText is a text part that never ends: s streamed again and again.
+func EndlessText(s string) Part { return Part{Kind: KindText, Text: s, Endless: true} }
+
+// chunks are the deltas of a text or thinking part: a few words each, repeated
+// for ever when the part is Endless.
+func (p Part) chunks() iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for {
+			for _, w := range words(p.Text) {
+				if !yield(w) {
+					return
+				}
+			}
+			if !p.Endless || p.Text == "" {
+				return
+			}
+		}
+	}
 }
 
 // ToolSearch is the API searching its deferred tools for query (the search's id).
@@ -91,6 +115,16 @@ type Turn struct {
 	Silent Silence
 	// Delay is a pause before each event.
 	Delay time.Duration
+	// PingsAfter, when positive, sends that many events and then only keep-alives
+	// until the client goes away or the server closes: Anthropic's ping events, SSE
+	// comments (": keep-alive") for the OpenAI formats; one every PingEvery (5ms
+	// when zero).
+	PingsAfter int
+	PingEvery  time.Duration
+	// Malformed, when set, is sent as the data of the event after CutAfter events
+	// (after the first event when CutAfter is 0), as it is, unencoded (bad JSON, a
+	// JSON array, …); the response then ends cleanly there.
+	Malformed string
 }
 
 // Silence is where a response goes quiet (Turn.Silent).

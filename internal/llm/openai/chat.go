@@ -17,12 +17,13 @@ import (
 // NewChat returns the provider for the Chat Completions API, of OpenAI or of any
 // compatible server at Options.BaseURL.
 func NewChat(o Options) llm.Provider {
-	return &chatProvider{client: newClient(o), cache: newChatCache()}
+	return &chatProvider{client: newClient(o), cache: newChatCache(), maxBytes: o.MaxResponseBytes}
 }
 
 type chatProvider struct {
-	client openai.Client
-	cache  *reqbody.Cache
+	client   openai.Client
+	cache    *reqbody.Cache
+	maxBytes int
 }
 
 func (p *chatProvider) Name() string { return "openai-chat" }
@@ -48,9 +49,11 @@ func (p *chatProvider) Stream(ctx context.Context, req llm.Request, emit func(ll
 	stream := ssestream.NewStream[openai.ChatCompletionChunk](dec, nil)
 	defer stream.Close()
 
-	var a chatAssembly
+	a := chatAssembly{budget: llm.NewBudget(p.maxBytes)}
 	for stream.Next() {
-		a.add(stream.Current(), emit)
+		if err := a.add(stream.Current(), emit); err != nil {
+			return llm.Response{}, err
+		}
 	}
 	if err := stream.Err(); err != nil {
 		return llm.Response{}, classify(ctx, name, err)

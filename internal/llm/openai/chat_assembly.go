@@ -15,16 +15,22 @@ type chatAssembly struct {
 	calls          []*chatCall
 	finish         string
 	usage          openai.CompletionUsage
+	budget         *llm.Budget
 }
 
 // chatCall is a tool call being streamed.
 type chatCall struct {
-	index          int64
-	id, name, args string
+	index    int64
+	id, name string
+	args     strings.Builder
 }
 
-// add takes one chunk of choice 0, emitting its deltas.
-func (a *chatAssembly) add(chunk openai.ChatCompletionChunk, emit func(llm.Delta)) {
+// add takes one chunk of choice 0, emitting its deltas. It fails once the
+// response has streamed more than its budget.
+func (a *chatAssembly) add(chunk openai.ChatCompletionChunk, emit func(llm.Delta)) error {
+	if a.budget == nil {
+		a.budget = llm.NewBudget(0)
+	}
 	if chunk.JSON.Usage.Valid() {
 		a.usage = chunk.Usage
 	}
@@ -33,7 +39,15 @@ func (a *chatAssembly) add(chunk openai.ChatCompletionChunk, emit func(llm.Delta
 			continue
 		}
 		d := ch.Delta
-		if r := reasoningDelta(d); r != "" {
+		n := len(d.Content)
+		for _, tc := range d.ToolCalls {
+			n += len(tc.Function.Arguments)
+		}
+		r := reasoningDelta(d)
+		if err := a.budget.Take(n + len(r)); err != nil {
+			return err
+		}
+		if r != "" {
 			a.thinking.WriteString(r)
 			emit(llm.Delta{Type: llm.DeltaThinking, Text: r})
 		}
@@ -51,6 +65,7 @@ func (a *chatAssembly) add(chunk openai.ChatCompletionChunk, emit func(llm.Delta
 			}
 		}
 	}
+	return nil
 }
 
 // reasoningDelta reads the reasoning text that compatible servers send in the
@@ -84,7 +99,7 @@ func (a *chatAssembly) call(tc openai.ChatCompletionChunkChoiceDeltaToolCall) {
 	if c.name == "" {
 		c.name = tc.Function.Name
 	}
-	c.args += tc.Function.Arguments
+	c.args.WriteString(tc.Function.Arguments)
 }
 
 func (a *chatAssembly) toolBlocks() []llm.Block {
@@ -94,7 +109,7 @@ func (a *chatAssembly) toolBlocks() []llm.Block {
 		if id == "" {
 			id = fmt.Sprintf("call_%d", i)
 		}
-		blocks = append(blocks, llm.Block{Type: llm.BlockToolUse, ToolCallID: id, ToolName: c.name, Input: input(c.args)})
+		blocks = append(blocks, toolUse(id, c.name, c.args.String()))
 	}
 	return blocks
 }

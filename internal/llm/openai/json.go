@@ -5,8 +5,6 @@ import (
 	"fmt"
 )
 
-func jsonValid(s string) bool { return json.Valid([]byte(s)) }
-
 // schemaMap decodes a tool's JSON schema for the SDK's parameter maps.
 func schemaMap(schema json.RawMessage) (map[string]any, error) {
 	if len(schema) == 0 || string(schema) == "null" {

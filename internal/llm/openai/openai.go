@@ -30,6 +30,9 @@ type Options struct {
 	APIKey     string
 	BaseURL    string
 	HTTPClient *http.Client
+	// MaxResponseBytes bounds the text, reasoning and tool arguments of one
+	// response (0: llm.DefaultMaxResponseBytes).
+	MaxResponseBytes int
 }
 
 func newClient(o Options) openai.Client {
@@ -60,19 +63,23 @@ func resultText(b llm.Block) string {
 }
 
 // arguments is a tool call's input as the APIs want it: a JSON object text.
+// Arguments that were not JSON go back wrapped (llm.UnparsedInput), not verbatim:
+// compatible servers refuse a history with a non-JSON arguments string.
 func arguments(b llm.Block) string {
+	if b.RawInput != "" {
+		return string(llm.UnparsedInput(b.RawInput))
+	}
 	if len(b.Input) == 0 || string(b.Input) == "null" {
 		return "{}"
 	}
 	return string(b.Input)
 }
 
-// input is the tool call input for an arguments text; {} when it is empty or cut.
-func input(args string) []byte {
-	if args == "" || !jsonValid(args) {
-		return []byte("{}")
-	}
-	return []byte(args)
+// toolUse is the tool_use block of a call with an arguments text: input {} when
+// it is empty; when it is not JSON, input {} and the text kept (llm.ToolInput).
+func toolUse(id, name, args string) llm.Block {
+	in, raw := llm.ToolInput([]byte(args))
+	return llm.Block{Type: llm.BlockToolUse, ToolCallID: id, ToolName: name, Input: in, RawInput: raw}
 }
 
 // usage makes disjoint counts from OpenAI's, where input includes cached tokens.

@@ -16,12 +16,13 @@ import (
 
 // NewResponses returns the provider for the OpenAI Responses API.
 func NewResponses(o Options) llm.Provider {
-	return &responsesProvider{client: newClient(o), cache: newResponsesCache()}
+	return &responsesProvider{client: newClient(o), cache: newResponsesCache(), maxBytes: o.MaxResponseBytes}
 }
 
 type responsesProvider struct {
-	client openai.Client
-	cache  *reqbody.Cache
+	client   openai.Client
+	cache    *reqbody.Cache
+	maxBytes int
 }
 
 func (p *responsesProvider) Name() string { return "openai" }
@@ -42,8 +43,16 @@ func (p *responsesProvider) Stream(ctx context.Context, req llm.Request, emit fu
 
 	msg := llm.Message{Role: llm.RoleAssistant}
 	var final *responses.Response
+	budget := llm.NewBudget(p.maxBytes)
 	for stream.Next() {
 		ev := stream.Current()
+		switch ev.Type {
+		case "response.output_text.delta", "response.reasoning_summary_text.delta", "response.reasoning_text.delta",
+			"response.function_call_arguments.delta":
+			if err := budget.Take(len(ev.Delta)); err != nil {
+				return llm.Response{}, err
+			}
+		}
 		switch ev.Type {
 		case "response.output_text.delta":
 			emit(llm.Delta{Type: llm.DeltaText, Text: ev.Delta})
@@ -108,8 +117,7 @@ func outputBlock(item responses.ResponseOutputItemUnion) (llm.Block, bool) {
 	case "tool_search_call", "tool_search_output":
 		return serverBlock(item), true
 	case "function_call":
-		return llm.Block{Type: llm.BlockToolUse, ToolCallID: item.CallID, ToolName: item.Name,
-			Input: input(item.Arguments.OfString)}, true
+		return toolUse(item.CallID, item.Name, item.Arguments.OfString), true
 	}
 	return llm.Block{}, false
 }
