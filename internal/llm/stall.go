@@ -17,7 +17,7 @@ const (
 	DefaultFirstByteTimeout  = 120 * time.Second
 	DefaultStreamIdleTimeout = 90 * time.Second
 	DefaultPingTimeout       = 120 * time.Second
-	DefaultResponseTimeout   = 10 * time.Minute
+	DefaultResponseTimeout   = 60 * time.Minute // a long reasoning answer (128k tokens) takes tens of minutes
 )
 
 // StallKind names the bound a stalled request hit.
