@@ -51,7 +51,7 @@ func TestClaudeDisableBypassAndUnusedKeys(t *testing.T) {
 	if len(refused) != 1 || !strings.Contains(refused[0], "yolo") {
 		t.Errorf("the refusal was said %q", refused)
 	}
-	if len(unused) != 1 || !strings.Contains(unused[0], "model, permissions.additionalDirectories, statusLine") {
+	if len(unused) != 1 || !strings.Contains(unused[0], "permissions.additionalDirectories, statusLine") {
 		t.Errorf("the unused keys were said %q", unused)
 	}
 	a.SetMode(permission.ModeYolo)
