@@ -310,22 +310,7 @@ func (a *App) RewindConversation(ctx context.Context, n int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := a.records.Flush(); err != nil {
-		return "", err
-	}
-	info, _ := a.sess.Info()
-	branch, err := a.sess.Branch(target.Seq, info.Title+" (before the rewind to prompt "+fmt.Sprint(n)+")")
-	if err != nil {
-		return "", err
-	}
-	r, err := a.sess.Resume()
-	if err != nil {
-		return branch, fmt.Errorf("reading the session again after the rewind: %w", err)
-	}
-	a.agent.SetHistory(r.Messages)
-	a.transcript.rewrite(r.Messages)
-	a.emit(face.Notice{Info: true, Text: fmt.Sprintf("the conversation is back to before prompt %d; what came after is kept in session %s (gantry -r %s)", n, branch, branch)})
-	return branch, nil
+	return a.RewindConversationTo(ctx, target.Seq, fmt.Sprintf("prompt %d", n))
 }
 
 // RewindPreview is what a rewind of the files to checkpoint n would do, as a unified
