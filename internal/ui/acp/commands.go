@@ -64,6 +64,7 @@ func commandTable() []command {
 			for _, p := range parts {
 				fmt.Fprintf(&b, "- %s: ~%d\n", p.Name, p.Tokens)
 			}
+			b.WriteString("\n" + s.lastRequestShare(window) + "\n")
 			tv := s.app.Tools()
 			fmt.Fprintf(&b, "\nTools declared (%d): %s\n", len(tv.Declared), strings.Join(tv.Declared, ", "))
 			if len(tv.Deferred) > 0 {

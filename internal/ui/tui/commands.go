@@ -386,6 +386,7 @@ func (m *Model) cmdContext(string) tea.Cmd {
 		head += fmt.Sprintf(" of %s (%.0f%%)", short(int64(window)), 100*float64(total)/float64(window))
 	}
 	lines := append([]string{head + " (estimated at four characters a token)"}, table(rows, m.width, "  ")...)
+	lines = append(lines, "  "+m.meter.line(window))
 	tv := m.app.Tools()
 	lines = append(lines, fmt.Sprintf("  tools declared (%d): %s", len(tv.Declared), strings.Join(tv.Declared, ", ")))
 	if len(tv.Deferred) > 0 {

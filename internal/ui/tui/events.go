@@ -57,6 +57,7 @@ func (m *Model) event(e face.Event) {
 		}
 	case face.TurnUsage:
 		m.usage = e
+		m.meter.observe(e)
 		if m.byModel == nil {
 			m.byModel = map[string]*modelUse{}
 		}

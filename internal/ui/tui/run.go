@@ -236,7 +236,7 @@ func (m *Model) switchSession(id string) error {
 		return err
 	}
 	m.prevSession = prev
-	m.usage = face.TurnUsage{}
+	m.usage, m.meter = face.TurnUsage{}, contextMeter{}
 	m.todos = nil
 	return nil
 }
