@@ -83,13 +83,13 @@ func (m *Model) command(text string) (tea.Cmd, bool) {
 func (m *Model) cmdHelp(string) tea.Cmd {
 	var rows [][]string
 	for _, c := range commands {
-		rows = append(rows, []string{"/" + c.name, c.hint, c.about})
+		rows = append(rows, []string{strings.TrimSpace("/" + c.name + " " + c.hint), c.about})
 	}
 	for _, sk := range m.app.Skills() {
-		rows = append(rows, []string{"/" + sk.Name, "", "skill: " + sk.Description})
+		rows = append(rows, []string{"/" + sk.Name, "skill: " + sk.Description})
 	}
 	for _, c := range m.app.Commands() {
-		rows = append(rows, []string{"/" + c.Name, c.ArgumentHint, c.Description})
+		rows = append(rows, []string{strings.TrimSpace("/" + c.Name + " " + c.ArgumentHint), c.Description})
 	}
 	lines := []string{m.st.r(m.st.bold, "Commands")}
 	lines = append(lines, table(rows, m.width, "  ")...)
@@ -362,6 +362,9 @@ func (m *Model) cmdCost(string) tea.Cmd {
 			short(u.usage.CacheReadTokens), short(u.usage.CacheWriteTokens), fmt.Sprintf("$%.4f", u.cost)})
 	}
 	lines := table(rows, m.width, "  ")
+	if !tableFits(rows, m.width, "  ") {
+		lines = costList(rows, m.width)
+	}
 	lines = append(lines, fmt.Sprintf("  total $%.4f", total))
 	m.print(lines...)
 	return nil
