@@ -40,8 +40,10 @@ func TestACPAllowAlwaysKeepsTheGrant(t *testing.T) {
 			always, _ = acpDig(o, "name").(string)
 		}
 	}
-	if !strings.Contains(always, "`echo` commands") || !strings.Contains(always, "bash:echo( .*)?") {
-		t.Errorf("the allow_always option says %q", always)
+	// The option is plain text in the editor: the programs it allows in words, not
+	// Markdown quotes or the rules' regular expressions.
+	if always != "Always allow echo commands" {
+		t.Errorf("the allow_always option says %q, want %q", always, "Always allow echo commands")
 	}
 	if got := toolResult(srv.Requests()[2], "e2"); got != "b" {
 		t.Errorf("echo b gave %q", got)

@@ -158,6 +158,9 @@ func TestTUIHelpInColumns(t *testing.T) {
 	for _, l := range all[from:to] {
 		r := []rune(l)
 		switch {
+		case strings.HasPrefix(l, "  /") && len(r) >= col-2 && !strings.Contains(strings.TrimSpace(l), "  "):
+			// A command with arguments too wide for its column stands alone: its
+			// description goes on under the column (the next case).
 		case strings.HasPrefix(l, "  /"):
 			if len(r) <= col || r[col-1] != ' ' || r[col] == ' ' {
 				t.Errorf("a description does not start in the column at %d: %q", col, l)

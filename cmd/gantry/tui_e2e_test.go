@@ -285,12 +285,13 @@ func zombieStatus(pid int) (int, bool) {
 var updateCaptures = flag.Bool("update", false, "rewrite testdata/tui-captures/ from the screens the terminal UI tests see")
 
 // What changes from run to run in a capture: gantry's version in the banner, the
-// elapsed time of a running tool, the session's token count and cost (estimated by
+// elapsed time of a running tool, the session's token count, the context meter and cost (estimated by
 // the fake model from the size of each request).
 var (
 	captureVersion = regexp.MustCompile(`^gantry (?:dev [0-9a-f]{7}\+?|\S+) · `)
 	captureElapsed = regexp.MustCompile(`\((?:\d+s|\d+m\d{2}s)\)`)
 	captureTokens  = regexp.MustCompile(`\b\d+(?:\.\d+)?[kM]? tokens\b`)
+	captureMeter   = regexp.MustCompile(`(?:<1|\b\d+)% context\b`)
 	captureCost    = regexp.MustCompile(`<?\$\d+\.\d{2}\b`)
 )
 
@@ -309,6 +310,7 @@ func normalizeCapture(screen, dir string) string {
 		}
 		l = captureElapsed.ReplaceAllLiteralString(l, "(<elapsed>)")
 		l = captureTokens.ReplaceAllLiteralString(l, "<n> tokens")
+		l = captureMeter.ReplaceAllLiteralString(l, "<n>% context")
 		l = captureCost.ReplaceAllLiteralString(l, "$<cost>")
 		lines[i] = strings.TrimRight(l, " ")
 	}

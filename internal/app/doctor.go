@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -143,7 +142,7 @@ func Doctor(cwd string) ([]DoctorRow, error) {
 		add("", "ignored: "+s, true)
 	}
 	rows = append(rows, lspRows(cfg, cwd)...)
-	add("debug adapters", found("dlv", "lldb-dap", "lldb-dap-19", "debugpy-adapter"), false)
+	rows = append(rows, toolRows(cfg, cwd)...) // eval's interpreters, computer's display, debug adapters
 	rows = append(rows, claudeRows(cfg)...)
 	rows = append(rows, commandRows(cfg, projectCommands)...)
 	rows = append(rows, agentRows(cfg, projectCommands, reg)...)
@@ -201,20 +200,6 @@ func describeDir(dir string, files ...string) string {
 		return dir + " (no files)"
 	}
 	return dir + " (" + strings.Join(have, ", ") + ")"
-}
-
-// found lists the programs of names on PATH.
-func found(names ...string) string {
-	var have []string
-	for _, n := range names {
-		if p, err := exec.LookPath(n); err == nil {
-			have = append(have, n+" ("+p+")")
-		}
-	}
-	if len(have) == 0 {
-		return "none found on PATH"
-	}
-	return strings.Join(have, ", ")
 }
 
 // claudeRows say what was taken from each Claude Code settings file.

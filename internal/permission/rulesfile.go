@@ -129,7 +129,7 @@ func loadRulesFile(path string) (RuleSet, error) {
 	}
 	f, err := parser.ParseBytes(data, 0)
 	if err != nil {
-		return RuleSet{}, fmt.Errorf("%s: %v", path, err)
+		return RuleSet{}, syntaxError(path, err)
 	}
 	var set RuleSet
 	for _, doc := range f.Docs {

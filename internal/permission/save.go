@@ -91,7 +91,7 @@ func appendAllowRules(file string, rules []string) error {
 	}
 	text, err := insertAllow(string(old), add)
 	if err != nil {
-		return fmt.Errorf("%s: %v", file, err)
+		return fmt.Errorf("%s%v", file, err) // the error starts ":line: "
 	}
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return err
@@ -132,7 +132,7 @@ func insertAllow(text string, rules []string) (string, error) {
 	}
 	f, err := parser.ParseBytes([]byte(text), parser.ParseComments)
 	if err != nil {
-		return "", err
+		return "", syntaxError("", err)
 	}
 	var perms *ast.MappingValueNode
 	for _, doc := range f.Docs {

@@ -146,5 +146,7 @@ func runWrite(l *List, a writeArgs) tool.Result {
 	if len(items) == 0 {
 		return tool.Result{Text: verb + "; it is now empty."}
 	}
-	return tool.Result{Text: render(items) + "\n" + verb + ". " + summary(items)}
+	// The faces print the list itself from its TodoList event: the preview says only
+	// what changed, or they would show the list twice.
+	return tool.Result{Text: render(items) + "\n" + verb + ". " + summary(items), Display: tool.Display{Preview: verb + ". " + summary(items)}}
 }

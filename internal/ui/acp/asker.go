@@ -53,7 +53,7 @@ func (s *session) ask(ctx context.Context, call sdk.ToolCallUpdate, options []sd
 // answers are remembered by the core's gate for the session.
 func (s *session) AskPermission(ctx context.Context, req face.PermissionRequest) (face.Answer, error) {
 	// What "always" remembers is the grant the gate suggested, named in the option.
-	always := "Always allow " + req.Always.String()
+	always := "Always allow " + alwaysLabel(req.Always)
 	call := sdk.ToolCallUpdate{
 		ToolCallId: s.knownID(req.CallID),
 		Title:      sdk.Ptr(title(req.Call)),

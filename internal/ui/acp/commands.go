@@ -64,6 +64,7 @@ func commandTable() []command {
 			for _, p := range parts {
 				fmt.Fprintf(&b, "- %s: ~%d\n", p.Name, p.Tokens)
 			}
+			b.WriteString("\n" + s.lastRequestShare(window) + "\n")
 			tv := s.app.Tools()
 			fmt.Fprintf(&b, "\nTools declared (%d): %s\n", len(tv.Declared), strings.Join(tv.Declared, ", "))
 			if len(tv.Deferred) > 0 {
@@ -272,11 +273,10 @@ func runRewind(s *session, ctx context.Context, input string) string {
 		}
 	}
 	if conv {
-		branch, err := s.app.RewindConversation(ctx, n)
-		if err != nil {
+		if _, err := s.app.RewindConversation(ctx, n); err != nil {
 			return strings.Join(append(out, fmt.Sprintf("The conversation was not rewound: %v.", err)), " ")
 		}
-		out = append(out, fmt.Sprintf("The conversation is back to before prompt %d; what came after is kept in session %s.", n, branch))
+		// The App's own notice says where the conversation is now and names the branch.
 	}
 	return strings.Join(out, " ")
 }

@@ -31,8 +31,12 @@ func TestRewindCommand(t *testing.T) {
 		t.Fatalf("/rewind:\n%s", got)
 	}
 	h.prompt(id, "/rewind 1")
-	if got := agentText(h.client.snapshot()); !strings.Contains(got, "Restored 1 file(s) as they were before prompt 1") || !strings.Contains(got, "The conversation is back to before prompt 1") {
+	got := agentText(h.client.snapshot())
+	if !strings.Contains(got, "Restored 1 file(s) as they were before prompt 1") || !strings.Contains(got, "the conversation is back to before prompt 1") {
 		t.Errorf("/rewind 1:\n%s", got)
+	}
+	if n := strings.Count(strings.ToLower(got), "conversation is back to before prompt 1"); n != 1 {
+		t.Errorf("/rewind 1 says the conversation is back %d times, want once:\n%s", n, got)
 	}
 	if b, _ := os.ReadFile(filepath.Join(h.dir, "note.txt")); string(b) != "original\n" {
 		t.Errorf("note.txt: %q", b)

@@ -87,10 +87,7 @@ func Preview(text string, n int) []string {
 	}
 	out := make([]string, 0, len(lines)+1)
 	for _, l := range lines {
-		if r := []rune(l); len(r) > 160 {
-			l = string(r[:160]) + "…"
-		}
-		out = append(out, "  "+l)
+		out = append(out, "  "+cutLong(l))
 	}
 	if more > 0 {
 		out = append(out, fmt.Sprintf("  … %d more line(s)", more))

@@ -83,13 +83,13 @@ func (m *Model) command(text string) (tea.Cmd, bool) {
 func (m *Model) cmdHelp(string) tea.Cmd {
 	var rows [][]string
 	for _, c := range commands {
-		rows = append(rows, []string{"/" + c.name, c.hint, c.about})
+		rows = append(rows, []string{strings.TrimSpace("/" + c.name + " " + c.hint), c.about})
 	}
 	for _, sk := range m.app.Skills() {
-		rows = append(rows, []string{"/" + sk.Name, "", "skill: " + sk.Description})
+		rows = append(rows, []string{"/" + sk.Name, "skill: " + sk.Description})
 	}
 	for _, c := range m.app.Commands() {
-		rows = append(rows, []string{"/" + c.Name, c.ArgumentHint, c.Description})
+		rows = append(rows, []string{strings.TrimSpace("/" + c.Name + " " + c.ArgumentHint), c.Description})
 	}
 	lines := []string{m.st.r(m.st.bold, "Commands")}
 	lines = append(lines, table(rows, m.width, "  ")...)
@@ -350,6 +350,9 @@ func (m *Model) cmdCost(string) tea.Cmd {
 			short(u.usage.CacheReadTokens), short(u.usage.CacheWriteTokens), fmt.Sprintf("$%.4f", u.cost)})
 	}
 	lines := table(rows, m.width, "  ")
+	if !tableFits(rows, m.width, "  ") {
+		lines = costList(rows, m.width)
+	}
 	lines = append(lines, fmt.Sprintf("  total $%.4f", total))
 	m.print(lines...)
 	return nil
@@ -374,6 +377,7 @@ func (m *Model) cmdContext(string) tea.Cmd {
 		head += fmt.Sprintf(" of %s (%.0f%%)", short(int64(window)), 100*float64(total)/float64(window))
 	}
 	lines := append([]string{head + " (estimated at four characters a token)"}, table(rows, m.width, "  ")...)
+	lines = append(lines, "  "+m.meter.line(window))
 	tv := m.app.Tools()
 	lines = append(lines, fmt.Sprintf("  tools declared (%d): %s", len(tv.Declared), strings.Join(tv.Declared, ", ")))
 	if len(tv.Deferred) > 0 {

@@ -61,13 +61,15 @@ func (c *choice) lines(m *Model, marks []bool) []string {
 // frame draws a dialog's lines in a box as wide as the terminal allows.
 func frame(m *Model, title string, body []string, help string) string {
 	w := dialogWidth(m)
-	var b []string
+	var b, rows []string
 	b = append(b, wrap(m.st.r(m.st.accent, title), w)...)
 	for _, l := range body {
-		b = append(b, wrap(l, w)...)
+		rows = append(rows, wrap(l, w)...)
 	}
+	foot := wrap(m.st.r(m.st.dim, help), w)
+	b = append(b, fitBody(m, rows, dialogRows(m)-len(b)-1-len(foot))...)
 	b = append(b, "")
-	b = append(b, wrap(m.st.r(m.st.dim, help), w)...)
+	b = append(b, foot...)
 	return m.st.box.Width(w + 4).Render(strings.Join(b, "\n"))
 }
 

@@ -57,6 +57,7 @@ func (m *Model) event(e face.Event) {
 		}
 	case face.TurnUsage:
 		m.usage = e
+		m.meter.observe(e)
 		if m.byModel == nil {
 			m.byModel = map[string]*modelUse{}
 		}
@@ -112,7 +113,7 @@ func (m *Model) finishTool(id, subLabel string, e face.ToolFinished) {
 		m.print(termtext.BriefLine(e.Call, e.Result))
 		return
 	}
-	m.print(line)
+	m.print(hangWrap(line, m.width-2, 3)...)
 	if note != "" {
 		m.print(m.st.r(m.st.dim, "  ("+note+")"))
 	}
@@ -133,8 +134,14 @@ func (m *Model) finishTool(id, subLabel string, e face.ToolFinished) {
 		m.print(m.diffLines(d, max(m.opts.PreviewLines*4, 12))...)
 		return
 	}
-	for _, l := range termtext.Preview(termtext.PreviewText(e.Result), m.opts.PreviewLines) {
-		m.print(m.st.r(m.st.dim, l))
+	n := m.opts.PreviewLines
+	if strings.HasPrefix(id, "shell_") { // the person's own !command: all of it
+		n = personShellLines
+	}
+	for _, l := range termtext.Preview(termtext.PreviewText(e.Result), n) {
+		for _, r := range hangWrap(l, m.width-1, indentOf(l)) {
+			m.print(m.st.r(m.st.dim, r))
+		}
 	}
 }
 

@@ -83,6 +83,8 @@ type Model struct {
 	guard  *reflowGuard   // nil unless the output is a terminal that reflows
 	ask    *asker
 	noTick bool
+
+	meter contextMeter // how full the context window is, for the status line
 }
 
 // liveTool is a call that started and has not finished.

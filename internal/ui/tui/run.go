@@ -156,6 +156,7 @@ func New(opts Options, send func(tea.Msg)) (*Model, error) {
 	m.input.Placeholder = "Ask gantry, or /help"
 	m.input.ShowLineNumbers = false
 	m.input.Prompt = "› "
+	m.input.SetPromptFunc(2, firstRowPrompt) // wrapped and further rows start blank
 	m.input.DynamicHeight = true
 	m.input.MinHeight = 1
 	m.input.MaxHeight = 10
@@ -236,7 +237,7 @@ func (m *Model) switchSession(id string) error {
 		return err
 	}
 	m.prevSession = prev
-	m.usage = face.TurnUsage{}
+	m.usage, m.meter = face.TurnUsage{}, contextMeter{}
 	m.todos = nil
 	return nil
 }

@@ -60,7 +60,8 @@ func (m *Model) compacted(msg compactedMsg) {
 	case msg.err != nil:
 		m.print(m.st.r(m.st.warn, "⚠ the conversation was not compacted: "+msg.err.Error()))
 	case msg.after < msg.before:
-		// The compaction's own notice said it.
+		// The compaction's own notice said it; the meter waits for the next request.
+		m.meter = contextMeter{}
 	default:
 		m.print(m.st.r(m.st.dim, "there was nothing to compact yet"))
 	}

@@ -115,7 +115,9 @@ func (m *Model) statusLine() string {
 		parts = append(parts, "esc or ctrl+c to interrupt")
 	}
 	if u := m.usage.SessionUsage; u != (llm.Usage{}) {
-		parts = append(parts, fmt.Sprintf("%s tokens", short(u.InputTokens+u.OutputTokens+u.CacheReadTokens+u.CacheWriteTokens)))
+		if s := m.meter.status(m.app.ContextWindow()); s != "" {
+			parts = append(parts, s)
+		}
 		switch c := m.usage.SessionCost; {
 		case c >= 0.01:
 			parts = append(parts, fmt.Sprintf("$%.2f", c))
