@@ -3,7 +3,6 @@ package config
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -22,38 +21,9 @@ var lspKeysUsed = []string{"command", "args", "extensionToLanguage", "initializa
 // manifest's lspServers (a path or list of paths to such files, or the servers
 // themselves), as rows of gantry's server table with PluginRootVar replaced.
 func (p *Plugin) readLSP(mpath string, raw json.RawMessage) error {
-	type source struct {
-		path string
-		data []byte
-	}
-	var srcs []source
-	add := func(path string) error {
-		data, err := readJSONFile(path, maxFileSize)
-		if err != nil {
-			return err
-		}
-		srcs = append(srcs, source{path, data})
-		return nil
-	}
-	if def := filepath.Join(p.Root, PluginLSPFile); isFile(def) {
-		if err := add(def); err != nil {
-			return err
-		}
-	}
-	if len(raw) > 0 && string(raw) != "null" {
-		if raw[0] == '{' {
-			srcs = append(srcs, source{mpath, raw})
-		} else {
-			extra, err := pluginPaths(p.Root, mpath, "lspServers", raw)
-			if err != nil {
-				return err
-			}
-			for _, f := range extra {
-				if err := add(f); err != nil {
-					return err
-				}
-			}
-		}
+	srcs, err := p.partFiles(mpath, PluginLSPFile, "lspServers", raw)
+	if err != nil {
+		return err
 	}
 	for _, s := range srcs {
 		var servers map[string]map[string]json.RawMessage

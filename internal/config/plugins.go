@@ -245,41 +245,54 @@ func (p *Plugin) readHooks(mpath string, raw json.RawMessage) error {
 	return nil
 }
 
-// readMCP takes .mcp.json at the plugin's root when there is one, and the
-// manifest's mcpServers (a path to another such file, or the servers themselves).
-func (p *Plugin) readMCP(mpath string, raw json.RawMessage) error {
-	type source struct {
-		path string
-		data []byte
-	}
-	var srcs []source
+// partFile is one file (or the manifest's inline object) of a plugin's servers.
+type partFile struct {
+	path string
+	data []byte
+}
+
+// partFiles are the files of one kind of a plugin's servers: def at the plugin's
+// root when there is one, then what the manifest's key gives — a path or a list of
+// paths to such files (inside the plugin), or the object itself.
+func (p *Plugin) partFiles(mpath, def, key string, raw json.RawMessage) ([]partFile, error) {
+	var srcs []partFile
 	add := func(path string) error {
 		data, err := readJSONFile(path, maxFileSize)
 		if err != nil {
 			return err
 		}
-		srcs = append(srcs, source{path, data})
+		srcs = append(srcs, partFile{path, data})
 		return nil
 	}
-	if def := filepath.Join(p.Root, MCPJSONFile); isFile(def) {
-		if err := add(def); err != nil {
-			return err
+	if f := filepath.Join(p.Root, def); isFile(f) {
+		if err := add(f); err != nil {
+			return nil, err
 		}
 	}
-	if len(raw) > 0 && string(raw) != "null" {
-		if raw[0] == '{' {
-			srcs = append(srcs, source{mpath, raw})
-		} else {
-			extra, err := pluginPaths(p.Root, mpath, "mcpServers", raw)
-			if err != nil {
-				return err
-			}
-			for _, f := range extra {
-				if err := add(f); err != nil {
-					return err
-				}
-			}
+	if len(raw) == 0 || string(raw) == "null" {
+		return srcs, nil
+	}
+	if raw[0] == '{' {
+		return append(srcs, partFile{mpath, raw}), nil
+	}
+	extra, err := pluginPaths(p.Root, mpath, key, raw)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range extra {
+		if err := add(f); err != nil {
+			return nil, err
 		}
+	}
+	return srcs, nil
+}
+
+// readMCP takes .mcp.json at the plugin's root when there is one, and the
+// manifest's mcpServers (a path to another such file, or the servers themselves).
+func (p *Plugin) readMCP(mpath string, raw json.RawMessage) error {
+	srcs, err := p.partFiles(mpath, MCPJSONFile, "mcpServers", raw)
+	if err != nil {
+		return err
 	}
 	expand := func(s string) string { return strings.ReplaceAll(s, PluginRootVar, p.Root) }
 	for _, s := range srcs {
