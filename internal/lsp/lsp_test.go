@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -362,5 +363,16 @@ func TestSpecRowsOfTheNonGoServers(t *testing.T) {
 		if s.Name == "clangd" && (!s.ReadyOnDiagnostics || s.Commands[0] != "/x/clangd") {
 			t.Errorf("a config row that sets only the command changed the rest: %+v", s)
 		}
+	}
+}
+
+// A built-in server that is not installed is said with how to install it; a row of
+// the configuration naming other binaries has no such line.
+func TestStatusSaysHowToInstall(t *testing.T) {
+	dir := writeTree(t, map[string]string{"Cargo.toml": "[package]\nname = \"x\"\n", "src/main.rs": "fn main() {}\n"})
+	m, _ := newManager(t, Options{Servers: Defaults(), LookPath: func(string) (string, error) { return "", errors.New("not found") }})
+	st := strings.Join(m.Status(dir), "\n")
+	if !strings.Contains(st, "rust-analyzer is not installed (install it: rustup component add rust-analyzer)") {
+		t.Errorf("status:\n%s", st)
 	}
 }

@@ -139,7 +139,7 @@ func (m *Manager) For(path string) (t Target, ok bool, problem string) {
 		}
 		bin := m.binary(s)
 		if bin == "" {
-			why = append(why, fmt.Sprintf("%s would serve %s but %s", s.Name, root, notInstalled(s.Commands)))
+			why = append(why, fmt.Sprintf("%s would serve %s but %s", s.Name, root, notInstalled(s)))
 			continue
 		}
 		return Target{Spec: s, Root: root, Binary: bin, policy: m.policyID()}, true, ""
@@ -292,11 +292,11 @@ func (m *Manager) idle(s Spec, lang, workspace string) string {
 	bin := s.binary(m.lookPath)
 	switch {
 	case root == "" && bin == "":
-		return fmt.Sprintf("%s: %s not started: no %s here, and %s", lang, s.Name, strings.Join(s.Markers, ", "), notInstalled(s.Commands))
+		return fmt.Sprintf("%s: %s not started: no %s here, and %s", lang, s.Name, strings.Join(s.Markers, ", "), notInstalled(s))
 	case root == "":
 		return fmt.Sprintf("%s: %s not started: no %s here (%s is installed)", lang, s.Name, strings.Join(s.Markers, ", "), bin)
 	case bin == "":
-		return fmt.Sprintf("%s: %s not started: %s has a marker but %s", lang, s.Name, root, notInstalled(s.Commands))
+		return fmt.Sprintf("%s: %s not started: %s has a marker but %s", lang, s.Name, root, notInstalled(s))
 	}
 	return fmt.Sprintf("%s: %s can serve %s (%s); it starts on first use", lang, s.Name, root, bin)
 }
@@ -453,12 +453,17 @@ func executable(p string) bool {
 	return err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0
 }
 
-// notInstalled says that none of cmds is installed.
-func notInstalled(cmds []string) string {
-	if len(cmds) == 1 {
-		return cmds[0] + " is not installed"
+// notInstalled says that none of s's commands is installed, and how to install it
+// when gantry knows.
+func notInstalled(s Spec) string {
+	out := "none of " + strings.Join(s.Commands, ", ") + " is installed"
+	if len(s.Commands) == 1 {
+		out = s.Commands[0] + " is not installed"
 	}
-	return "none of " + strings.Join(cmds, ", ") + " is installed"
+	if s.Install != "" {
+		out += " (install it: " + s.Install + ")"
+	}
+	return out
 }
 
 // policyID is the ID of the policy the Manager's servers run under.

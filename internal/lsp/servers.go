@@ -45,6 +45,9 @@ type Spec struct {
 	// typescript-language-server's TypeScript server for the file's diagnostics
 	// (ProbeTSServer). Empty: none, the wait is for a publish.
 	CleanProbe string
+	// Install is how to install the server where it is missing (a command line;
+	// "": gantry knows none, as for a server of the user's configuration).
+	Install string
 }
 
 // ProbeTSServer is the CleanProbe of typescript-language-server: its documented
@@ -71,19 +74,19 @@ func (s Spec) languageID(path string) string {
 // or add one.
 func Defaults() []Spec {
 	return []Spec{
-		{Name: "gopls", Language: "Go", Commands: []string{"gopls"}, Markers: []string{"go.mod"},
+		{Name: "gopls", Language: "Go", Commands: []string{"gopls"}, Install: "go install golang.org/x/tools/gopls@v0.23.0", Markers: []string{"go.mod"},
 			Extensions: []string{".go"}, Checker: "go vet ./...", LanguageID: "go"},
-		{Name: "pyright", Language: "Python", Commands: []string{"pyright-langserver", "pylsp"}, Args: []string{"--stdio"},
+		{Name: "pyright", Language: "Python", Commands: []string{"pyright-langserver", "pylsp"}, Install: "npm install -g pyright", Args: []string{"--stdio"},
 			Markers: []string{"pyproject.toml", "setup.py", "requirements.txt"}, Extensions: []string{".py"},
 			Checker: "pyright", LanguageID: "python", ReadyOnDiagnostics: true},
-		{Name: "typescript", Language: "TypeScript", Commands: []string{"typescript-language-server"}, Args: []string{"--stdio"},
+		{Name: "typescript", Language: "TypeScript", Commands: []string{"typescript-language-server"}, Install: "npm install -g typescript typescript-language-server", Args: []string{"--stdio"},
 			Markers: []string{"tsconfig.json", "package.json"}, Extensions: []string{".ts", ".tsx", ".js", ".jsx"},
 			Checker: "npx --no-install tsc --noEmit", LanguageID: "typescript", ReadyOnDiagnostics: true,
 			CleanProbe: ProbeTSServer},
-		{Name: "clangd", Language: "C/C++", Commands: []string{"clangd-19", "clangd"},
+		{Name: "clangd", Language: "C/C++", Commands: []string{"clangd-19", "clangd"}, Install: "apt-get install clangd-19 (or your system's clangd package)",
 			Markers: []string{"compile_commands.json", "compile_flags.txt", "CMakeLists.txt"}, Extensions: []string{".c", ".h", ".cc", ".cpp", ".hpp", ".cxx"},
 			LanguageID: "cpp", ReadyOnDiagnostics: true},
-		{Name: "rust-analyzer", Language: "Rust", Commands: []string{"rust-analyzer"}, Markers: []string{"Cargo.toml"},
+		{Name: "rust-analyzer", Language: "Rust", Commands: []string{"rust-analyzer"}, Install: "rustup component add rust-analyzer", Markers: []string{"Cargo.toml"},
 			Extensions: []string{".rs"}, Checker: "cargo check", LanguageID: "rust"},
 	}
 }
@@ -103,7 +106,8 @@ func Merge(base, over []Spec) []Spec {
 			b.Language = o.Language
 		}
 		if len(o.Commands) > 0 {
-			b.Commands, b.Args = o.Commands, o.Args
+			// Other binaries: the built-in row's way to install its own no longer says.
+			b.Commands, b.Args, b.Install = o.Commands, o.Args, o.Install
 		} else if o.Args != nil {
 			b.Args = o.Args
 		}
