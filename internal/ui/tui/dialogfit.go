@@ -23,6 +23,13 @@ func dialogRows(m *Model) int {
 // (what is asked about) above a line saying how many rows are not shown; when the
 // selected choice would be cut away, the rows around it are shown instead.
 func fitBody(m *Model, body []string, avail int) []string {
+	m.dialogHidden = 0
+	if len(body) > avail && avail >= 3 {
+		m.dialogHidden = len(body) - (avail - 2)
+	}
+	if m.dialogScroll > 0 && m.dialogHidden > 0 {
+		return scrolledBody(m, body, avail)
+	}
 	if len(body) <= avail || avail < 3 {
 		if avail < len(body) && avail > 0 {
 			return body[len(body)-avail:]
@@ -56,6 +63,40 @@ func fitBody(m *Model, body []string, avail int) []string {
 		out = append(out, more(len(body)-to, "below"))
 	}
 	return out
+}
+
+// scrolledBody is a cut body scrolled up by m.dialogScroll rows (pgup): a window of
+// it with a line above and below saying what is not shown.
+func scrolledBody(m *Model, body []string, avail int) []string {
+	w := max(avail-2, 1)
+	m.dialogScroll = min(m.dialogScroll, len(body)-w)
+	to := len(body) - m.dialogScroll
+	from := to - w
+	out := []string{m.st.r(m.st.dim, fmt.Sprintf("  … %d row(s) above not shown (pgup, pgdown)", from))}
+	out = append(out, body[from:to]...)
+	return append(out, m.st.r(m.st.dim, fmt.Sprintf("  … %d row(s) below not shown (pgdown)", len(body)-to)))
+}
+
+// scrollDialog scrolls the open dialog's body when it is taller than the pane
+// (pgup, pgdown, ctrl+u, ctrl+d), and says whether it took the key. An unfolded diff
+// of a permission question keeps those keys for itself.
+func (m *Model) scrollDialog(key string) bool {
+	if m.dialogHidden == 0 {
+		return false
+	}
+	if pd, ok := m.dialogs[0].(*permissionDialog); ok && pd.expanded {
+		return false
+	}
+	step := max(dialogRows(m)/2, 1)
+	switch key {
+	case "pgup", "ctrl+u":
+		m.dialogScroll = min(m.dialogScroll+step, m.dialogHidden)
+	case "pgdown", "ctrl+d":
+		m.dialogScroll = max(m.dialogScroll-step, 0)
+	default:
+		return false
+	}
+	return true
 }
 
 // selectedChoice is the start of the row of a choice under the cursor.

@@ -146,3 +146,44 @@ func TestInputPromptOnTheFirstRowOnly(t *testing.T) {
 		t.Errorf("the input's rows:\n%s", strings.Join(rows, "\n"))
 	}
 }
+
+// A question taller than a 24-row pane scrolls inside its box: pgup shows the rows
+// the fitted view left out, pgdown goes back to the choices, and a key the box
+// does not scroll with still reaches the question.
+func TestDialogBodyScrolls(t *testing.T) {
+	m := &Model{st: newStyles(false), width: 60, height: 24}
+	var ctx []string
+	for i := range 40 {
+		ctx = append(ctx, fmt.Sprintf("context line %02d.", i))
+	}
+	d := newQuestionDialog([]face.Question{{Question: "Which one?", Context: strings.Join(ctx, "\n"), Options: []face.Option{{Label: "First"}, {Label: "Second"}}}})
+	m.dialogs = []dialog{d}
+	first := ansi.Strip(d.view(m))
+	if strings.Contains(first, "context line 05.") || !strings.Contains(first, "First") || m.dialogHidden == 0 {
+		t.Fatalf("the fitted box (hidden %d):\n%s", m.dialogHidden, first)
+	}
+	if lines := strings.Count(first, "\n") + 1; lines > 24 {
+		t.Fatalf("the box is %d rows", lines)
+	}
+	for range 5 {
+		if !m.scrollDialog("pgup") {
+			t.Fatal("pgup was not taken")
+		}
+	}
+	up := ansi.Strip(d.view(m))
+	if !strings.Contains(up, "context line 05.") || strings.Contains(up, "2. Second") || !strings.Contains(up, "row(s) below not shown") {
+		t.Errorf("scrolled to the top:\n%s", up)
+	}
+	if lines := strings.Count(up, "\n") + 1; lines > 24 {
+		t.Errorf("the scrolled box is %d rows", lines)
+	}
+	for range 5 {
+		m.scrollDialog("pgdown")
+	}
+	if back := ansi.Strip(d.view(m)); back != first {
+		t.Errorf("pgdown did not come back to the choices:\n%s", back)
+	}
+	if m.scrollDialog("down") {
+		t.Error("an arrow key was taken by the scroll")
+	}
+}

@@ -48,6 +48,9 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	}
 	m.rewindArmed = time.Time{}
 	if len(m.dialogs) > 0 {
+		if m.scrollDialog(s) {
+			return nil
+		}
 		if m.dialogs[0].key(m, k) {
 			m.dialogs = m.dialogs[1:]
 			m.dialogsChanged()

@@ -53,21 +53,25 @@ type Model struct {
 		width int
 		out   string
 	}
-	thinking    strings.Builder
-	lastThink   string
-	tools       []liveTool
-	todos       []face.TodoItem
-	queued      []string // prompts typed while a turn ran
-	attached    []llm.Image
-	usage       face.TurnUsage
-	dialogs     []dialog // the first is shown
-	hint        string   // a one-line message under the input
-	hintUntil   time.Time
-	quitArmed   time.Time
-	stopArmed   time.Time            // esc between turns, with workers running: a second esc stops them
-	rewindArmed time.Time            // esc on an empty input: a second esc opens /rewind
-	byModel     map[string]*modelUse // the session's usage by model, for /cost
-	quitting    bool
+	thinking  strings.Builder
+	lastThink string
+	tools     []liveTool
+	todos     []face.TodoItem
+	queued    []string // prompts typed while a turn ran
+	attached  []llm.Image
+	usage     face.TurnUsage
+	dialogs   []dialog // the first is shown
+	// dialogHidden is how many rows of the shown dialog's body its last drawing left
+	// out for the pane's height; dialogScroll how far pgup scrolled it (0: its end,
+	// where the choices are).
+	dialogHidden, dialogScroll int
+	hint                       string // a one-line message under the input
+	hintUntil                  time.Time
+	quitArmed                  time.Time
+	stopArmed                  time.Time            // esc between turns, with workers running: a second esc stops them
+	rewindArmed                time.Time            // esc on an empty input: a second esc opens /rewind
+	byModel                    map[string]*modelUse // the session's usage by model, for /cost
+	quitting                   bool
 	// model and mode are the session's, as its events last said.
 	model string
 	mode  permission.Mode

@@ -164,6 +164,7 @@ func (m *Model) pausedNow() time.Duration {
 // dialogsChanged starts or stops the pause of the elapsed times as a question appears
 // or the last one goes.
 func (m *Model) dialogsChanged() {
+	m.dialogScroll = 0
 	switch open := len(m.dialogs) > 0; {
 	case open && m.pauseStart.IsZero():
 		m.pauseStart = time.Now()
