@@ -37,7 +37,12 @@ func fitBody(m *Model, body []string, avail int) []string {
 		return body
 	}
 	more := func(n int, where string) string {
-		return m.st.r(m.st.dim, fmt.Sprintf("  … %d row(s) %s not shown", n, where))
+		if where == "above" {
+			where += " not shown (pgup)"
+		} else {
+			where += " not shown"
+		}
+		return m.st.r(m.st.dim, fmt.Sprintf("  … %d row(s) %s", n, where))
 	}
 	focus := -1
 	for i, l := range body {
