@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/config"
+	"github.com/gantry-dev/gantry/internal/contain"
 )
 
 // toolRows say what the tools that need programs outside gantry find here: eval's
@@ -56,7 +57,7 @@ func pythonRows(cfg *config.Config, cwd string) []DoctorRow {
 print(sys.version.split()[0])
 for m in ("pandas", "matplotlib", "numpy"):
     print(m, u.find_spec(m) is not None)`
-	out, err := exec.CommandContext(ctx, path, "-c", probe).Output()
+	out, err := probeOutput(ctx, path, "-c", probe)
 	if err != nil {
 		return []DoctorRow{{Name: "eval: python", Value: fmt.Sprintf("%s (%s) does not run: %v", path, from, err), Problem: true}}
 	}
@@ -92,7 +93,7 @@ func nodeRow(cfg *config.Config) DoctorRow {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, path, "--version").Output()
+	out, err := probeOutput(ctx, path, "--version")
 	if err != nil {
 		return DoctorRow{Name: "eval: node", Value: fmt.Sprintf("%s does not run: %v", path, err), Problem: true}
 	}
@@ -193,5 +194,18 @@ func adapterRows() []DoctorRow {
 func pythonHas(module string) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 	defer cancel()
-	return exec.CommandContext(ctx, "python3", "-c", "import importlib.util as u, sys; sys.exit(u.find_spec(sys.argv[1]) is None)", module).Run() == nil
+	_, err := probeOutput(ctx, "python3", "-c", "import importlib.util as u, sys; sys.exit(u.find_spec(sys.argv[1]) is None)", module)
+	return err == nil
+}
+
+// probeWidening: doctor's probes of an interpreter (its version, whether a module
+// is found, without importing it) run outside the sandbox, through the door like
+// every process, as the checkpoints' git does: they run nothing of the project's.
+var probeWidening = &contain.Widening{Why: "doctor: gantry's own probes of eval's interpreters", OutsideSandbox: true}
+
+// probeOutput runs argv through the door (contained, in a PID namespace where one
+// can be made) and returns its standard output.
+func probeOutput(ctx context.Context, argv ...string) ([]byte, error) {
+	var pol *contain.Policy
+	return pol.Process(contain.Spec{Argv: argv, Widen: probeWidening}).Output(ctx)
 }
