@@ -220,7 +220,7 @@ func TestResumeDoesNotBlockOnItsOwnEvents(t *testing.T) {
 	d.run(d.m.submit("/clear")) // another session: the list's is no longer the one in use
 	shown := func() int { return strings.Count(strings.Join(append(d.m.transcript, d.m.out...), "\n"), "resume me") }
 	before := shown()
-	d.msgs = make(chan tea.Msg) // as the program's: a send waits for the event loop
+	d.setCh(make(chan tea.Msg)) // as the program's: a send waits for the event loop
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

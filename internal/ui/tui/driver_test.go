@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,10 +22,27 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 // channel, commands run in goroutines, and every message goes through Update on the
 // test's goroutine.
 type driver struct {
-	t    *testing.T
-	m    *Model
+	t   *testing.T
+	m   *Model
+	dir string
+	// msgs is the channel the core's messages arrive on; a test may swap it (for an
+	// unbuffered one) while the core sends, so it is read and set under mu.
+	mu   sync.Mutex
 	msgs chan tea.Msg
-	dir  string
+}
+
+// ch is the channel messages arrive on now.
+func (d *driver) ch() chan tea.Msg {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.msgs
+}
+
+// setCh makes c the channel messages arrive on from now.
+func (d *driver) setCh(c chan tea.Msg) {
+	d.mu.Lock()
+	d.msgs = c
+	d.mu.Unlock()
 }
 
 func newDriver(t *testing.T, model *scripted.Provider, width, height int, color bool, setup func(dir string)) *driver {
@@ -43,7 +61,7 @@ func newDriver(t *testing.T, model *scripted.Provider, width, height int, color 
 	gone := make(chan struct{}) // the program has ended: sends give up
 	send := func(msg tea.Msg) {
 		select {
-		case d.msgs <- msg:
+		case d.ch() <- msg:
 		case <-gone:
 		}
 	}
@@ -85,7 +103,7 @@ func (d *driver) run(cmd tea.Cmd) {
 			return
 		}
 		if msg != nil {
-			d.msgs <- msg
+			d.ch() <- msg
 		}
 	}()
 }
@@ -98,7 +116,7 @@ func (d *driver) until(what string, cond func() bool) {
 	defer tick.Stop()
 	for !cond() {
 		select {
-		case msg := <-d.msgs:
+		case msg := <-d.ch():
 			d.update(msg)
 		case <-tick.C:
 		case <-deadline:
@@ -108,7 +126,7 @@ func (d *driver) until(what string, cond func() bool) {
 	// Drain what is already queued (prints of the last events).
 	for {
 		select {
-		case msg := <-d.msgs:
+		case msg := <-d.ch():
 			d.update(msg)
 		case <-time.After(30 * time.Millisecond):
 			return
