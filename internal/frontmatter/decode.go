@@ -29,7 +29,7 @@ func Decode(block string) (fields map[string]any, err error) {
 	case map[string]any:
 		return v, nil
 	}
-	return map[string]any{}, fmt.Errorf("it is %s, not a mapping of keys such as name and description", kind(v))
+	return map[string]any{}, fmt.Errorf("it is %s, not a mapping of keys such as name and description", Kind(v))
 }
 
 var position = regexp.MustCompile(`^\[(\d+):(\d+)\]\s*(.*)$`)
@@ -45,8 +45,8 @@ func problem(err error) error {
 	return fmt.Errorf("%s", first)
 }
 
-// kind names the kind of a YAML value in a sentence.
-func kind(v any) string {
+// Kind names the kind of a decoded YAML value in a sentence ("a number", "a list").
+func Kind(v any) string {
 	switch v.(type) {
 	case bool:
 		return "true or false"
@@ -54,8 +54,12 @@ func kind(v any) string {
 		return "a number"
 	case []any:
 		return "a list"
+	case map[string]any:
+		return "a mapping"
 	case string:
 		return "a string"
+	case nil:
+		return "empty"
 	}
 	return fmt.Sprintf("a %T", v)
 }

@@ -65,7 +65,7 @@ func (m *meta) nameOf(fields map[string]any) string {
 	s = strings.TrimSpace(s)
 	switch {
 	case !str:
-		m.problems = append(m.problems, fmt.Sprintf("its name is %s, not a string, so it is named after its file", kind(v)))
+		m.problems = append(m.problems, fmt.Sprintf("its name is %s, not a string, so it is named after its file", frontmatter.Kind(v)))
 		return ""
 	case s == "":
 		return ""
@@ -88,7 +88,7 @@ func (m *meta) descriptionOf(fields map[string]any, hasFrontMatter bool) (string
 	}
 	switch {
 	case ok && v != nil && !isString(v):
-		m.problems = append(m.problems, fmt.Sprintf("its description is %s, not a string, so the catalogue shows its first paragraph", kind(v)))
+		m.problems = append(m.problems, fmt.Sprintf("its description is %s, not a string, so the catalogue shows its first paragraph", frontmatter.Kind(v)))
 	case hasFrontMatter && len(fields) > 0:
 		m.problems = append(m.problems, "its front matter has no description, so the catalogue shows its first paragraph")
 	}
@@ -123,13 +123,13 @@ func (m *meta) allowedOf(fields map[string]any) []string {
 		for i, x := range v {
 			s, ok := x.(string)
 			if !ok {
-				m.problems = append(m.problems, fmt.Sprintf("item %d of its allowed-tools is %s, not a tool name, so it is ignored", i+1, kind(x)))
+				m.problems = append(m.problems, fmt.Sprintf("item %d of its allowed-tools is %s, not a tool name, so it is ignored", i+1, frontmatter.Kind(x)))
 				continue
 			}
 			out = append(out, splitTools(s)...)
 		}
 	default:
-		m.problems = append(m.problems, fmt.Sprintf("its allowed-tools is %s, not a string or a list of tool names, so it allows nothing", kind(v)))
+		m.problems = append(m.problems, fmt.Sprintf("its allowed-tools is %s, not a string or a list of tool names, so it allows nothing", frontmatter.Kind(v)))
 	}
 	return out
 }
@@ -165,23 +165,6 @@ func splitTools(s string) []string {
 func isString(v any) bool {
 	_, ok := v.(string)
 	return ok
-}
-
-// kind names the YAML type of a decoded value for a sentence.
-func kind(v any) string {
-	switch v.(type) {
-	case bool:
-		return "true or false"
-	case int, int64, uint64, float64, uint, int32:
-		return "a number"
-	case []any:
-		return "a list"
-	case map[string]any:
-		return "a mapping"
-	case nil:
-		return "empty"
-	}
-	return fmt.Sprintf("a %T", v)
 }
 
 // clip bounds a quoted value in a sentence.
