@@ -47,8 +47,12 @@ type x11 struct {
 	a11y *atspi // nil until the first Elements; a11yErr says why it is not there
 }
 
+// quietXGB silences xgb's logger, which would print on stderr (no .Xauthority, …):
+// once, as the open connections' goroutines read it.
+var quietXGB = sync.OnceFunc(func() { xgb.Logger = log.New(io.Discard, "", 0) })
+
 func openX11(display string) (*x11, error) {
-	xgb.Logger = log.New(io.Discard, "", 0) // it would print on stderr (no .Xauthority, …)
+	quietXGB()
 	c, err := xgb.NewConnDisplay(display)
 	if err != nil {
 		return nil, fmt.Errorf("%w: the X display %s does not answer (%v)", ErrNoDisplay, display, err)
