@@ -12,6 +12,8 @@ import (
 	"github.com/gantry-dev/gantry/internal/lsp"
 	"github.com/gantry-dev/gantry/internal/resource"
 	"github.com/gantry-dev/gantry/internal/tool"
+
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // lspRegistry builds the tools of dir with a pool, as a session does.
@@ -47,7 +49,7 @@ func TestLSPToolsDeclaredWhereAServerCanRun(t *testing.T) {
 		t.Fatalf("lsp declared though gopls is missing: %v", names)
 	}
 	if _, err := lookGopls(); err != nil {
-		t.Skip("gopls is not installed (go install golang.org/x/tools/gopls@v0.23.0); the rest needs it")
+		testenv.Missing(t, "gopls is not installed (go install golang.org/x/tools/gopls@v0.23.0); the rest needs it")
 	}
 	mod := project(t, "", map[string]string{"go.mod": "module m\n\ngo 1.22\n", "a.go": "package m\n\nfunc A() int { return 1 }\n"})
 	reg := lspRegistry(t, mod)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // debianPython has Debian's pandas and matplotlib (the PATH's python3 may not).
@@ -19,10 +21,10 @@ func needInterpreter(t *testing.T, lang string) string {
 	if lang == "javascript" {
 		var err error
 		if p, err = exec.LookPath("node"); err != nil {
-			t.Skip("node is not installed")
+			testenv.Missing(t, "node is not installed")
 		}
 	} else if _, err := os.Stat(p); err != nil {
-		t.Skip(debianPython + " is not here")
+		testenv.Missing(t, debianPython+" is not here")
 	}
 	return p
 }

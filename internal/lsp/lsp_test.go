@@ -15,13 +15,15 @@ import (
 	"github.com/gantry-dev/gantry/internal/resource"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // needGopls skips a test when gopls is not installed.
 func needGopls(t *testing.T) {
 	t.Helper()
 	if _, err := lookPath("gopls"); err != nil {
-		t.Skip("gopls is not installed (go install golang.org/x/tools/gopls@v0.23.0); skipping the real-server test")
+		testenv.Missing(t, "gopls is not installed (go install golang.org/x/tools/gopls@v0.23.0); skipping the real-server test")
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // everythingDir holds the reference MCP server of the MCP project, pinned in its
@@ -25,10 +27,10 @@ func everything(t *testing.T, name string) Server {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node is not on PATH: the test of the reference MCP server (npm @modelcontextprotocol/server-everything) needs Node.js and npm")
+		testenv.Missing(t, "node is not on PATH: the test of the reference MCP server (npm @modelcontextprotocol/server-everything) needs Node.js and npm")
 	}
 	if _, err := exec.LookPath("npm"); err != nil {
-		t.Skip("npm is not on PATH: the test of the reference MCP server (npm @modelcontextprotocol/server-everything) needs it to install the server")
+		testenv.Missing(t, "npm is not on PATH: the test of the reference MCP server (npm @modelcontextprotocol/server-everything) needs it to install the server")
 	}
 	pkg := filepath.Join(everythingDir, "node_modules", "@modelcontextprotocol", "server-everything")
 	install := "run `npm ci --no-audit --no-fund --prefix internal/mcpclient/testdata/everything` (scripts/test.sh runs it when needed)"

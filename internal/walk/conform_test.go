@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // tree is a small directory: file path → content; a path ending in "/" is an empty
@@ -81,7 +83,7 @@ var conformCases = []struct {
 func TestConformanceWithRipgrep(t *testing.T) {
 	rg, err := exec.LookPath("rg")
 	if err != nil {
-		t.Skip("rg is not installed")
+		testenv.Missing(t, "rg is not installed")
 	}
 	for _, c := range conformCases {
 		t.Run(c.name, func(t *testing.T) {

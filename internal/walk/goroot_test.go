@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 func gorootSrc(tb testing.TB) string {
@@ -24,7 +26,7 @@ func gorootSrc(tb testing.TB) string {
 func TestGorootLikeRipgrep(t *testing.T) {
 	rg, err := exec.LookPath("rg")
 	if err != nil {
-		t.Skip("rg is not installed")
+		testenv.Missing(t, "rg is not installed")
 	}
 	src := gorootSrc(t)
 	got, err := Files(context.Background(), src, Options{})

@@ -18,6 +18,8 @@ import (
 	"github.com/gantry-dev/gantry/internal/dap"
 	"github.com/gantry-dev/gantry/internal/procgroup"
 	"github.com/gantry-dev/gantry/internal/tool"
+
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // debianPython is the interpreter with Debian's debugpy (the PATH's may lack it).
@@ -454,7 +456,7 @@ func TestDebugAttach(t *testing.T) {
 		h.setup(c)
 		dlv, err := exec.LookPath("dlv")
 		if err != nil {
-			t.Skip("dlv is not installed")
+			testenv.Missing(t, "dlv is not installed")
 		}
 		port := freePort(t)
 		startServer(t, h.dir, regexp.MustCompile(`listening at`), dlv, "debug", "--headless", "--accept-multiclient",

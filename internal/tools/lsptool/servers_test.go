@@ -14,6 +14,8 @@ import (
 	"github.com/gantry-dev/gantry/internal/resource"
 	"github.com/gantry-dev/gantry/internal/tool"
 	"github.com/gantry-dev/gantry/internal/tools/fs"
+
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // The fixture projects and the servers npm installs for the tests.
@@ -30,7 +32,7 @@ func nodeBin(t *testing.T, name string) string {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s is not installed (npm ci --no-audit --no-fund --prefix internal/lsp/testdata/servers); skipping the real-server test", name)
+		testenv.Missing(t, name+" is not installed (npm ci --no-audit --no-fund --prefix internal/lsp/testdata/servers); skipping the real-server test")
 	}
 	return p
 }
@@ -43,7 +45,7 @@ func clangdBin(t *testing.T) string {
 			return p
 		}
 	}
-	t.Skip("clangd-19 is not installed (apt-get install clangd-19); skipping the real-server test")
+	testenv.Missing(t, "clangd-19 is not installed (apt-get install clangd-19); skipping the real-server test")
 	return ""
 }
 
@@ -347,7 +349,7 @@ func goplsBin(t *testing.T) string {
 			return p
 		}
 	}
-	t.Skip("gopls is not installed (go install golang.org/x/tools/gopls@v0.23.0); skipping the real-server test")
+	testenv.Missing(t, "gopls is not installed (go install golang.org/x/tools/gopls@v0.23.0); skipping the real-server test")
 	return ""
 }
 

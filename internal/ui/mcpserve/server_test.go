@@ -20,6 +20,8 @@ import (
 
 	"github.com/gantry-dev/gantry/internal/app"
 	"github.com/gantry-dev/gantry/internal/procgroup/proctest"
+
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -269,7 +271,7 @@ func TestElicitation(t *testing.T) {
 // connection, not to another's.
 func TestEvalStateIsTheConnections(t *testing.T) {
 	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed")
+		testenv.Missing(t, "node is not installed")
 	}
 	dir := project(t)
 	s := newServer(t, app.Options{Cwd: dir, PermissionMode: "yolo"})
