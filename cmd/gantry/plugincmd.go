@@ -59,14 +59,7 @@ func pluginCommand(ctx context.Context, args []string, out, errOut io.Writer) in
 		return 0
 	case verb == "list" && len(operands) == 0 && !*project:
 		lines, err := app.ListPlugins(cwd)
-		if err != nil {
-			fmt.Fprintln(errOut, "gantry:", sentence(err))
-			return 1
-		}
-		for _, l := range lines {
-			fmt.Fprintln(out, l)
-		}
-		return 0
+		return printLines(out, errOut, lines, err)
 	case verb == "remove" && len(operands) == 1:
 		dir, err := app.RemovePlugin(cwd, operands[0], *project)
 		if err != nil {
@@ -78,6 +71,18 @@ func pluginCommand(ctx context.Context, args []string, out, errOut io.Writer) in
 	}
 	fmt.Fprintln(errOut, pluginUsage)
 	return 2
+}
+
+// printLines prints a listing's lines (exit 0), or its error (exit 1).
+func printLines(out, errOut io.Writer, lines []string, err error) int {
+	if err != nil {
+		fmt.Fprintln(errOut, "gantry:", sentence(err))
+		return 1
+	}
+	for _, l := range lines {
+		fmt.Fprintln(out, l)
+	}
+	return 0
 }
 
 // marketplaceCommand runs `gantry plugin marketplace add|list|remove` with args.
@@ -93,14 +98,7 @@ func marketplaceCommand(ctx context.Context, cwd string, args []string, out, err
 		return 0
 	case args[0] == "list" && len(args) == 1:
 		lines, err := app.ListMarketplaces(cwd)
-		if err != nil {
-			fmt.Fprintln(errOut, "gantry:", sentence(err))
-			return 1
-		}
-		for _, l := range lines {
-			fmt.Fprintln(out, l)
-		}
-		return 0
+		return printLines(out, errOut, lines, err)
 	case args[0] == "remove" && len(args) == 2:
 		dir, err := app.RemoveMarketplace(args[1])
 		if err != nil {

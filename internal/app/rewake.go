@@ -51,19 +51,10 @@ func (a *App) takeWakes() []llm.Block { return a.wake.take() }
 // rewake keeps what an asyncRewake hook said for the model, says so to the person,
 // and starts a turn for it unless one is waiting to start or the session starts none.
 func (a *App) rewake(r hook.Rewake) {
-	w := &a.wake
-	w.mu.Lock()
-	if w.closed {
-		w.mu.Unlock()
+	kept, start := a.wake.keep(wakeReminder(r), !a.opts.OnePrompt && !a.opts.ToolServer && !a.opts.NoModel)
+	if !kept {
 		return
 	}
-	w.pending = append(w.pending, llm.Block{Type: llm.BlockText, Text: wakeReminder(r)})
-	start := !w.starting && !a.opts.OnePrompt && !a.opts.ToolServer && !a.opts.NoModel
-	if start {
-		w.starting = true
-		w.wg.Add(1)
-	}
-	w.mu.Unlock()
 	a.emit(face.Notice{Text: wakeNotice(r), Info: true})
 	if start {
 		go a.wakeTurn()
@@ -74,20 +65,33 @@ func (a *App) rewake(r hook.Rewake) {
 // the model's next request, as a wake is kept but starting no turn, as Claude Code
 // gives it on the next turn; its systemMessage is shown to the person.
 func (a *App) hookLater(l hook.Later) {
-	w := &a.wake
-	w.mu.Lock()
-	if w.closed {
-		w.mu.Unlock()
-		return
-	}
+	text := ""
 	if l.Context != "" {
-		w.pending = append(w.pending, llm.Block{Type: llm.BlockText,
-			Text: fmt.Sprintf("<system-reminder>The %s (async) added:\n%s\n</system-reminder>", l.Hook, l.Context)})
+		text = fmt.Sprintf("<system-reminder>The %s (async) added:\n%s\n</system-reminder>", l.Hook, l.Context)
 	}
-	w.mu.Unlock()
-	if l.Message != "" {
+	if kept, _ := a.wake.keep(text, false); kept && l.Message != "" {
 		a.emit(face.Notice{Text: fmt.Sprintf("%s (the %s, async)", l.Message, l.Hook), Info: true})
 	}
+}
+
+// keep adds text ("": nothing) to the pending wakes unless the session has closed
+// (kept false). With turns, it also claims the start of a turn for them when no
+// goroutine waits to start one (start: the caller starts it).
+func (w *wakeState) keep(text string, turns bool) (kept, start bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return false, false
+	}
+	if text != "" {
+		w.pending = append(w.pending, llm.Block{Type: llm.BlockText, Text: text})
+	}
+	if turns && !w.starting {
+		w.starting = true
+		w.wg.Add(1)
+		return true, true
+	}
+	return true, false
 }
 
 // wakeReminder is what the model is given of a wake: the hook's rewakeMessage, when
