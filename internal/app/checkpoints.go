@@ -208,6 +208,24 @@ func (a *App) Checkpoints(ctx context.Context) ([]Checkpoint, error) {
 	if err != nil || len(list) == 0 {
 		return nil, err
 	}
+	commits := make([]string, len(list))
+	for i, c := range list {
+		commits[i] = c.Commit
+	}
+	changes, err := a.changesAfter(ctx, commits)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Checkpoint, len(list))
+	for i, c := range list {
+		out[i] = Checkpoint{N: c.N, Prompt: c.Prompt, At: c.At, Skipped: c.Skipped, Changes: changes[i]}
+	}
+	return out, nil
+}
+
+// changesAfter are, for each of the checkpoints' commits (oldest first), the changes
+// from it to the next one, the last one's to the work tree now.
+func (a *App) changesAfter(ctx context.Context, commits []string) ([][]checkpoint.Change, error) {
 	repo, err := a.checkpointRepo()
 	if err != nil {
 		return nil, err
@@ -216,17 +234,15 @@ func (a *App) Checkpoints(ctx context.Context) ([]Checkpoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Checkpoint, len(list))
-	for i, c := range list {
+	out := make([][]checkpoint.Change, len(commits))
+	for i, c := range commits {
 		next := now.Commit
-		if i+1 < len(list) {
-			next = list[i+1].Commit
+		if i+1 < len(commits) {
+			next = commits[i+1]
 		}
-		changes, err := repo.Diff(ctx, c.Commit, next)
-		if err != nil {
+		if out[i], err = repo.Diff(ctx, c, next); err != nil {
 			return nil, err
 		}
-		out[i] = Checkpoint{N: c.N, Prompt: c.Prompt, At: c.At, Skipped: c.Skipped, Changes: changes}
 	}
 	return out, nil
 }

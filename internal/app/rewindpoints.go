@@ -87,22 +87,16 @@ func (a *App) RewindPoints(ctx context.Context) ([]RewindPoint, error) {
 		live, liveAt = append(live, c), append(liveAt, i)
 	}
 	if len(live) > 0 {
-		repo, err := a.checkpointRepo()
-		if err != nil {
-			return nil, err
-		}
-		now, err := a.snapshotNow(ctx, repo)
-		if err != nil {
-			return nil, err
-		}
+		commits := make([]string, len(live))
 		for j, c := range live {
-			next := now.Commit
-			if j+1 < len(live) {
-				next = live[j+1].Commit
-			}
-			if points[liveAt[j]].Changes, err = repo.Diff(ctx, c.Commit, next); err != nil {
-				return nil, err
-			}
+			commits[j] = c.Commit
+		}
+		changes, err := a.changesAfter(ctx, commits)
+		if err != nil {
+			return nil, err
+		}
+		for j := range live {
+			points[liveAt[j]].Changes = changes[j]
 		}
 	}
 	// In the conversation's order; a restore point comes before the prompt that
