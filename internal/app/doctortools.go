@@ -11,6 +11,7 @@ import (
 
 	"github.com/gantry-dev/gantry/internal/config"
 	"github.com/gantry-dev/gantry/internal/contain"
+	"github.com/gantry-dev/gantry/internal/tools/evaltool"
 )
 
 // toolRows say what the tools that need programs outside gantry find here: eval's
@@ -33,7 +34,7 @@ const probeTimeout = 10 * time.Second
 // evaltool chooses it (eval.python, the project's .venv or venv, else python3), with
 // its version and the optional modules: pandas (tables), matplotlib (plots).
 func pythonRows(cfg *config.Config, cwd string) []DoctorRow {
-	p, from := cfg.Eval.Python, "eval.python"
+	p, from := evaltool.Section.Of(cfg).Python, "eval.python"
 	if p == "" {
 		for _, v := range []string{".venv", "venv"} {
 			c := filepath.Join(cwd, v, "bin", "python")
@@ -83,7 +84,7 @@ for m in ("pandas", "matplotlib", "numpy"):
 
 // nodeRow names the Node.js of eval's JavaScript kernel, and its version.
 func nodeRow(cfg *config.Config) DoctorRow {
-	p := cfg.Eval.Node
+	p := evaltool.Section.Of(cfg).Node
 	if p == "" {
 		p = "node"
 	}

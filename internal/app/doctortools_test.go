@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gantry-dev/gantry/internal/config"
+	"github.com/gantry-dev/gantry/internal/tools/evaltool"
 )
 
 // The doctor names the Python eval would run (here the project's .venv) with its
@@ -28,7 +29,7 @@ func TestDoctorToolRows(t *testing.T) {
 	}
 	t.Setenv("DISPLAY", "")
 	cfg := &config.Config{}
-	cfg.Eval.Node = filepath.Join(dir, "no-node")
+	evaltool.Section.Set(cfg, evaltool.Config{Node: filepath.Join(dir, "no-node")})
 	rows := toolRows(cfg, dir)
 	text := map[string]DoctorRow{}
 	var all []string

@@ -2,14 +2,11 @@ package app
 
 import (
 	"context"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gantry-dev/gantry/internal/config"
-	"github.com/gantry-dev/gantry/internal/lsp"
 	"github.com/gantry-dev/gantry/internal/resource"
 	"github.com/gantry-dev/gantry/internal/tool"
 
@@ -69,41 +66,5 @@ func TestLSPToolsDeclaredWhereAServerCanRun(t *testing.T) {
 	r := inv.Run(context.Background())
 	if r.IsError || !strings.Contains(r.Text, "New diagnostics from the language server:\na.go:3: error: cannot use \"one\"") {
 		t.Fatalf("edit_file in a Go module:\n%s", r.Text)
-	}
-}
-
-// TestLSPServerRowsFromConfig: every key of a config row reaches the server table,
-// and the config's list of clean probes is internal/lsp's.
-func TestLSPServerRowsFromConfig(t *testing.T) {
-	if !slices.Equal(config.LSPCleanProbes, lsp.CleanProbes) {
-		t.Fatalf("config allows clean probes %v, internal/lsp has %v", config.LSPCleanProbes, lsp.CleanProbes)
-	}
-	cfg := &config.Config{LSP: config.LSP{DiagnosticsWait: 5, Servers: map[string]config.LSPServer{
-		"vtsls": {Command: "vtsls", Args: []string{"--stdio"}, Markers: []string{"package.json"}, Languages: []string{".mts"},
-			InitializationOptions: map[string]any{"a": 1}, Checker: "tsc", LanguageID: "typescript",
-			ReadyOnDiagnostics: true, CleanProbe: "tsserver"},
-		"gopls": {Checker: "staticcheck ./..."},
-	}}}
-	o := lspOptions(cfg)
-	if o.DiagnosticsWait != 5*time.Second {
-		t.Errorf("wait %v", o.DiagnosticsWait)
-	}
-	var vt, gp lsp.Spec
-	for _, s := range o.Servers {
-		switch s.Name {
-		case "vtsls":
-			vt = s
-		case "gopls":
-			gp = s
-		}
-	}
-	want := lsp.Spec{Name: "vtsls", Commands: []string{"vtsls"}, Args: []string{"--stdio"}, Markers: []string{"package.json"},
-		Extensions: []string{".mts"}, InitOptions: []byte(`{"a":1}`), Checker: "tsc", LanguageID: "typescript",
-		ReadyOnDiagnostics: true, CleanProbe: "tsserver"}
-	if !reflect.DeepEqual(vt, want) {
-		t.Errorf("the vtsls row:\n got %+v\nwant %+v", vt, want)
-	}
-	if gp.Checker != "staticcheck ./..." || !slices.Equal(gp.Commands, []string{"gopls"}) || !slices.Equal(gp.Markers, []string{"go.mod"}) {
-		t.Errorf("the gopls row keeps what the config leaves: %+v", gp)
 	}
 }

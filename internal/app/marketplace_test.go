@@ -12,6 +12,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/config"
 	"github.com/gantry-dev/gantry/internal/llm/scripted"
 	"github.com/gantry-dev/gantry/internal/lsp"
+	"github.com/gantry-dev/gantry/internal/tools/lsptool"
 )
 
 // writeTree writes files (relative path → content) under root.
@@ -168,7 +169,7 @@ func TestPluginOutputStyleAndLanguageServerInASession(t *testing.T) {
 	if name, err := a.SetOutputStyle("demo:terse"); err != nil || name != "demo:terse" || !strings.Contains(a.agent.Config.System, "Answer in one line.") {
 		t.Errorf("set %q, %v", name, err)
 	}
-	opts := lspOptions(a.cfg)
+	opts := lsptool.Section.Of(a.cfg).ManagerOptions()
 	i := slices.IndexFunc(opts.Servers, func(s lsp.Spec) bool { return s.Name == "lua" })
 	if i < 0 || !slices.Equal(opts.Servers[i].Markers, []string{".git"}) || opts.Servers[i].LanguageID != "lua" || !slices.Equal(opts.Servers[i].Commands, []string{"lua-language-server"}) {
 		t.Errorf("servers %+v", opts.Servers)

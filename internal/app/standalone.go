@@ -72,7 +72,7 @@ func Standalone(ctx context.Context, cwd string, rules, trust bool) (reg *tool.R
 // with the registry (a session has one per conversation: addConversationSets).
 func standaloneTools(d deps) *tool.Registry {
 	reg, _, _, _ := buildTools(d)
-	eo := evalOptions(d.cfg)
+	eo := evaltool.Section.Of(d.cfg).Options()
 	eo.Policy = d.policy
 	ks := evaltool.New(eo)
 	reg.AddSetWhen(ks, ks.Usable)

@@ -83,7 +83,7 @@ func buildTools(d deps) (*tool.Registry, *shell.Set, *skill.Set, []string) {
 	var lm *lsp.Manager
 	var seen *lsptool.Seen
 	if d.pool != nil && d.cwd != "" {
-		lo := lspOptions(cfg)
+		lo := lsptool.Section.Of(cfg).ManagerOptions()
 		lo.Policy = d.policy
 		lm, seen = lsp.NewManager(d.pool, lo), lsptool.NewSeen()
 	}
@@ -157,11 +157,11 @@ func buildTools(d deps) (*tool.Registry, *shell.Set, *skill.Set, []string) {
 // supervisor's judge, the sandbox when there is one). A subagent and a vibe worker get
 // their own (App.ownTools), so that none sees another's variables or ends its session.
 func addConversationSets(reg *tool.Registry, d deps) {
-	o := debugOptions(d.cfg)
-	o.Policy = d.policy
+	o := debugtool.Section.Of(d.cfg).Options()
+	o.Policy, o.MaxOutput = d.policy, d.cfg.MaxOutput
 	dbg := debugtool.New(o)
 	reg.AddSetWhen(dbg, dbg.Usable)
-	eo := evalOptions(d.cfg)
+	eo := evaltool.Section.Of(d.cfg).Options()
 	eo.Policy = d.policy
 	ks := evaltool.New(eo)
 	reg.AddSetWhen(ks, ks.Usable)

@@ -50,12 +50,6 @@ type Config struct {
 	Compact Compact `yaml:"compact"`
 	// Sandbox configures the sandbox bash commands run in.
 	Sandbox Sandbox `yaml:"sandbox"`
-	// LSP configures the language servers of the lsp tools and of diagnostics on write.
-	LSP LSP `yaml:"lsp"`
-	// Debug configures the debug tool's adapters.
-	Debug Debug `yaml:"debug"`
-	// Eval configures the eval tool's kernels.
-	Eval Eval `yaml:"eval"`
 	// MCPServers are the MCP servers to connect to, by name: those of Claude Code's
 	// files (see loadClaudeMCP), then gantry's own, which win on a name clash.
 	MCPServers map[string]MCPServer `yaml:"mcpServers,omitempty"`
@@ -108,6 +102,9 @@ type Config struct {
 	// mcpChosen are the .mcp.json servers the Claude settings files choose (see
 	// mcpchoice.go).
 	mcpChosen mcpChoice
+	// sections are the values of the sections tool families register (lsp, debug,
+	// eval: section.go), by their index; each is a pointer to the section's type.
+	sections []any
 }
 
 // Models names the model tiers.
@@ -116,83 +113,19 @@ type Models struct {
 	Good string `yaml:"good,omitempty"`
 }
 
-// LSP configures the language servers.
-type LSP struct {
-	// DiagnosticsWait bounds, in seconds, the wait for a server's diagnostics after a
-	// write (0: the default, 10); the wait ends as soon as the server has published
-	// for the new version.
-	DiagnosticsWait int `yaml:"diagnosticsWait,omitempty"`
-	// Servers are rows of the server table by name: a row of a built-in server
-	// (gopls, pyright, typescript, clangd, rust-analyzer) changes the keys it sets;
-	// another name adds a server.
-	Servers map[string]LSPServer `yaml:"servers,omitempty"`
-}
-
-// LSPServer is one row of the language-server table.
-type LSPServer struct {
-	// Command is the binary (with Args); unset keeps a built-in row's.
-	Command string   `yaml:"command,omitempty"`
-	Args    []string `yaml:"args,omitempty"`
-	// Markers are the files that make a folder the server's root.
-	Markers []string `yaml:"markers,omitempty"`
+// PluginLSPServer is a language server an enabled plugin brings (its .lsp.json, in
+// Claude Code's shape), as the lsp tools' section takes it (internal/tools/lsptool).
+type PluginLSPServer struct {
+	// Command is the binary, with Args; PluginRootVar is replaced in both.
+	Command string
+	Args    []string
 	// Languages are the file extensions it serves, with their dot (".go").
-	Languages []string `yaml:"languages,omitempty"`
-	// InitializationOptions are sent as is in initialize.
-	InitializationOptions map[string]any `yaml:"initializationOptions,omitempty"`
-	// Checker is the shell command `lsp diagnostics "*"` runs in the root.
-	Checker string `yaml:"checker,omitempty"`
+	Languages []string
 	// LanguageID is the LSP language id of its files.
-	LanguageID string `yaml:"languageId,omitempty"`
-	// ReadyOnDiagnostics: a query waits for the opened file's diagnostics, then for
-	// the progress then running, before it asks (servers whose progress does not say
-	// their project is loaded).
-	ReadyOnDiagnostics bool `yaml:"readyOnDiagnostics,omitempty"`
-	// CleanProbe is how to learn at once that a clean file stayed clean after a
-	// write, for a server that then publishes nothing: one of LSPCleanProbes.
-	CleanProbe string `yaml:"cleanProbe,omitempty"`
+	LanguageID string
+	// InitializationOptions are sent as is in initialize.
+	InitializationOptions map[string]any
 }
-
-// Eval configures the eval tool.
-type Eval struct {
-	// Python and Node are the kernels' interpreters ("": the project's .venv or venv,
-	// else python3; node).
-	Python string `yaml:"python,omitempty"`
-	Node   string `yaml:"node,omitempty"`
-	// IdleTimeout is, in seconds, a cell's budget of time without a sign of life
-	// (0: the default, 300).
-	IdleTimeout int `yaml:"idleTimeout,omitempty"`
-}
-
-// Debug configures the debug tool.
-type Debug struct {
-	// Python is debugpy's interpreter ("": the project's .venv or venv, then
-	// python3 from PATH).
-	Python string `yaml:"python,omitempty"`
-	// Wait bounds, in seconds, how long launch, continue and the steps wait for the
-	// program to stop (0: the default, 30); the call then says it still runs.
-	Wait int `yaml:"wait,omitempty"`
-	// Adapters are rows of the adapter table by id: a built-in id (delve, debugpy,
-	// lldb, dart) changes the keys it sets; another id adds an adapter that speaks
-	// DAP on its standard streams.
-	Adapters map[string]DebugAdapter `yaml:"adapters,omitempty"`
-}
-
-// DebugAdapterIDs are the ids of the built-in adapter rows (internal/dap's Defaults).
-var DebugAdapterIDs = []string{"delve", "debugpy", "lldb", "dart"}
-
-// DebugAdapter is one row of the adapter table.
-type DebugAdapter struct {
-	// Command is the program and its arguments; unset keeps a built-in row's.
-	Command []string `yaml:"command,omitempty"`
-	// Markers are the files that make a folder the adapter's project.
-	Markers []string `yaml:"markers,omitempty"`
-	// Extensions are the program files it debugs, with their dot (".go").
-	Extensions []string `yaml:"extensions,omitempty"`
-}
-
-// LSPCleanProbes are the values of lsp.servers.<name>.cleanProbe (internal/lsp's
-// CleanProbes).
-var LSPCleanProbes = []string{"tsserver"}
 
 // Bash configures the bash tool.
 type Bash struct {
@@ -379,6 +312,7 @@ func Default() *Config {
 		Compact:        Compact{Threshold: 0.8},
 		Sandbox:        Sandbox{Network: true},
 		PermissionMode: "default",
+		sections:       (&Config{}).sectionValues(),
 	}
 }
 

@@ -278,34 +278,6 @@ func TestModelStringOrMapping(t *testing.T) {
 	}
 }
 
-func TestDebugMerge(t *testing.T) {
-	e := newEnv(t)
-	write(t, filepath.Join(e.user, "config.yaml"), "debug:\n  python: /opt/py/bin/python\n  wait: 5\n  adapters:\n    delve:\n      command: [/opt/dlv, dap]\n")
-	write(t, filepath.Join(e.root, ".gantry", "config.yaml"), "debug:\n  wait: 9\n  adapters:\n    node:\n      command: [js-debug-adapter]\n      extensions: [.js]\n      markers: [package.json]\n")
-	c, err := Load(e.root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.Debug.Python != "/opt/py/bin/python" || c.Debug.Wait != 9 || c.Debug.Adapters["delve"].Command[0] != "/opt/dlv" ||
-		c.Debug.Adapters["node"].Extensions[0] != ".js" || c.Debug.Adapters["node"].Markers[0] != "package.json" {
-		t.Fatalf("debug: %+v", c.Debug)
-	}
-}
-
-func TestLSPServersMerge(t *testing.T) {
-	e := newEnv(t)
-	write(t, filepath.Join(e.user, "config.yaml"), "lsp:\n  diagnosticsWait: 5\n  servers:\n    gopls:\n      command: /opt/gopls\n")
-	write(t, filepath.Join(e.root, ".gantry", "config.yaml"), "lsp:\n  servers:\n    zls:\n      command: zls\n      languages: [.zig]\n      markers: [build.zig]\n      initializationOptions: {semantic: true}\n")
-	c, err := Load(e.root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.LSP.DiagnosticsWait != 5 || c.LSP.Servers["gopls"].Command != "/opt/gopls" || c.LSP.Servers["zls"].Languages[0] != ".zig" ||
-		c.LSP.Servers["zls"].InitializationOptions["semantic"] != true {
-		t.Fatalf("lsp: %+v", c.LSP)
-	}
-}
-
 // The bounds of a response beside the stream's timeouts: read from the model
 // mapping, checked for range with the key's own bound.
 func TestModelResponseBounds(t *testing.T) {

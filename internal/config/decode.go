@@ -54,13 +54,17 @@ func decodeFile(path string, data []byte) (l *layer, pos *positions, err error) 
 		}
 		body = b
 	}
-	l, pos = &layer{}, indexPositions(body)
+	l, pos = &layer{sections: make([]any, len(sections))}, indexPositions(body)
 	if body == nil {
 		return l, pos, nil
 	}
-	if err := yaml.NodeToValue(body, l, yaml.Strict()); err != nil {
+	// The file decodes into layer's keys and the registered sections' at once, so that
+	// its first problem is reported, wherever it is, and anchors reach every key.
+	fl := newFileLayer()
+	if err := yaml.NodeToValue(body, fl.Interface(), yaml.Strict()); err != nil {
 		return nil, nil, decodeError(path, pos, err)
 	}
+	l = splitFileLayer(fl)
 	if err := checkScalars(path, pos); err != nil {
 		return nil, nil, err
 	}
@@ -130,7 +134,7 @@ func checkScalars(path string, pos *positions) error {
 		case *ast.NullNode, *ast.AliasNode:
 			continue // null sets nothing; an alias was checked where its anchor is
 		}
-		t := typeAt(reflect.TypeFor[layer](), s.path)
+		t := typeAt(fileLayerType(), s.path)
 		if t == nil {
 			continue
 		}
@@ -161,7 +165,7 @@ func mustBe(key string) string {
 	if key == "" {
 		return "the file must be a mapping of keys to values"
 	}
-	t := typeAt(reflect.TypeFor[layer](), splitPath(key))
+	t := typeAt(fileLayerType(), splitPath(key))
 	if t == nil {
 		// The error is at a value written under another key (through an alias, or under
 		// an unknown key): say no more than we know.

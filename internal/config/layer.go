@@ -22,9 +22,6 @@ type layer struct {
 	Checkpoints        *checkpointsLayer        `yaml:"checkpoints"`
 	Compact            *compactLayer            `yaml:"compact"`
 	Sandbox            *sandboxLayer            `yaml:"sandbox"`
-	LSP                *lspLayer                `yaml:"lsp"`
-	Debug              *debugLayer              `yaml:"debug"`
-	Eval               *evalLayer               `yaml:"eval"`
 	MCPServers         map[string]MCPServer     `yaml:"mcpServers"`
 	Hooks              map[string][]HookMatcher `yaml:"hooks"`
 	Permissions        *permissionsLayer        `yaml:"permissions"`
@@ -36,6 +33,10 @@ type layer struct {
 	TrustedFolders []string `yaml:"trustedFolders"`
 	// Plugins are plugin folders to enable (pluginload.go).
 	Plugins *stringList `yaml:"plugins"`
+
+	// sections are the file's layers of the registered sections, by their index (nil:
+	// the file does not set it): see section.go.
+	sections []any
 }
 
 // modelLayer is the model key: the model's name, or a mapping of the name and the
@@ -52,23 +53,6 @@ type modelLayer struct {
 type modelsLayer struct {
 	Fast *string `yaml:"fast"`
 	Good *string `yaml:"good"`
-}
-
-type lspLayer struct {
-	DiagnosticsWait *int                 `yaml:"diagnosticsWait"`
-	Servers         map[string]LSPServer `yaml:"servers"`
-}
-
-type evalLayer struct {
-	Python      *string `yaml:"python"`
-	Node        *string `yaml:"node"`
-	IdleTimeout *int    `yaml:"idleTimeout"`
-}
-
-type debugLayer struct {
-	Python   *string                 `yaml:"python"`
-	Wait     *int                    `yaml:"wait"`
-	Adapters map[string]DebugAdapter `yaml:"adapters"`
 }
 
 type toolsLayer struct {
@@ -183,28 +167,12 @@ func (l *layer) apply(c *Config) {
 	for name, srv := range l.MCPServers {
 		c.addMCPServer(name, srv)
 	}
-	if l.LSP != nil {
-		set(&c.LSP.DiagnosticsWait, l.LSP.DiagnosticsWait)
-		for name, srv := range l.LSP.Servers {
-			if c.LSP.Servers == nil {
-				c.LSP.Servers = map[string]LSPServer{}
-			}
-			c.LSP.Servers[name] = srv // a later file's row replaces an earlier one's
-		}
+	if len(l.sections) > 0 && len(c.sections) < len(sections) {
+		c.sections = c.sectionValues()
 	}
-	if l.Eval != nil {
-		set(&c.Eval.Python, l.Eval.Python)
-		set(&c.Eval.Node, l.Eval.Node)
-		set(&c.Eval.IdleTimeout, l.Eval.IdleTimeout)
-	}
-	if l.Debug != nil {
-		set(&c.Debug.Python, l.Debug.Python)
-		set(&c.Debug.Wait, l.Debug.Wait)
-		for id, row := range l.Debug.Adapters {
-			if c.Debug.Adapters == nil {
-				c.Debug.Adapters = map[string]DebugAdapter{}
-			}
-			c.Debug.Adapters[id] = row // a later file's row replaces an earlier one's
+	for i, sl := range l.sections {
+		if sl != nil {
+			sections[i].merge(sl, c.sections[i])
 		}
 	}
 	for event, ms := range l.Hooks {

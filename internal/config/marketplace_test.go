@@ -112,7 +112,7 @@ func TestPluginOutputStylesAndLanguageServers(t *testing.T) {
 	if !reflect.DeepEqual(p.OutputStyles, []string{filepath.Join(dir, "output-styles"), filepath.Join(dir, "styles", "loud.md")}) {
 		t.Errorf("styles %v", p.OutputStyles)
 	}
-	wantGo := LSPServer{Command: "gopls", Args: []string{"serve"}, Languages: []string{".go"}, LanguageID: "go"}
+	wantGo := PluginLSPServer{Command: "gopls", Args: []string{"serve"}, Languages: []string{".go"}, LanguageID: "go"}
 	if !reflect.DeepEqual(p.LSPServers["go"], wantGo) || p.LSPServers["lua"].Command != dir+"/bin/lua-ls" || len(p.LSPServers) != 2 {
 		t.Errorf("servers %+v", p.LSPServers)
 	}
@@ -126,13 +126,14 @@ func TestPluginOutputStylesAndLanguageServers(t *testing.T) {
 	}
 
 	// Enabled by the user: the servers join the table; the user's own "lua" wins.
-	write(t, filepath.Join(e.user, "config.yaml"), "plugins: ["+dir+"]\nlsp:\n  servers:\n    lua:\n      command: my-lua\n      languages: [.lua]\n")
+	// (The test's section takes a plugin's servers as the lsp tools' section does.)
+	write(t, filepath.Join(e.user, "config.yaml"), "plugins: ["+dir+"]\ndemo:\n  rows:\n    lua:\n      command: my-lua\n")
 	c, err := Load(e.root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.LSP.Servers["lua"].Command != "my-lua" || c.LSP.Servers["go"].Command != "gopls" {
-		t.Errorf("table %+v", c.LSP.Servers)
+	if rows := demoSection.Of(c).Rows; rows["lua"].Command != "my-lua" || rows["go"].Command != "gopls" {
+		t.Errorf("table %+v", rows)
 	}
 	if ps := c.Plugins(); len(ps) != 1 || !slices.ContainsFunc(ps[0].Skipped, func(s string) bool { return strings.Contains(s, "language server lua was left out") }) {
 		t.Errorf("plugins %+v", ps)
@@ -147,11 +148,11 @@ func TestPluginOutputStylesAndLanguageServers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := c.LSP.Servers["go"]; ok || !slices.ContainsFunc(c.Held().Programs, func(s string) bool { return strings.HasPrefix(s, "lsp.servers.go: gopls serve") }) {
-		t.Errorf("held %+v, table %+v", c.Held().Programs, c.LSP.Servers)
+	if _, ok := demoSection.Of(c).Rows["go"]; ok || !slices.ContainsFunc(c.Held().Programs, func(s string) bool { return strings.HasPrefix(s, "lsp.servers.go: gopls serve") }) {
+		t.Errorf("held %+v, table %+v", c.Held().Programs, demoSection.Of(c).Rows)
 	}
-	if c, err = Load(e.root); err != nil || c.LSP.Servers["go"].Command != "gopls" {
-		t.Errorf("trusted: table %+v, %v", c.LSP.Servers, err)
+	if c, err = Load(e.root); err != nil || demoSection.Of(c).Rows["go"].Command != "gopls" {
+		t.Errorf("trusted: table %+v, %v", demoSection.Of(c).Rows, err)
 	}
 }
 

@@ -269,15 +269,11 @@ func (c *Config) loadPlugins() {
 			srv.From = filepath.Join(p.Root, MCPJSONFile)
 			c.addMCPServer(n, srv)
 		}
-		for _, n := range sortedKeys(p.LSPServers) {
-			if _, taken := c.LSP.Servers[n]; taken {
-				p.Skipped = append(p.Skipped, fmt.Sprintf("its language server %s was left out: a server of that name is configured already", n))
-				continue
-			}
-			if c.LSP.Servers == nil {
-				c.LSP.Servers = map[string]LSPServer{}
-			}
-			c.LSP.Servers[n] = p.LSPServers[n]
+		if len(c.sections) < len(sections) {
+			c.sections = c.sectionValues()
+		}
+		for _, i := range sectionsByKey() {
+			p.Skipped = append(p.Skipped, sections[i].fromPlugin(c.sections[i], &p)...)
 		}
 		scope := "user"
 		if r.project {

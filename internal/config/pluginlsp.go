@@ -37,7 +37,7 @@ func (p *Plugin) readLSP(mpath string, raw json.RawMessage) error {
 				continue
 			}
 			if p.LSPServers == nil {
-				p.LSPServers = map[string]LSPServer{}
+				p.LSPServers = map[string]PluginLSPServer{}
 			}
 			p.LSPServers[name] = *row
 		}
@@ -47,7 +47,7 @@ func (p *Plugin) readLSP(mpath string, raw json.RawMessage) error {
 
 // lspRow maps one Claude Code language server onto a row of gantry's table; nil
 // when it cannot be (said in the sentences returned, with the keys not used).
-func (p *Plugin) lspRow(name string, keys map[string]json.RawMessage) (*LSPServer, []string) {
+func (p *Plugin) lspRow(name string, keys map[string]json.RawMessage) (*PluginLSPServer, []string) {
 	var s struct {
 		Command    string            `json:"command"`
 		Args       []string          `json:"args"`
@@ -68,7 +68,7 @@ func (p *Plugin) lspRow(name string, keys map[string]json.RawMessage) (*LSPServe
 		return nil, []string{fmt.Sprintf("its language server %s was left out: gantry speaks to language servers on stdio, not %s", name, s.Transport)}
 	}
 	expand := func(v string) string { return strings.ReplaceAll(v, PluginRootVar, p.Root) }
-	row := &LSPServer{Command: expand(s.Command), InitializationOptions: s.Init}
+	row := &PluginLSPServer{Command: expand(s.Command), InitializationOptions: s.Init}
 	for _, a := range s.Args {
 		row.Args = append(row.Args, expand(a))
 	}

@@ -42,7 +42,7 @@ type Plugin struct {
 	OutputStyles []string
 	// LSPServers are its language servers by the name its file gives them, as rows
 	// of gantry's server table (pluginlsp.go).
-	LSPServers map[string]LSPServer
+	LSPServers map[string]PluginLSPServer
 	// Skipped says what of the plugin gantry does not take, one sentence each.
 	Skipped []string
 }

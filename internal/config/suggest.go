@@ -14,7 +14,7 @@ func suggest(key string) string {
 		return ""
 	}
 	name := path[len(path)-1]
-	t := typeAt(reflect.TypeFor[layer](), path[:len(path)-1])
+	t := typeAt(fileLayerType(), path[:len(path)-1])
 	for t != nil && t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}

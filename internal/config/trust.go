@@ -137,45 +137,15 @@ func (c *Config) holdLayer(path string, l *layer) {
 
 // holdPrograms takes out of a project's config.yaml layer the programs it would have
 // gantry start later (language servers, debug adapters, the kernels' and debugpy's
-// interpreters), and says they are held back.
+// interpreters: what the registered sections' layers hold), and says they are held
+// back.
 func (c *Config) holdPrograms(l *layer) {
-	hold := func(key string, argv ...string) {
-		c.held.Programs = append(c.held.Programs, key+": "+strings.Join(argv, " "))
-	}
-	if l.LSP != nil {
-		names := make([]string, 0, len(l.LSP.Servers))
-		for n := range l.LSP.Servers {
-			names = append(names, n)
+	for _, i := range sectionsByKey() {
+		if h, ok := l.sections[i].(ProgramHolder); ok {
+			for _, p := range h.HoldPrograms() {
+				c.held.Programs = append(c.held.Programs, sections[i].key+"."+p)
+			}
 		}
-		sort.Strings(names)
-		for _, n := range names {
-			s := l.LSP.Servers[n]
-			hold("lsp.servers."+n, append([]string{s.Command}, s.Args...)...)
-		}
-		l.LSP.Servers = nil
-	}
-	if d := l.Debug; d != nil {
-		ids := make([]string, 0, len(d.Adapters))
-		for id := range d.Adapters {
-			ids = append(ids, id)
-		}
-		sort.Strings(ids)
-		for _, id := range ids {
-			hold("debug.adapters."+id, d.Adapters[id].Command...)
-		}
-		if d.Python != nil {
-			hold("debug.python", *d.Python)
-		}
-		d.Adapters, d.Python = nil, nil
-	}
-	if e := l.Eval; e != nil {
-		if e.Python != nil {
-			hold("eval.python", *e.Python)
-		}
-		if e.Node != nil {
-			hold("eval.node", *e.Node)
-		}
-		e.Python, e.Node = nil, nil
 	}
 }
 

@@ -71,25 +71,3 @@ func TestApprovalsAndTrustedFoldersAreTheUsers(t *testing.T) {
 		t.Errorf("the user's approval and trust: servers %v, held %v, trusts %v", c.MCPServers, c.Held().Servers, c.TrustedFolders())
 	}
 }
-
-// The programs a project's config.yaml would have gantry start later — language
-// servers, debug adapters, interpreters — are held back too; the user's are not.
-func TestLoadHeldLeavesOutTheProjectsPrograms(t *testing.T) {
-	e := newEnv(t)
-	e.userFile(t, "lsp:\n  servers:\n    gopls:\n      command: /opt/gopls\n")
-	e.projectFile(t, "lsp:\n  diagnosticsWait: 4\n  servers:\n    zls:\n      command: evil-zls\n      args: [--x]\n      languages: [.zig]\n"+
-		"debug:\n  python: /evil/python\n  adapters:\n    node:\n      command: [evil-adapter, dap]\n"+
-		"eval:\n  node: /evil/node\n  idleTimeout: 30\n")
-	c, err := LoadHeld(e.root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := "lsp.servers.zls: evil-zls --x|debug.adapters.node: evil-adapter dap|debug.python: /evil/python|eval.node: /evil/node"
-	if got := strings.Join(c.Held().Programs, "|"); got != want {
-		t.Errorf("held programs %q, want %q", got, want)
-	}
-	if _, ok := c.LSP.Servers["gopls"]; !ok || len(c.LSP.Servers) != 1 || len(c.Debug.Adapters) != 0 || c.Debug.Python != "" || c.Eval.Node != "" ||
-		c.LSP.DiagnosticsWait != 4 || c.Eval.IdleTimeout != 30 {
-		t.Errorf("lsp %+v, debug %+v, eval %+v", c.LSP, c.Debug, c.Eval)
-	}
-}

@@ -66,63 +66,9 @@ func validate(path string, l *layer, pos *positions) error {
 	for name, srv := range l.MCPServers {
 		v.mcpServer(keyPath{"mcpServers", name}, srv)
 	}
-	if l.LSP != nil {
-		if w := l.LSP.DiagnosticsWait; w != nil && (*w < 0 || *w > 60) {
-			v.fail(keyPath{"lsp", "diagnosticsWait"}, "must be between 0 (the default, 10) and 60 (seconds), not %d", *w)
-		}
-		for name, srv := range l.LSP.Servers {
-			at := keyPath{"lsp", "servers", name}
-			if strings.TrimSpace(name) == "" {
-				v.fail(at, "needs a name")
-			}
-			for i, ext := range srv.Languages {
-				if !strings.HasPrefix(ext, ".") || len(ext) < 2 || strings.ContainsAny(ext, "/ ") {
-					v.fail(at.child("languages").child("["+strconv.Itoa(i)+"]"), "must be a file extension with its dot, such as \".go\", not %q", ext)
-				}
-			}
-			for i, m := range srv.Markers {
-				if m == "" || strings.Contains(m, "/") {
-					v.fail(at.child("markers").child("["+strconv.Itoa(i)+"]"), "must be a file name, such as \"go.mod\", not %q", m)
-				}
-			}
-			if len(srv.Args) > 0 && srv.Command == "" {
-				v.fail(at.child("args"), "needs a command to pass them to")
-			}
-			if srv.CleanProbe != "" {
-				v.oneOf(at.child("cleanProbe"), srv.CleanProbe, LSPCleanProbes)
-			}
-		}
-	}
-	if l.Eval != nil {
-		if w := l.Eval.IdleTimeout; w != nil && (*w < 0 || *w > 86400) {
-			v.fail(keyPath{"eval", "idleTimeout"}, "must be between 0 (the default, 300) and 86400 (seconds), not %d", *w)
-		}
-	}
-	if l.Debug != nil {
-		if w := l.Debug.Wait; w != nil && (*w < 0 || *w > 600) {
-			v.fail(keyPath{"debug", "wait"}, "must be between 0 (the default, 30) and 600 (seconds), not %d", *w)
-		}
-		for id, row := range l.Debug.Adapters {
-			at := keyPath{"debug", "adapters", id}
-			if strings.TrimSpace(id) == "" {
-				v.fail(at, "needs an id")
-			}
-			if len(row.Command) > 0 && strings.TrimSpace(row.Command[0]) == "" {
-				v.fail(at.child("command"), "must start with the adapter's program")
-			}
-			if len(row.Command) == 0 && !slices.Contains(DebugAdapterIDs, id) {
-				v.fail(at.child("command"), "is needed: a new adapter (not one of %s) has no command of its own", strings.Join(DebugAdapterIDs, ", "))
-			}
-			for i, ext := range row.Extensions {
-				if !strings.HasPrefix(ext, ".") || len(ext) < 2 || strings.ContainsAny(ext, "/ ") {
-					v.fail(at.child("extensions").child("["+strconv.Itoa(i)+"]"), "must be a file extension with its dot, such as \".go\", not %q", ext)
-				}
-			}
-			for i, m := range row.Markers {
-				if m == "" || strings.Contains(m, "/") {
-					v.fail(at.child("markers").child("["+strconv.Itoa(i)+"]"), "must be a file name, such as \"go.mod\", not %q", m)
-				}
-			}
+	for i, sl := range l.sections {
+		if sl != nil {
+			sections[i].check(sl, Checker{&v, keyPath{sections[i].key}})
 		}
 	}
 	for event, matchers := range l.Hooks {
