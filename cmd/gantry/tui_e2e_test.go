@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/llm/fakellm"
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // tuiWait is how long a screen may take to show what a test waits for.
@@ -32,14 +33,11 @@ type tuiTerm struct {
 	pid    int // gantry's: the pane runs it directly, with no shell between
 }
 
-// needTmux fails the test when tmux is missing: the terminal UI is only tested
-// through it, so a machine without it would silently test nothing.
+// needTmux ends the test as testenv says when tmux is missing: the terminal UI is
+// only tested through it.
 func needTmux(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Fatalf("tmux is not installed: the terminal UI end-to-end tests drive gantry inside tmux " +
-			"(install the Debian package tmux; .ci/run does)")
-	}
+	testenv.Need(t, "tmux")
 }
 
 // startTUI runs gantry with args in dir inside a new tmux server of width × height.
