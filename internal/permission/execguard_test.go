@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/contain"
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // guardOf is the exec guard of deny rules.
@@ -51,9 +52,7 @@ func supervised(t *testing.T, g *ExecGuard, dir, script string) (string, []conta
 func need(t *testing.T, programs ...string) {
 	t.Helper()
 	for _, p := range programs {
-		if _, err := exec.LookPath(p); err != nil {
-			t.Skipf("%s is not installed here", p)
-		}
+		testenv.Need(t, p)
 	}
 }
 

@@ -40,6 +40,22 @@ func Need(t testing.TB, program string) string {
 	return p
 }
 
+// Has reports whether program is on the PATH, for a test that checks many cases and
+// leaves out those whose program is missing: under .ci/run a missing one fails the
+// test (which goes on with the others); elsewhere the log says it was left out.
+func Has(t testing.TB, program string) bool {
+	t.Helper()
+	if _, err := exec.LookPath(program); err == nil {
+		return true
+	}
+	if Installed() {
+		t.Errorf("%s is not installed (.ci/run installs it, and GANTRY_TEST_ADAPTERS says everything is installed)", program)
+	} else {
+		t.Logf("%s is not installed: the cases that need it are left out", program)
+	}
+	return false
+}
+
 // NeedFile ends the test as Missing says when path (a program or module outside the
 // PATH) is not there; what names it and how it is installed.
 func NeedFile(t testing.TB, path, what string) {

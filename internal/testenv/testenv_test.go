@@ -23,6 +23,10 @@ func (r *recorder) Fatalf(format string, args ...any) {
 	runtime.Goexit()
 }
 
+func (r *recorder) Errorf(format string, args ...any) { r.fatal = fmt.Sprintf(format, args...) }
+
+func (r *recorder) Logf(format string, args ...any) { r.skip = fmt.Sprintf(format, args...) }
+
 func (r *recorder) Skip(args ...any) {
 	r.skip = fmt.Sprint(args...)
 	runtime.Goexit()
@@ -49,7 +53,16 @@ func TestNeedSkipsLocallyAndFailsUnderCI(t *testing.T) {
 	if r.skip != "no-such-program-here is not installed" || r.fatal != "" {
 		t.Errorf("without .ci/run: skip %q, fatal %q", r.skip, r.fatal)
 	}
+	var has bool
+	r = run(t, func(tb testing.TB) { has = Has(tb, "no-such-program-here") })
+	if has || r.fatal != "" || !strings.Contains(r.skip, "left out") {
+		t.Errorf("Has without .ci/run: %v, said %q, failed %q", has, r.skip, r.fatal)
+	}
 	t.Setenv("GANTRY_TEST_ADAPTERS", "1")
+	r = run(t, func(tb testing.TB) { has = Has(tb, "no-such-program-here") })
+	if has || !strings.HasPrefix(r.fatal, "no-such-program-here is not installed (.ci/run") {
+		t.Errorf("Has under .ci/run: %v, failed %q", has, r.fatal)
+	}
 	r = run(t, func(tb testing.TB) { NeedFile(tb, "/no/such/file", "the adapter") })
 	if r.skip != "" || !strings.HasPrefix(r.fatal, "the adapter is not here (/no/such/file) (.ci/run installs it") {
 		t.Errorf("under .ci/run: skip %q, fatal %q", r.skip, r.fatal)

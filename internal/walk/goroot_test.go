@@ -24,10 +24,7 @@ func gorootSrc(tb testing.TB) string {
 
 // TestGorootLikeRipgrep lists the Go sources, a tree no one here wrote, as rg does.
 func TestGorootLikeRipgrep(t *testing.T) {
-	rg, err := exec.LookPath("rg")
-	if err != nil {
-		testenv.Missing(t, "rg is not installed")
-	}
+	rg := testenv.Need(t, "rg")
 	src := gorootSrc(t)
 	got, err := Files(context.Background(), src, Options{})
 	if err != nil {

@@ -17,25 +17,20 @@ import (
 
 	"github.com/gantry-dev/gantry/internal/dap"
 	"github.com/gantry-dev/gantry/internal/procgroup"
-	"github.com/gantry-dev/gantry/internal/tool"
-
 	"github.com/gantry-dev/gantry/internal/testenv"
+	"github.com/gantry-dev/gantry/internal/tool"
 )
 
 // debianPython is the interpreter with Debian's debugpy (the PATH's may lack it).
 const debianPython = "/usr/bin/python3"
 
-// need skips a test whose adapter cannot run here, or fails it when
-// GANTRY_TEST_ADAPTERS is set (.ci/run installs every adapter and sets it).
+// need ends a test whose adapter cannot run here as testenv.Missing says.
 func need(t *testing.T, id, dir string) {
 	t.Helper()
 	for _, s := range dap.Defaults() {
 		if s.ID == id {
 			if u := dap.Check(context.Background(), &s, dir, debianPython, nil); u.Why != "" {
-				if os.Getenv("GANTRY_TEST_ADAPTERS") != "" {
-					t.Fatalf("%s: %s", id, u.Why)
-				}
-				t.Skip(u.Why)
+				testenv.Missing(t, u.Why)
 			}
 			return
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gantry-dev/gantry/internal/testenv"
 	"github.com/gantry-dev/gantry/internal/tool"
 )
 
@@ -81,9 +82,6 @@ func gorootSrc(tb testing.TB) string {
 
 func lookRg(tb testing.TB) string {
 	tb.Helper()
-	rg, err := exec.LookPath("rg")
-	if err != nil {
-		tb.Skip("rg is not installed")
-	}
+	rg := testenv.Need(tb, "rg")
 	return rg
 }

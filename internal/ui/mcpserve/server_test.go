@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,7 +19,6 @@ import (
 
 	"github.com/gantry-dev/gantry/internal/app"
 	"github.com/gantry-dev/gantry/internal/procgroup/proctest"
-
 	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
@@ -270,9 +268,7 @@ func TestElicitation(t *testing.T) {
 // Kernels belong to the session: a variable lives to the next call of the same
 // connection, not to another's.
 func TestEvalStateIsTheConnections(t *testing.T) {
-	if _, err := exec.LookPath("node"); err != nil {
-		testenv.Missing(t, "node is not installed")
-	}
+	testenv.Need(t, "node")
 	dir := project(t)
 	s := newServer(t, app.Options{Cwd: dir, PermissionMode: "yolo"})
 	addr := serveHTTP(t, s, HTTPOptions{Token: "sekrit"})
