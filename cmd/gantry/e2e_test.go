@@ -431,9 +431,11 @@ func TestInterruptKillsTheRunningCommand(t *testing.T) {
 		cmd.Process.Kill()
 		t.Fatal("the command never started")
 	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() }) // should it outlive the bound below
 	start := time.Now()
 	cmd.Process.Signal(os.Interrupt)
-	err := cmd.Wait()
+	var err error
+	testenv.Done(t, func() { err = cmd.Wait() }, testenv.Bound, "gantry to exit after its interrupt")
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
 		t.Fatalf("exit: %v, stderr %q", err, stderr.String())
 	}

@@ -274,7 +274,7 @@ func TestMCPOverHTTP(t *testing.T) {
 	}()
 	if url == "" {
 		_ = cmd.Process.Kill()
-		t.Fatalf("gantry mcp --http said no address: %v", <-exited)
+		t.Fatalf("gantry mcp --http said no address: %v", testenv.Recv(t, exited, testenv.Bound, "gantry mcp --http to end once killed"))
 	}
 	marker := fmt.Sprintf("300.%d", time.Now().UnixNano())
 	steps := append(mcpSteps(marker), map[string]any{"op": "noToken"})

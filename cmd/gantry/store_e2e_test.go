@@ -284,7 +284,7 @@ func TestParallelNewSessions(t *testing.T) {
 			}
 		})
 	}
-	wg.Wait()
+	testenv.Wait(t, &wg, 2*time.Minute, "the eight runs of gantry (each within a minute)")
 	for i, o := range outs {
 		if o.code != 0 || o.stderr != "" {
 			t.Errorf("run %d: exit %d, stderr %q", i, o.code, o.stderr)

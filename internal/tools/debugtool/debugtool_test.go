@@ -484,7 +484,7 @@ func TestDebugExpires(t *testing.T) {
 	h.d.onExpire = func() { close(expired) }
 	h.ok(A{"operation": "breakpoints", "file": "prog.py", "lines": []int{10}})
 	h.ok(A{"operation": "launch", "program": "prog.py"}, "Stopped (breakpoint")
-	<-expired
+	testenv.Recv(t, expired, testenv.Bound, "the session to expire after its 1 s to live")
 	h.fails(A{"operation": "stack"}, "expired after 1s")
 	h.fails(A{"operation": "stack"}, "No debug session runs")
 }
@@ -501,7 +501,7 @@ func TestDebugAdapterCrash(t *testing.T) {
 	if err := syscall.Kill(s.Pid(), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	<-s.Done()
+	testenv.Recv(t, s.Done(), testenv.Bound, "the killed adapter's session to end")
 	h.fails(A{"operation": "stack"}, "debugpy adapter ended unexpectedly")
 	h.fails(A{"operation": "stack"}, "No debug session runs")
 	h.ok(A{"operation": "launch", "program": "prog.py"}, "Stopped (breakpoint") // a new session starts

@@ -305,7 +305,7 @@ func TestKernelLife(t *testing.T) {
 	if err := syscall.Kill(k.Pid(), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	<-k.Ended()
+	testenv.Recv(t, k.Ended(), testenv.Bound, "the killed kernel to be seen ended")
 	h.ok(py("'v' in globals()"), "had ended", "→ False")
 	h.fails(py("import os\nos.closerange(3, 1024)\nprint('closed')"), "kernel ended during the cell")
 	h.ok(py("'after'"), "→ 'after'")

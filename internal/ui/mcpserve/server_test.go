@@ -89,7 +89,7 @@ func connectAt(t *testing.T, s *Server, co *mcp.ClientOptions, version string) *
 	t.Cleanup(func() {
 		_ = cs.Close()
 		cancel()
-		if err := <-done; err != nil {
+		if err := testenv.Recv(t, done, testenv.Bound, "the server's run to end once cancelled"); err != nil {
 			t.Errorf("the server's run: %v", err)
 		}
 	})
@@ -344,7 +344,7 @@ func serveHTTP(t *testing.T, s *Server, o HTTPOptions) string {
 	go func() { done <- s.ServeHTTP(ctx, l, o) }()
 	t.Cleanup(func() {
 		cancel()
-		if err := <-done; err != nil {
+		if err := testenv.Recv(t, done, testenv.Bound, "ServeHTTP to end once cancelled"); err != nil {
 			t.Error(err)
 		}
 	})
@@ -412,7 +412,7 @@ func TestHangUpMidCall(t *testing.T) {
 	}()
 	proctest.WaitUntil(t, "the command to run", func() bool { return proctest.Running(marker) })
 	c3.Close()
-	<-answered
+	testenv.Recv(t, answered, testenv.Bound, "the hung-up request to end")
 	proctest.WaitUntil(t, "the command to be killed after the hang-up", func() bool { return !proctest.Running(marker) })
 }
 
@@ -437,7 +437,7 @@ func TestCloseEndsTheSessionsProcesses(t *testing.T) {
 	}
 	proctest.WaitUntil(t, "the background command", func() bool { return proctest.Running(marker) })
 	_ = cs.Close() // the client goes: its session, and the command, go with it
-	if err := <-done; err != nil {
+	if err := testenv.Recv(t, done, testenv.Bound, "the server's run to end once its client went"); err != nil {
 		t.Error(err)
 	}
 	if proctest.Running(marker) {
