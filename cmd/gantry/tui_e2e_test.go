@@ -241,7 +241,12 @@ func (tt *tuiTerm) exited() (code int, paneDead bool) {
 			screen := tt.screen()
 			// Go prints its goroutines on SIGQUIT: what gantry waits for.
 			_ = syscall.Kill(tt.pid, syscall.SIGQUIT)
-			time.Sleep(time.Second)
+			// Go exits once it has printed them: wait for that, not for a guess.
+			for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+				if _, z := zombieStatus(tt.pid); z || syscall.Kill(tt.pid, 0) != nil {
+					break
+				}
+			}
 			dump := tt.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "g")
 			if i := strings.Index(dump, "SIGQUIT"); i >= 0 {
 				dump = dump[i:]
