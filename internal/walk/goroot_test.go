@@ -2,6 +2,7 @@ package walk
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"os/exec"
 	"path/filepath"
@@ -17,7 +18,7 @@ func gorootSrc(tb testing.TB) string {
 	tb.Helper()
 	out, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
-		tb.Skipf("go env GOROOT: %v", err)
+		testenv.Missing(tb, fmt.Sprintf("go env GOROOT: %v", err))
 	}
 	return filepath.Join(strings.TrimSpace(string(out)), "src")
 }

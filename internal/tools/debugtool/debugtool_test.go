@@ -449,10 +449,7 @@ func TestDebugAttach(t *testing.T) {
 		c := cases["go"]
 		h := newHarness(t, Options{})
 		h.setup(c)
-		dlv, err := exec.LookPath("dlv")
-		if err != nil {
-			testenv.Missing(t, "dlv is not installed")
-		}
+		dlv := testenv.Need(t, "dlv")
 		port := freePort(t)
 		startServer(t, h.dir, regexp.MustCompile(`listening at`), dlv, "debug", "--headless", "--accept-multiclient",
 			"--listen=127.0.0.1:"+strconv.Itoa(port), ".")

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -75,7 +76,7 @@ func gorootSrc(tb testing.TB) string {
 	tb.Helper()
 	out, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
-		tb.Skipf("go env GOROOT: %v", err)
+		testenv.Missing(tb, fmt.Sprintf("go env GOROOT: %v", err))
 	}
 	return filepath.Join(strings.TrimSpace(string(out)), "src")
 }
