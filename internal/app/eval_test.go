@@ -20,9 +20,7 @@ import (
 // cell's own os.system of a denied program fails too.
 func TestEvalRelaysThroughTheGate(t *testing.T) {
 	const python = "/usr/bin/python3"
-	if _, err := os.Stat(python); err != nil {
-		testenv.Missing(t, err.Error())
-	}
+	testenv.NeedFile(t, python, "Debian's Python")
 	dir := project(t, "eval:\n  python: "+python+"\npermissions:\n  deny:\n    - \"bash:rm( .*)?\"\n", map[string]string{
 		"note.txt":   "the note's text\n",
 		"victim.txt": "still here\n",

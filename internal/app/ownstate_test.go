@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -21,9 +20,7 @@ import (
 func needDebianPython(t *testing.T) string {
 	t.Helper()
 	const python = "/usr/bin/python3"
-	if _, err := os.Stat(python); err != nil {
-		testenv.Missing(t, err.Error())
-	}
+	testenv.NeedFile(t, python, "Debian's Python")
 	return python
 }
 

@@ -33,9 +33,7 @@ type harness struct {
 // visible), whose interpreter the tool finds by itself.
 func newHarness(t *testing.T, o Options) *harness {
 	t.Helper()
-	if _, err := os.Stat(debianPython); err != nil {
-		testenv.Missing(t, debianPython+" is not here")
-	}
+	testenv.NeedFile(t, debianPython, "Debian's Python")
 	dir := t.TempDir()
 	if out, err := exec.Command(debianPython, "-m", "venv", "--system-site-packages", "--without-pip", filepath.Join(dir, ".venv")).CombinedOutput(); err != nil {
 		testenv.Missing(t, "no venv: "+string(out))
