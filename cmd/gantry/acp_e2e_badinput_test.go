@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // acpRaw is gantry acp on pipes, for the tests that write the wire themselves.
@@ -75,7 +77,7 @@ func startACPRaw(t *testing.T, environ []string, dir string) *acpRaw {
 			}
 		case <-time.After(10 * time.Second):
 			_ = cmd.Process.Kill()
-			<-exited
+			testenv.Recv(t, exited, testenv.Bound, "gantry acp to end once killed")
 			t.Errorf("gantry acp did not exit within 10s of its stdin closing")
 		}
 		if t.Failed() {

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/llm/fakellm"
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // acpClientDir holds the test client: package.json, package-lock.json, drive.mjs.
@@ -32,14 +33,11 @@ const acpClientDir = "testdata/acp-client"
 // acpSDKVersion is the version of @agentclientprotocol/sdk the client is pinned to.
 const acpSDKVersion = "2.4.0"
 
-// acpDriver returns node and the driver script, failing the test with what to do
-// when either is missing.
+// acpDriver returns node and the driver script; a missing node ends the test as
+// testenv says, a missing SDK fails it with what to do.
 func acpDriver(t *testing.T) (node, script string) {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("the ACP end-to-end tests need Node.js: node is not on PATH (%v). Install it (Debian: apt-get install nodejs npm), then run `npm ci --no-audit --no-fund --prefix cmd/gantry/testdata/acp-client` (scripts/test.sh runs it when needed)", err)
-	}
+	node = testenv.Need(t, "node")
 	dir, err := filepath.Abs(acpClientDir)
 	if err != nil {
 		t.Fatal(err)

@@ -3,10 +3,11 @@ package main
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // A Claude Code user's .claude/settings.json, in the shapes Claude Code's docs and
@@ -16,9 +17,7 @@ import (
 // on bash, write_file, edit_file and apply_patch; the rules hold; env reaches the
 // commands.
 func TestClaudeSettingsWorkUnchanged(t *testing.T) {
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("the hook scripts are Python, and python3 is missing")
-	}
+	testenv.Need(t, "python3") // the hook scripts are Python
 	dir := t.TempDir()
 	os.Mkdir(filepath.Join(dir, ".git"), 0o755)
 	writeFiles(t, dir, map[string]string{

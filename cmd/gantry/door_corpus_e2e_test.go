@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gantry-dev/gantry/internal/llm/fakellm"
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // The one-door corpus: attacks on gantry's deny rules in yolo mode (where only deny
@@ -322,9 +323,7 @@ func TestDoorCorpus(t *testing.T) {
 				t.Run(fam.name+"/"+at.name, func(t *testing.T) {
 					t.Parallel()
 					for _, n := range at.needs {
-						if _, err := exec.LookPath(n); err != nil {
-							t.Skipf("%s is not installed", n)
-						}
+						testenv.Need(t, n)
 					}
 					if !doorRun(t, fam, at, false) {
 						t.Fatalf("the attack does not take effect without gantry's rule: it proves nothing")

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/llm/fakellm"
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // binary is the gantry built once for the end-to-end tests.
@@ -430,9 +431,11 @@ func TestInterruptKillsTheRunningCommand(t *testing.T) {
 		cmd.Process.Kill()
 		t.Fatal("the command never started")
 	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() }) // should it outlive the bound below
 	start := time.Now()
 	cmd.Process.Signal(os.Interrupt)
-	err := cmd.Wait()
+	var err error
+	testenv.Done(t, func() { err = cmd.Wait() }, testenv.Bound, "gantry to exit after its interrupt")
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
 		t.Fatalf("exit: %v, stderr %q", err, stderr.String())
 	}
@@ -450,9 +453,7 @@ func TestInterruptKillsTheRunningCommand(t *testing.T) {
 // --interactive asks at the terminal: `script` gives gantry a pseudo-terminal and
 // types the answers.
 func TestInteractiveAsksAtTheTerminal(t *testing.T) {
-	if _, err := exec.LookPath("script"); err != nil {
-		t.Skip("script (util-linux) is not installed")
-	}
+	testenv.Need(t, "script")
 	for _, c := range []struct {
 		answer  string
 		made    bool
@@ -490,9 +491,7 @@ func TestInteractiveAsksAtTheTerminal(t *testing.T) {
 // --interactive shows a plan with the rules approving it grants, a broad one with its
 // warning; once approved, the rule holds for the session (the command asks nothing).
 func TestInteractivePlanShowsItsRules(t *testing.T) {
-	if _, err := exec.LookPath("script"); err != nil {
-		t.Skip("script (util-linux) is not installed")
-	}
+	testenv.Need(t, "script")
 	srv := fakellm.New(
 		fakellm.Turn{Parts: []fakellm.Part{fakellm.ToolCall("p1", "exit_plan_mode", `{"plan":"1. make a file","allowed_prompts":["bash"]}`)}},
 		fakellm.Turn{Parts: []fakellm.Part{fakellm.ToolCall("b1", "bash", `{"command":"touch made-it"}`)}},

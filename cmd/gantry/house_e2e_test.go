@@ -21,6 +21,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gantry-dev/gantry/internal/llm/fakellm"
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // fakeModel is a fake model server for the test's whole run and the environment
@@ -201,9 +202,7 @@ func TestCountersOfAThreeResponseTurn(t *testing.T) {
 // "Always" on `go test ./...` allows `go test ./x` without asking, and `go vet` is
 // still asked; the question says what "always" keeps.
 func TestAlwaysRemembersTheCommandsSubcommand(t *testing.T) {
-	if _, err := exec.LookPath("script"); err != nil {
-		t.Fatal("script (util-linux) is not installed; .ci/run installs bsdutils")
-	}
+	testenv.Need(t, "script")
 	srv2, e2 := fakeModel(t,
 		call("t1", "bash", `{"command":"go test ./..."}`),
 		call("t2", "bash", `{"command":"go test ./x"}`),

@@ -272,6 +272,7 @@ func TestTUIPermissionDialogWholeDiff(t *testing.T) {
 // sign; a compaction is said once.
 func TestTUITimerInterruptNoticesCompaction(t *testing.T) {
 	srv := fakellm.New(
+		call("b0", "bash", `{"command":"sleep 4","run_in_background":true}`),
 		call("b1", "bash", `{"command":"sleep 30"}`), // interrupted: the turn ends there
 		call("b2", "bash", `{"command":"echo saved"}`),
 		say("Second turn over."),
@@ -282,9 +283,21 @@ func TestTUITimerInterruptNoticesCompaction(t *testing.T) {
 	tt := startTUI(t, 100, 30, dir, tuiEnv(t, srv), "--trust")
 	tt.waitFor("Ask gantry, or /help")
 	tt.typeLine("wait")
-	tt.settled("Allow bash?")
-	time.Sleep(2500 * time.Millisecond) // the question waits: the clock must not run
-	s := tt.screen()
+	tt.settled("Allow bash?") // the background sleep's
+	tt.keys("y")
+	// The question of sleep 30 waits while the background sleep runs out. The status
+	// line's count of background tasks is redrawn by the same once-a-second tick that
+	// would move the call's clock: when the count goes, seconds have passed with the
+	// question on screen, and the clock must still say 0s.
+	s := tt.waitUntil("the question of sleep 30", func(s string) bool {
+		return strings.Contains(s, "Allow bash?") && strings.Contains(s, "sleep 30 (")
+	})
+	if !strings.Contains(s, "1 background task(s)") {
+		t.Logf("the background sleep ended before the question of sleep 30 was seen: the clock's pause is not checked this time")
+	}
+	s = tt.waitUntil("the background sleep's end, the question still waiting", func(s string) bool {
+		return strings.Contains(s, "Allow bash?") && !strings.Contains(s, "background task(s)")
+	})
 	if !strings.Contains(s, "sleep 30 (0s)") {
 		t.Errorf("the elapsed time ran while the question waited:\n%s", tuiFrame(s))
 	}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // TestMCPBadInputStaysServed writes the malformed lines that used to end gantry mcp
@@ -66,7 +68,7 @@ func TestMCPBadInputStaysServed(t *testing.T) {
 			}
 		case <-time.After(30 * time.Second):
 			_ = cmd.Process.Kill()
-			<-exited
+			testenv.Recv(t, exited, testenv.Bound, "gantry mcp to end once killed")
 			t.Errorf("gantry mcp did not exit within 30s of its stdin closing")
 		}
 		if t.Failed() { // stderr is whole once the process is waited for

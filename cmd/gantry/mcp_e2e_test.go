@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 const mcpClientDir = "testdata/mcp-client"
@@ -23,14 +25,12 @@ const mcpClientDir = "testdata/mcp-client"
 // written for.
 var mcpPackages = map[string]string{"@modelcontextprotocol/sdk": "1.32.2", "@modelcontextprotocol/inspector": "2.12.0"}
 
-// mcpClient returns node and the client folder, failing the test with what to do when
-// either is missing.
+// mcpClient returns node and the client folder; a missing node ends the test as
+// testenv says, a missing client package fails it with what to do.
 func mcpClient(t *testing.T) (node, dir string) {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatalf("the MCP end-to-end tests need Node.js: node is not on PATH (%v); then run `npm ci --no-audit --no-fund --prefix cmd/gantry/testdata/mcp-client` (scripts/test.sh runs it when needed)", err)
-	}
+	node = testenv.Need(t, "node")
+	var err error
 	if dir, err = filepath.Abs(mcpClientDir); err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +274,7 @@ func TestMCPOverHTTP(t *testing.T) {
 	}()
 	if url == "" {
 		_ = cmd.Process.Kill()
-		t.Fatalf("gantry mcp --http said no address: %v", <-exited)
+		t.Fatalf("gantry mcp --http said no address: %v", testenv.Recv(t, exited, testenv.Bound, "gantry mcp --http to end once killed"))
 	}
 	marker := fmt.Sprintf("300.%d", time.Now().UnixNano())
 	steps := append(mcpSteps(marker), map[string]any{"op": "noToken"})

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/llm/fakellm"
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // questionTools can only fail where nobody answers.
@@ -48,9 +49,7 @@ func TestPrintModeWithoutAPersonDeclaresNoQuestions(t *testing.T) {
 		t.Errorf("print mode lacks its ordinary tools: %v", names)
 	}
 
-	if _, err := exec.LookPath("script"); err != nil {
-		t.Skip("script (util-linux) is not installed: -i needs a terminal")
-	}
+	testenv.Need(t, "script") // -i needs a terminal
 	srv = fakellm.New(fakellm.Turn{Parts: []fakellm.Part{fakellm.Text("hello")}})
 	defer srv.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

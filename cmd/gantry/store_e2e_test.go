@@ -17,6 +17,7 @@ import (
 
 	"github.com/gantry-dev/gantry/internal/llm/fakellm"
 	"github.com/gantry-dev/gantry/internal/session"
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // smallDisk mounts a tmpfs of size bytes at a new folder and returns it; it is
@@ -283,7 +284,7 @@ func TestParallelNewSessions(t *testing.T) {
 			}
 		})
 	}
-	wg.Wait()
+	testenv.Wait(t, &wg, 2*time.Minute, "the eight runs of gantry (each within a minute)")
 	for i, o := range outs {
 		if o.code != 0 || o.stderr != "" {
 			t.Errorf("run %d: exit %d, stderr %q", i, o.code, o.stderr)
@@ -397,10 +398,8 @@ func TestSessionsOnAReadOnlyStore(t *testing.T) {
 	data := envValue(environ, "GANTRY_DATA_DIR")
 	var cmd *exec.Cmd
 	if os.Geteuid() == 0 {
-		bwrap, err := exec.LookPath("bwrap")
-		if err != nil {
-			t.Skip("root writes any folder, and bubblewrap (to mount one read-only) is not installed")
-		}
+		// Root writes any folder: bubblewrap mounts this one read-only.
+		bwrap := testenv.Need(t, "bwrap")
 		cmd = exec.Command(bwrap, "--dev-bind", "/", "/", "--ro-bind", data, data, binary, "sessions")
 	} else {
 		if err := os.Chmod(data, 0o555); err != nil {

@@ -3,9 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // gantry tool list names every tool a session knows — the conversation's and the
@@ -102,9 +103,7 @@ func TestToolRunsWhereItCan(t *testing.T) {
 	if r.code != 2 || !strings.Contains(r.stderr, `no tool named "no_such_tool"`) {
 		t.Errorf("an unknown tool: %d %q", r.code, r.stderr)
 	}
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("no python3 for an eval cell")
-	}
+	testenv.Need(t, "python3")
 	r = gantry(t, dir, env(t), "tool", "eval", `{"language":"python","code":"x = 6 * 7\nprint(x)","description":"multiply six by seven and print it"}`)
 	if r.code != 0 || strings.TrimSpace(r.stdout) != "42" {
 		t.Errorf("eval: %d %q %q", r.code, r.stdout, r.stderr)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/llm/fakellm"
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // trustProject is a git project whose .mcp.json server, SessionStart hook and env
@@ -81,9 +82,7 @@ func TestPrintModeUntrustedFolder(t *testing.T) {
 // mode runs them unasked, until .mcp.json changes: then nothing runs and the line says
 // what changed. gantry doctor shows each state.
 func TestTrustKeptUntilAFileChanges(t *testing.T) {
-	if _, err := exec.LookPath("script"); err != nil {
-		t.Skip("script (util-linux) is not installed")
-	}
+	testenv.Need(t, "script")
 	dir := trustProject(t)
 	_, environ := fakeModel(t, say("one"), say("two"), say("three"))
 	if d := gantry(t, dir, environ, "doctor"); !strings.Contains(d.stdout, "folder trust") || !strings.Contains(d.stdout, "not trusted: 1 MCP server(s), 1 hook(s), 1 env variable(s)") {

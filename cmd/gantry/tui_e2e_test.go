@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/llm/fakellm"
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // tuiWait is how long a screen may take to show what a test waits for.
@@ -32,14 +33,11 @@ type tuiTerm struct {
 	pid    int // gantry's: the pane runs it directly, with no shell between
 }
 
-// needTmux fails the test when tmux is missing: the terminal UI is only tested
-// through it, so a machine without it would silently test nothing.
+// needTmux ends the test as testenv says when tmux is missing: the terminal UI is
+// only tested through it.
 func needTmux(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Fatalf("tmux is not installed: the terminal UI end-to-end tests drive gantry inside tmux " +
-			"(install the Debian package tmux; .ci/run does)")
-	}
+	testenv.Need(t, "tmux")
 }
 
 // startTUI runs gantry with args in dir inside a new tmux server of width × height.
@@ -243,7 +241,12 @@ func (tt *tuiTerm) exited() (code int, paneDead bool) {
 			screen := tt.screen()
 			// Go prints its goroutines on SIGQUIT: what gantry waits for.
 			_ = syscall.Kill(tt.pid, syscall.SIGQUIT)
-			time.Sleep(time.Second)
+			// Go exits once it has printed them: wait for that, not for a guess.
+			for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+				if _, z := zombieStatus(tt.pid); z || syscall.Kill(tt.pid, 0) != nil {
+					break
+				}
+			}
 			dump := tt.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "g")
 			if i := strings.Index(dump, "SIGQUIT"); i >= 0 {
 				dump = dump[i:]

@@ -13,6 +13,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/llm"
 	"github.com/gantry-dev/gantry/internal/llm/scripted"
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 func gitIn(t *testing.T, dir, script string) string {
@@ -271,14 +272,14 @@ func TestRewindFilesWaitsForTheTurn(t *testing.T) {
 	a.Run(ctx, "first prompt", nil)
 	done := make(chan struct{})
 	go func() { a.Run(ctx, "second prompt", nil); close(done) }()
-	<-started
+	testenv.Recv(t, started, testenv.Bound, "the second turn's command to start")
 	if _, err := a.RewindFiles(ctx, 1, true); err == nil || !strings.Contains(err.Error(), "between turns") {
 		t.Errorf("a rewind during a turn: %v", err)
 	}
 	if err := os.WriteFile(gate, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	<-done
+	testenv.Recv(t, done, testenv.Bound, "the second turn to end")
 	if _, err := a.RewindFiles(ctx, 1, true); err != nil {
 		t.Fatalf("the rewind after the turn: %v", err)
 	}

@@ -2,12 +2,12 @@ package app
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gantry-dev/gantry/internal/config"
+	"github.com/gantry-dev/gantry/internal/testenv"
 	"github.com/gantry-dev/gantry/internal/tools/evaltool"
 )
 
@@ -15,10 +15,7 @@ import (
 // version and modules, says what is missing with the line that installs it (a Node
 // that is not there, no display), and names the debug adapters.
 func TestDoctorToolRows(t *testing.T) {
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Fatal("python3 is needed: the eval tool's kernel runs in it")
-	}
+	py := testenv.Need(t, "python3") // the eval tool's kernel runs in it
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, ".venv", "bin"), 0o755); err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/llm/scripted"
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // A cell's tool() goes through the session's gate: a relayed bash that a deny rule
@@ -19,12 +20,7 @@ import (
 // cell's own os.system of a denied program fails too.
 func TestEvalRelaysThroughTheGate(t *testing.T) {
 	const python = "/usr/bin/python3"
-	if _, err := os.Stat(python); err != nil {
-		if os.Getenv("GANTRY_TEST_ADAPTERS") != "" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
+	testenv.NeedFile(t, python, "Debian's Python")
 	dir := project(t, "eval:\n  python: "+python+"\npermissions:\n  deny:\n    - \"bash:rm( .*)?\"\n", map[string]string{
 		"note.txt":   "the note's text\n",
 		"victim.txt": "still here\n",

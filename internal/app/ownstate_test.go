@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -13,19 +12,15 @@ import (
 	"github.com/gantry-dev/gantry/internal/llm"
 	"github.com/gantry-dev/gantry/internal/llm/scripted"
 	"github.com/gantry-dev/gantry/internal/procgroup/proctest"
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
-// needDebianPython skips a test that needs /usr/bin/python3 (with debugpy) unless the
-// CI says every adapter is installed.
+// needDebianPython ends a test that needs /usr/bin/python3 (with debugpy) as
+// testenv.Missing says when it is not here.
 func needDebianPython(t *testing.T) string {
 	t.Helper()
 	const python = "/usr/bin/python3"
-	if _, err := os.Stat(python); err != nil {
-		if os.Getenv("GANTRY_TEST_ADAPTERS") != "" {
-			t.Fatal(err)
-		}
-		t.Skip(err)
-	}
+	testenv.NeedFile(t, python, "Debian's Python")
 	return python
 }
 
@@ -106,10 +101,7 @@ func TestVibeWorkerHasItsOwnDebugSession(t *testing.T) {
 			continue
 		}
 		if u := dap.Check(context.Background(), &s, t.TempDir(), python, nil); u.Why != "" {
-			if os.Getenv("GANTRY_TEST_ADAPTERS") != "" {
-				t.Fatal(u.Why)
-			}
-			t.Skip(u.Why)
+			testenv.Missing(t, u.Why)
 		}
 	}
 	dir := project(t, "debug:\n  python: "+python+"\neval:\n  python: "+python+"\n", map[string]string{"prog.py": "x = 1\nprint('x is', x)\n"})

@@ -13,6 +13,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/config"
 	"github.com/gantry-dev/gantry/internal/contain"
 	"github.com/gantry-dev/gantry/internal/permission"
+	"github.com/gantry-dev/gantry/internal/testenv"
 	"github.com/gantry-dev/gantry/internal/tool"
 )
 
@@ -56,7 +57,8 @@ func TestSandboxSpecFromRules(t *testing.T) {
 		if len(s.lost()) == 0 {
 			t.Errorf("no notice of what the %s sandbox cannot do", b)
 		}
-		t.Skipf("no bubblewrap here to run a command in: %s", why)
+		testenv.Need(t, "bwrap")
+		t.Skipf("bubblewrap cannot run a command here: %s", why)
 	}
 	if lost := s.lost(); len(lost) != 0 {
 		t.Errorf("bubblewrap loses nothing, but: %q", lost)

@@ -15,6 +15,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/llm"
 	"github.com/gantry-dev/gantry/internal/llm/scripted"
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // router answers a subagent's requests with subStep and the parent's with its script,
@@ -188,7 +189,7 @@ func TestCancellingTheParentKillsTheSubagentsCommand(t *testing.T) {
 	}()
 	end := a.Run(ctx, "go", nil)
 	close(turnDone)
-	at := <-cancelled
+	at := testenv.Recv(t, cancelled, testenv.Bound, "the watcher of the subagent's command")
 	if at.IsZero() {
 		t.Fatalf("the subagent's command (sleep %s) never ran; the turn ended %+v", marker, end)
 	}

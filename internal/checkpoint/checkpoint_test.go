@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 func write(t *testing.T, dir, name, text string, mode os.FileMode) {
@@ -178,7 +180,7 @@ func TestConcurrentAndStaleLock(t *testing.T) {
 		}()
 	}
 	for range 20 {
-		if err := <-errs; err != nil {
+		if err := testenv.Recv(t, errs, testenv.Bound, "a concurrent snapshot"); err != nil {
 			t.Error(err)
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // order returns the positions of the parts in s, failing the test when one is
@@ -400,7 +402,7 @@ func TestNestedConcurrentTouches(t *testing.T) {
 	for i := range texts {
 		wg.Go(func() { texts[i], _ = n.Touch([]string{filepath.Join(e.root, "sub", fmt.Sprint(i))}) })
 	}
-	wg.Wait()
+	testenv.Wait(t, &wg, testenv.Bound, "the concurrent touches")
 	if got := strings.Count(strings.Join(texts, ""), "sub rules"); got != 1 {
 		t.Errorf("given %d times", got)
 	}

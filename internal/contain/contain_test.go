@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
+
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // parentEnv makes the test binary a parent that runs one contained command and waits
@@ -179,8 +181,11 @@ func TestSignalsReachTheCommand(t *testing.T) {
 	}
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
 	rest := new(bytes.Buffer)
-	_, _ = rest.ReadFrom(stdout)
-	err := cmd.Wait()
+	var err error
+	testenv.Done(t, func() {
+		_, _ = rest.ReadFrom(stdout)
+		err = cmd.Wait()
+	}, testenv.Bound, "the command to end after its SIGTERM")
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) || ee.ExitCode() != 5 || !strings.Contains(rest.String(), "trapped") {
 		t.Fatalf("exit %v, output %q", err, rest.String())

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // The ways Go starts a process, or changes what every process of gantry's inherits
@@ -30,9 +32,7 @@ var starters = map[string][]string{
 // cmd/gantry, on every platform's files (macOS's too); test files and test-only
 // packages (servers and displays the tests start) are not part of the binary.
 func TestOneDoor(t *testing.T) {
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("the go command is not here")
-	}
+	testenv.Need(t, "go")
 	root := moduleRoot(t)
 	cmd := exec.Command("go", "list", "-deps", "-json=ImportPath,Dir,Module", "./cmd/gantry")
 	cmd.Dir = root

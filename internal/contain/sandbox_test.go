@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // landlockEnv marks the test binary run again with bubblewrap hidden from PATH.
@@ -51,6 +53,9 @@ func sandboxed(t *testing.T, project, script string, sb Sandbox) string {
 
 func needSandbox(t *testing.T, want Backend) {
 	t.Helper()
+	if want == BackendBubblewrap {
+		testenv.Need(t, "bwrap")
+	}
 	b, why := SandboxStatus()
 	if b != want {
 		t.Skipf("the sandbox here is %s, not %s (%s)", b, want, why)
@@ -131,11 +136,9 @@ func TestSandboxNetworkOff(t *testing.T) {
 
 // go build and go test work in the sandbox with a warm cache.
 func TestSandboxGoToolchain(t *testing.T) {
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go here")
-	}
-	if b, _ := SandboxStatus(); b == BackendNone {
-		t.Skip("no sandbox here")
+	testenv.Need(t, "go")
+	if b, why := SandboxStatus(); b == BackendNone {
+		t.Skip("no sandbox here: " + why)
 	}
 	project := t.TempDir()
 	os.WriteFile(filepath.Join(project, "go.mod"), []byte("module sbx\n\ngo 1.22\n"), 0o644)

@@ -10,9 +10,10 @@ import (
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/contain"
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
-// need skips a test whose adapter is not installed here (.ci/run installs them all).
+// need ends a test whose adapter is not installed here as testenv.Missing says.
 func need(t *testing.T, id, cwd, python string) Usability {
 	t.Helper()
 	specs := Defaults()
@@ -20,10 +21,7 @@ func need(t *testing.T, id, cwd, python string) Usability {
 		if specs[i].ID == id {
 			u := Check(context.Background(), &specs[i], cwd, python, nil)
 			if u.Why != "" {
-				if os.Getenv("GANTRY_TEST_ADAPTERS") != "" {
-					t.Fatalf("%s: %s", id, u.Why)
-				}
-				t.Skip(u.Why)
+				testenv.Missing(t, u.Why)
 			}
 			return u
 		}

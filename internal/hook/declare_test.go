@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/config"
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // declaring is the body of a hook that declares itself async with asyncTimeout ms,
@@ -51,7 +52,7 @@ func TestDeclaredAsyncIsNotWaitedFor(t *testing.T) {
 	if err := os.WriteFile(gate, []byte("on\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r.bg.wg.Wait()
+	testenv.Wait(t, &r.bg.wg, testenv.Bound, "the async hooks")
 	if got := strings.TrimSpace(readFile(t, filepath.Join(dir, "finished"))); got != "on" {
 		t.Errorf("the hook wrote %q after it was detached, want on", got)
 	}
@@ -81,7 +82,7 @@ func TestDeclaredAsyncTimeout(t *testing.T) {
 	r := NewRunner(hooks(PostToolUse, "", cmd(declaring(200, "never"), 3600, "")), base(dir))
 	defer r.Close()
 	r.Run(context.Background(), PostToolUse, "bash", map[string]any{"tool_name": "bash"})
-	r.bg.wg.Wait() // ends only because the asyncTimeout stops the hook
+	testenv.Wait(t, &r.bg.wg, testenv.Bound, "the async hook") // ends only because the asyncTimeout stops the hook
 	assertGroupGone(t, filepath.Join(dir, "pid"))
 }
 
@@ -149,7 +150,7 @@ func TestDeclaredAsyncRewake(t *testing.T) {
 	if err := os.WriteFile(gate, []byte("a.go\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r.bg.wg.Wait()
+	testenv.Wait(t, &r.bg.wg, testenv.Bound, "the async hooks")
 	if len(w.got) != 1 || w.got[0].Text != "found a.go" || w.got[0].Message != "Review findings:" || w.got[0].Summary != "Review found issues" {
 		t.Errorf("rewakes %+v", w.got)
 	}
@@ -193,7 +194,7 @@ func TestAsyncOutputLater(t *testing.T) {
 	if err := os.WriteFile(gate, []byte("fine\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	r.bg.wg.Wait()
+	testenv.Wait(t, &r.bg.wg, testenv.Bound, "the async hooks")
 	var got []string
 	for _, x := range l.got {
 		got = append(got, x.Context+"|"+x.Message)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/contain"
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // A hook that sleeps past its timeout is killed with its whole process group (even
@@ -101,7 +102,7 @@ func TestCancelStopsHooks(t *testing.T) {
 	}
 	start := time.Now()
 	cancel()
-	o := <-ran
+	o := testenv.Recv(t, ran, testenv.Bound, "the cancelled hooks to end")
 	within(t, start, 3*time.Second)
 	if !o.Block || !strings.Contains(o.Reason, "cancelled") {
 		t.Errorf("got %+v", o)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gantry-dev/gantry/internal/config"
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // rewakes collects what a Runner's asyncRewake hooks said.
@@ -62,7 +63,7 @@ func TestRewakeExitStatus(t *testing.T) {
 	if err := os.WriteFile(gate, []byte("a.go\n"), 0o600); err != nil { // the first hook still runs: it reads this
 		t.Fatal(err)
 	}
-	r.bg.wg.Wait() // every hook ends by itself
+	testenv.Wait(t, &r.bg.wg, testenv.Bound, "the async hooks") // every hook ends by itself
 	r.Close()
 	want := []string{"from stdout", "lint failed: a.go"}
 	if got := w.texts(); !slices.Equal(got, want) {

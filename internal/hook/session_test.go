@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // Session hooks are registered with stable indexes, listed after the settings' hooks,
@@ -123,7 +125,7 @@ func TestRunnerIsSafeForConcurrentUse(t *testing.T) {
 		}()
 	}
 	for range 4 {
-		<-done
+		testenv.Recv(t, done, testenv.Bound, "a concurrent add, run and remove")
 	}
 	if n := len(r.List()); n != 1 {
 		t.Errorf("%d hooks left", n)

@@ -3,8 +3,6 @@ package kernel
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -19,12 +17,9 @@ func needInterpreter(t *testing.T, lang string) string {
 	t.Helper()
 	p := debianPython
 	if lang == "javascript" {
-		var err error
-		if p, err = exec.LookPath("node"); err != nil {
-			testenv.Missing(t, "node is not installed")
-		}
-	} else if _, err := os.Stat(p); err != nil {
-		testenv.Missing(t, debianPython+" is not here")
+		p = testenv.Need(t, "node")
+	} else {
+		testenv.NeedFile(t, p, "Debian's Python")
 	}
 	return p
 }

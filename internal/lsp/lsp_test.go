@@ -13,10 +13,9 @@ import (
 
 	"github.com/gantry-dev/gantry/internal/procgroup"
 	"github.com/gantry-dev/gantry/internal/resource"
+	"github.com/gantry-dev/gantry/internal/testenv"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
-
-	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // needGopls skips a test when gopls is not installed.
@@ -278,7 +277,7 @@ func TestCrashedServerIsRestartedOnce(t *testing.T) {
 	ctx := context.Background()
 	kill := func(c *Client) {
 		procgroup.Kill(c.Pid(), 0)
-		<-c.dead
+		testenv.Recv(t, c.dead, testenv.Bound, "the killed server to be seen dead")
 	}
 	c, _, err := m.Client(ctx, tg)
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
+
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // bareClient is a Client without a server, whose publishes a test makes through its
@@ -64,9 +66,9 @@ func TestWaitDiagnosticsFollowsTheServer(t *testing.T) {
 		}
 		done <- messages(ds)
 	}()
-	<-waiting
+	testenv.Recv(t, waiting, testenv.Bound, "the wait for diagnostics to begin")
 	publish(t, h, path, 3, "new")
-	if got := <-done; len(got) != 1 || got[0] != "new" {
+	if got := testenv.Recv(t, done, testenv.Bound, "the diagnostics of version 3"); len(got) != 1 || got[0] != "new" {
 		t.Fatalf("unchanged document at version 3: got %q, want the publish of version 3", got)
 	}
 	if _, _, unanswered := c.Unanswered(path); unanswered {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -25,13 +24,10 @@ const (
 // there but the package is not installed.
 func everything(t *testing.T, name string) Server {
 	t.Helper()
-	node, err := exec.LookPath("node")
-	if err != nil {
-		testenv.Missing(t, "node is not on PATH: the test of the reference MCP server (npm @modelcontextprotocol/server-everything) needs Node.js and npm")
-	}
-	if _, err := exec.LookPath("npm"); err != nil {
-		testenv.Missing(t, "npm is not on PATH: the test of the reference MCP server (npm @modelcontextprotocol/server-everything) needs it to install the server")
-	}
+	// The reference MCP server (npm @modelcontextprotocol/server-everything) runs in
+	// Node.js, and npm installs it.
+	node := testenv.Need(t, "node")
+	testenv.Need(t, "npm")
 	pkg := filepath.Join(everythingDir, "node_modules", "@modelcontextprotocol", "server-everything")
 	install := "run `npm ci --no-audit --no-fund --prefix internal/mcpclient/testdata/everything` (scripts/test.sh runs it when needed)"
 	raw, err := os.ReadFile(filepath.Join(pkg, "package.json"))

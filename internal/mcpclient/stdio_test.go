@@ -11,6 +11,7 @@ import (
 
 	"github.com/gantry-dev/gantry/internal/procgroup"
 	"github.com/gantry-dev/gantry/internal/procgroup/proctest"
+	"github.com/gantry-dev/gantry/internal/testenv"
 	"github.com/gantry-dev/gantry/internal/tool"
 )
 
@@ -123,7 +124,7 @@ func TestCancelMidCall(t *testing.T) {
 	waitLastWords(t, set, "echo", "slow began") // the call is in flight
 	start := time.Now()
 	cancel()
-	if r := <-slow; !r.IsError || r.Text != "mcp__echo__slow failed: cancelled before the server answered." {
+	if r := testenv.Recv(t, slow, testenv.Bound, "the cancelled call to end"); !r.IsError || r.Text != "mcp__echo__slow failed: cancelled before the server answered." {
 		t.Errorf("%+v", r)
 	}
 	if d := time.Since(start); d > 5*time.Second {
@@ -232,7 +233,7 @@ func TestCloseStopsTheServersAndTheirChildren(t *testing.T) {
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("Close took %v", d)
 	}
-	if r := <-slow; !r.IsError || r.Text != "mcp__b__slow failed: the MCP connections were closed before the server answered." {
+	if r := testenv.Recv(t, slow, testenv.Bound, "the call in flight at Close to end"); !r.IsError || r.Text != "mcp__b__slow failed: the MCP connections were closed before the server answered." {
 		t.Errorf("the call in flight: %+v", r)
 	}
 	for _, pg := range pids[:2] { // the servers lead their groups

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/contain"
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // guardOf is the exec guard of deny rules.
@@ -51,20 +52,15 @@ func supervised(t *testing.T, g *ExecGuard, dir, script string) (string, []conta
 func need(t *testing.T, programs ...string) {
 	t.Helper()
 	for _, p := range programs {
-		if _, err := exec.LookPath(p); err != nil {
-			t.Skipf("%s is not installed here", p)
-		}
+		testenv.Need(t, p)
 	}
 }
 
 // A denied program is refused however it is reached: the file it is, not the name it
 // is called by, and the programs that run it without a shell.
 func TestExecGuardKnowsTheProgram(t *testing.T) {
-	need(t, "mv", "make", "awk")
-	mv, err := exec.LookPath("mv")
-	if err != nil {
-		t.Fatal(err)
-	}
+	need(t, "make", "awk")
+	mv := testenv.Need(t, "mv")
 	mv, _ = filepath.EvalSymlinks(mv)
 	loader := ""
 	for _, l := range []string{"/lib64/ld-linux-x86-64.so.2", "/lib/ld-linux-aarch64.so.1", "/lib/ld-linux-x86-64.so.2"} {

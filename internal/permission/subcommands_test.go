@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gantry-dev/gantry/internal/contain"
+	"github.com/gantry-dev/gantry/internal/testenv"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -218,11 +219,8 @@ func refs(t *testing.T, dir string) string {
 // npm run by node as its script is npm: the script named by node's operand is a
 // program of the index, and is judged as that program.
 func TestExecGuardKnowsAScriptGivenToItsInterpreter(t *testing.T) {
-	need(t, "node", "npm")
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		t.Fatal(err)
-	}
+	testenv.Need(t, "node")
+	npm := testenv.Need(t, "npm")
 	cli, err := filepath.EvalSymlinks(npm)
 	if err != nil {
 		t.Fatal(err)

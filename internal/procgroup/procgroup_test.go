@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 func TestKillStopsTheWholeGroup(t *testing.T) {
@@ -42,7 +44,7 @@ func TestKillStopsTheWholeGroup(t *testing.T) {
 	}
 	start := time.Now()
 	Kill(pgid, 200*time.Millisecond)
-	<-done
+	testenv.Recv(t, done, testenv.Bound, "the killed shell to be waited for")
 	if Alive(pgid) {
 		t.Fatal("a member of the group survived")
 	}

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -68,9 +70,9 @@ func TestStartedOnceAndShared(t *testing.T) {
 			got[i] = r
 		})
 	}
-	entered.Wait()
+	testenv.Wait(t, &entered, testenv.Bound, "every Get to begin")
 	close(release)
-	wg.Wait()
+	testenv.Wait(t, &wg, testenv.Bound, "every Get to end")
 	if n := starts.Load(); n != 1 {
 		t.Fatalf("started %d times, want once", n)
 	}
@@ -194,14 +196,14 @@ func TestWaitingGetHonoursItsContext(t *testing.T) {
 		})
 		done <- err
 	}()
-	<-started
+	testenv.Recv(t, started, testenv.Bound, "the first start")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := Get(ctx, p, key, func(context.Context) (*fake, error) { t.Error("started twice"); return nil, nil }); !errors.Is(err, context.Canceled) {
 		t.Fatalf("a cancelled wait: %v", err)
 	}
 	close(release)
-	if err := <-done; err != nil {
+	if err := testenv.Recv(t, done, testenv.Bound, "the first Get to end"); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -219,12 +221,12 @@ func TestClosedWhileStarting(t *testing.T) {
 		})
 		done <- err
 	}()
-	<-started
+	testenv.Recv(t, started, testenv.Bound, "the start")
 	if err := p.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	close(release)
-	if err := <-done; !errors.Is(err, ErrClosed) {
+	if err := testenv.Recv(t, done, testenv.Bound, "the Get whose start ends after Close"); !errors.Is(err, ErrClosed) {
 		t.Fatalf("a start that ends after Close: %v", err)
 	}
 	if c := rec.closed(); len(c) != 1 {

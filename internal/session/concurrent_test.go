@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 func TestConcurrentWriters(t *testing.T) {
@@ -43,7 +45,7 @@ func TestConcurrentWriters(t *testing.T) {
 			}
 		})
 	}
-	wg.Wait()
+	testenv.Wait(t, &wg, testenv.Bound, "the readers")
 	close(errs)
 	for err := range errs {
 		if err != nil {

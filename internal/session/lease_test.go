@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/llm"
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // leaseHelperEnv, when set, makes the test binary a holder of a lease: its value is
@@ -167,7 +168,7 @@ func TestLeaseConcurrent(t *testing.T) {
 			errs <- l.Release()
 		})
 	}
-	wg.Wait()
+	testenv.Wait(t, &wg, testenv.Bound, "the leases")
 	close(errs)
 	for err := range errs {
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/llm"
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 func TestPipelineKeepsOrderAndFlushes(t *testing.T) {
@@ -62,7 +63,7 @@ func TestPipelineHoldsOneRecordAtMost(t *testing.T) {
 	if err := p.submit(func() error { close(started); <-release; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	<-started
+	testenv.Recv(t, started, testenv.Bound, "the first record's write to begin")
 	handed := make(chan struct{})
 	go func() {
 		_ = p.AppendMessage(assistantText("second"))
@@ -74,7 +75,7 @@ func TestPipelineHoldsOneRecordAtMost(t *testing.T) {
 	case <-time.After(50 * time.Millisecond):
 	}
 	close(release)
-	<-handed
+	testenv.Recv(t, handed, testenv.Bound, "the second record to be taken")
 	if err := p.Flush(); err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +173,7 @@ func TestPipelineFlushBesideWriters(t *testing.T) {
 			}
 		})
 	}
-	wg.Wait()
+	testenv.Wait(t, &wg, testenv.Bound, "the writers")
 	if err := p.Close(); err != nil {
 		t.Fatal(err)
 	}

@@ -81,10 +81,7 @@ var conformCases = []struct {
 }
 
 func TestConformanceWithRipgrep(t *testing.T) {
-	rg, err := exec.LookPath("rg")
-	if err != nil {
-		testenv.Missing(t, "rg is not installed")
-	}
+	rg := testenv.Need(t, "rg")
 	for _, c := range conformCases {
 		t.Run(c.name, func(t *testing.T) {
 			root := t.TempDir()

@@ -2,6 +2,7 @@ package walk
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"os/exec"
 	"path/filepath"
@@ -17,17 +18,14 @@ func gorootSrc(tb testing.TB) string {
 	tb.Helper()
 	out, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
-		tb.Skipf("go env GOROOT: %v", err)
+		testenv.Missing(tb, fmt.Sprintf("go env GOROOT: %v", err))
 	}
 	return filepath.Join(strings.TrimSpace(string(out)), "src")
 }
 
 // TestGorootLikeRipgrep lists the Go sources, a tree no one here wrote, as rg does.
 func TestGorootLikeRipgrep(t *testing.T) {
-	rg, err := exec.LookPath("rg")
-	if err != nil {
-		testenv.Missing(t, "rg is not installed")
-	}
+	rg := testenv.Need(t, "rg")
 	src := gorootSrc(t)
 	got, err := Files(context.Background(), src, Options{})
 	if err != nil {

@@ -16,19 +16,15 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
-// Need says a program the test needs is missing: skipped, unless the CI (which
-// installs it) says every one is there.
+// Need ends the test as testenv.Need says when a program it needs is missing.
 func Need(t *testing.T, programs ...string) {
 	t.Helper()
 	for _, p := range programs {
-		if _, err := exec.LookPath(p); err != nil {
-			if os.Getenv("GANTRY_TEST_DESKTOP") != "" {
-				t.Fatalf("%s is not installed (.ci/run installs it)", p)
-			}
-			t.Skipf("%s is not installed", p)
-		}
+		testenv.Need(t, p)
 	}
 }
 

@@ -17,25 +17,20 @@ import (
 
 	"github.com/gantry-dev/gantry/internal/dap"
 	"github.com/gantry-dev/gantry/internal/procgroup"
-	"github.com/gantry-dev/gantry/internal/tool"
-
 	"github.com/gantry-dev/gantry/internal/testenv"
+	"github.com/gantry-dev/gantry/internal/tool"
 )
 
 // debianPython is the interpreter with Debian's debugpy (the PATH's may lack it).
 const debianPython = "/usr/bin/python3"
 
-// need skips a test whose adapter cannot run here, or fails it when
-// GANTRY_TEST_ADAPTERS is set (.ci/run installs every adapter and sets it).
+// need ends a test whose adapter cannot run here as testenv.Missing says.
 func need(t *testing.T, id, dir string) {
 	t.Helper()
 	for _, s := range dap.Defaults() {
 		if s.ID == id {
 			if u := dap.Check(context.Background(), &s, dir, debianPython, nil); u.Why != "" {
-				if os.Getenv("GANTRY_TEST_ADAPTERS") != "" {
-					t.Fatalf("%s: %s", id, u.Why)
-				}
-				t.Skip(u.Why)
+				testenv.Missing(t, u.Why)
 			}
 			return
 		}
@@ -454,10 +449,7 @@ func TestDebugAttach(t *testing.T) {
 		c := cases["go"]
 		h := newHarness(t, Options{})
 		h.setup(c)
-		dlv, err := exec.LookPath("dlv")
-		if err != nil {
-			testenv.Missing(t, "dlv is not installed")
-		}
+		dlv := testenv.Need(t, "dlv")
 		port := freePort(t)
 		startServer(t, h.dir, regexp.MustCompile(`listening at`), dlv, "debug", "--headless", "--accept-multiclient",
 			"--listen=127.0.0.1:"+strconv.Itoa(port), ".")
@@ -489,7 +481,7 @@ func TestDebugExpires(t *testing.T) {
 	h.d.onExpire = func() { close(expired) }
 	h.ok(A{"operation": "breakpoints", "file": "prog.py", "lines": []int{10}})
 	h.ok(A{"operation": "launch", "program": "prog.py"}, "Stopped (breakpoint")
-	<-expired
+	testenv.Recv(t, expired, testenv.Bound, "the session to expire after its 1 s to live")
 	h.fails(A{"operation": "stack"}, "expired after 1s")
 	h.fails(A{"operation": "stack"}, "No debug session runs")
 }
@@ -506,7 +498,7 @@ func TestDebugAdapterCrash(t *testing.T) {
 	if err := syscall.Kill(s.Pid(), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	<-s.Done()
+	testenv.Recv(t, s.Done(), testenv.Bound, "the killed adapter's session to end")
 	h.fails(A{"operation": "stack"}, "debugpy adapter ended unexpectedly")
 	h.fails(A{"operation": "stack"}, "No debug session runs")
 	h.ok(A{"operation": "launch", "program": "prog.py"}, "Stopped (breakpoint") // a new session starts

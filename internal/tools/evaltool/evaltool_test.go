@@ -13,23 +13,13 @@ import (
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/contain"
+	"github.com/gantry-dev/gantry/internal/testenv"
 	"github.com/gantry-dev/gantry/internal/tool"
 )
 
 // debianPython has Debian's pandas and matplotlib; a test's project gets a .venv of
 // it (the PATH's python3 here is another build, without them).
 const debianPython = "/usr/bin/python3"
-
-// required: .ci/run installs every interpreter and module, and sets this.
-func required() bool { return os.Getenv("GANTRY_TEST_ADAPTERS") != "" }
-
-func skip(t *testing.T, why string) {
-	t.Helper()
-	if required() {
-		t.Fatal(why)
-	}
-	t.Skip(why)
-}
 
 type harness struct {
 	t   *testing.T
@@ -43,12 +33,10 @@ type harness struct {
 // visible), whose interpreter the tool finds by itself.
 func newHarness(t *testing.T, o Options) *harness {
 	t.Helper()
-	if _, err := os.Stat(debianPython); err != nil {
-		skip(t, debianPython+" is not here")
-	}
+	testenv.NeedFile(t, debianPython, "Debian's Python")
 	dir := t.TempDir()
 	if out, err := exec.Command(debianPython, "-m", "venv", "--system-site-packages", "--without-pip", filepath.Join(dir, ".venv")).CombinedOutput(); err != nil {
-		skip(t, "no venv: "+string(out))
+		testenv.Missing(t, "no venv: "+string(out))
 	}
 	h := &harness{t: t, ks: New(o), dir: dir}
 	t.Cleanup(func() {
@@ -162,7 +150,7 @@ func TestPythonCells(t *testing.T) {
 func TestPythonTablesAndFigures(t *testing.T) {
 	h := newHarness(t, Options{})
 	if h.call(py("import pandas, matplotlib")).IsError {
-		skip(t, "Debian's pandas and matplotlib are not installed (python3-pandas, python3-matplotlib)")
+		testenv.Missing(t, "Debian's pandas and matplotlib are not installed (python3-pandas, python3-matplotlib)")
 	}
 	r := h.ok(py("import pandas as pd\ndf = pd.DataFrame({'name': ['a', 'b'], 'n': [1, 2]})\ndf"),
 		"|  | name | n |", "| 0 | a | 1 |", "| 1 | b | 2 |", "[2 rows × 2 columns]")
@@ -204,7 +192,7 @@ func TestPythonIdioms(t *testing.T) {
 	write(1)
 	if r := h.call(py("%pip install --no-index --no-build-isolation -q ./pkg\nimport gantry_probe\ngantry_probe.VALUE")); r.IsError || !strings.Contains(r.Text, "→ 1") {
 		if strings.Contains(r.Text, "No module named pip") || strings.Contains(r.Text, "setuptools") {
-			skip(t, "pip or setuptools is missing for "+debianPython+": "+r.Text)
+			testenv.Missing(t, "pip or setuptools is missing for "+debianPython+": "+r.Text)
 		}
 		t.Fatalf("%%pip install:\n%s", r.Text)
 	}
@@ -213,9 +201,7 @@ func TestPythonIdioms(t *testing.T) {
 }
 
 func TestJavaScriptCells(t *testing.T) {
-	if _, err := exec.LookPath("node"); err != nil {
-		skip(t, "node is not installed")
-	}
+	testenv.Need(t, "node")
 	h := newHarness(t, Options{})
 	h.ok(js("let a = 40\nconst b = 2\na + b"), "→ 42")
 	h.ok(js("let a = 1; a"), "→ 1") // declared again
@@ -279,7 +265,7 @@ func TestInterrupts(t *testing.T) {
 	if r := h.callCtx(ctx, py("import time\ntime.sleep(60)")); !r.IsError || !strings.Contains(r.Text, "the call was cancelled") {
 		t.Fatalf("cancelled:\n%s", r.Text)
 	}
-	if _, err := exec.LookPath("node"); err == nil {
+	if testenv.Has(t, "node") {
 		h.fails(js("for (;;) {}"), "Interrupted", "state survived")
 		h.ok(js("1 + 1"), "→ 2")
 	}
@@ -317,7 +303,7 @@ func TestKernelLife(t *testing.T) {
 	if err := syscall.Kill(k.Pid(), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	<-k.Ended()
+	testenv.Recv(t, k.Ended(), testenv.Bound, "the killed kernel to be seen ended")
 	h.ok(py("'v' in globals()"), "had ended", "→ False")
 	h.fails(py("import os\nos.closerange(3, 1024)\nprint('closed')"), "kernel ended during the cell")
 	h.ok(py("'after'"), "→ 'after'")
@@ -344,7 +330,7 @@ func TestBadInput(t *testing.T) {
 // With a sandbox, the kernel runs in it: it writes in the project, not outside.
 func TestKernelInTheSandbox(t *testing.T) {
 	if b, why := contain.SandboxStatus(); b == contain.BackendNone {
-		skip(t, "no sandbox here: "+why)
+		testenv.Missing(t, "no sandbox here: "+why)
 	}
 	var h *harness
 	h = newHarness(t, Options{Policy: &contain.Policy{Sandbox: func() *contain.Sandbox {
@@ -364,7 +350,7 @@ func TestKernelInTheSandbox(t *testing.T) {
 // sandbox: the result says the kernel and its state survived, and they did.
 func TestTimeoutInTheSandboxKeepsTheKernel(t *testing.T) {
 	if b, why := contain.SandboxStatus(); b == contain.BackendNone {
-		skip(t, "no sandbox here: "+why)
+		testenv.Missing(t, "no sandbox here: "+why)
 	}
 	var h *harness
 	h = newHarness(t, Options{Idle: 500 * time.Millisecond, Policy: &contain.Policy{Sandbox: func() *contain.Sandbox {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gantry-dev/gantry/internal/lsp"
+	"github.com/gantry-dev/gantry/internal/testenv"
 	"github.com/gantry-dev/gantry/internal/tool"
 )
 
@@ -20,9 +20,7 @@ import (
 // calls) stays within maxOutput by itself, and its whole output is saved in the
 // outputs folder the loop gives the call, named by the note.
 func TestProjectCheckStaysWithinTheBound(t *testing.T) {
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go here")
-	}
+	testenv.Need(t, "go")
 	dir := t.TempDir()
 	var b strings.Builder
 	b.WriteString("package p\n\nimport \"fmt\"\n\nfunc F() {\n")

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gantry-dev/gantry/internal/testenv"
 	"github.com/gantry-dev/gantry/internal/tool"
 )
 
@@ -74,16 +76,13 @@ func gorootSrc(tb testing.TB) string {
 	tb.Helper()
 	out, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
-		tb.Skipf("go env GOROOT: %v", err)
+		testenv.Missing(tb, fmt.Sprintf("go env GOROOT: %v", err))
 	}
 	return filepath.Join(strings.TrimSpace(string(out)), "src")
 }
 
 func lookRg(tb testing.TB) string {
 	tb.Helper()
-	rg, err := exec.LookPath("rg")
-	if err != nil {
-		tb.Skip("rg is not installed")
-	}
+	rg := testenv.Need(tb, "rg")
 	return rg
 }

@@ -76,7 +76,12 @@ func TestBackgroundStartReturnsAtOnce(t *testing.T) {
 	if id := s.start("true"); id != "bg_2" {
 		t.Errorf("second id %q, want bg_2", id)
 	}
-	time.Sleep(1200 * time.Millisecond) // past the timeout, which does not apply
+	// A command in the foreground with the same 1 s timeout, started later, is stopped
+	// by it: by then the background task's timeout, which does not apply, would have
+	// struck too.
+	if fg := s.run("bash", map[string]any{"command": "sleep 100", "timeout": 1}); !strings.Contains(fg.Text, "timeout exceeded") {
+		t.Fatalf("the foreground command was not stopped by its timeout: %s", fg.Text)
+	}
 	if tk, _ := s.tasks.get("bg_1"); tk.finished() {
 		t.Error("the bash timeout stopped a background task")
 	}

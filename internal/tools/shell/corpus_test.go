@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gantry-dev/gantry/internal/permission"
+	"github.com/gantry-dev/gantry/internal/testenv"
 	"github.com/gantry-dev/gantry/internal/tool"
 )
 
@@ -116,12 +117,12 @@ func TestNoTrickRunsADeniedProgram(t *testing.T) {
 	for _, tr := range tricks {
 		missing := ""
 		for _, n := range tr.needs {
-			if _, err := exec.LookPath(n); err != nil {
+			if !testenv.Has(t, n) {
 				missing = n
 			}
 		}
 		if missing != "" {
-			t.Logf("skipped (no %s here): %s", missing, tr.cmd)
+			t.Logf("left out (no %s here): %s", missing, tr.cmd)
 			continue
 		}
 		plain := t.TempDir()
@@ -184,7 +185,7 @@ func TestTheSupervisorAloneStopsEveryTrick(t *testing.T) {
 	for _, tr := range tricks {
 		missing := false
 		for _, n := range tr.needs {
-			if _, err := exec.LookPath(n); err != nil {
+			if !testenv.Has(t, n) {
 				missing = true
 			}
 		}

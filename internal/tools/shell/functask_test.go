@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 func TestFuncTaskOutputAndKill(t *testing.T) {
@@ -24,7 +26,7 @@ func TestFuncTaskOutputAndKill(t *testing.T) {
 		<-ctx.Done()
 		return "partial", ctx.Err()
 	})
-	<-started
+	testenv.Recv(t, started, testenv.Bound, "the slow subagent to start")
 	k := taskKill(ts, id2)
 	if !strings.Contains(k.Text, "a slow subagent") {
 		t.Fatalf("kill: %q", k.Text)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gantry-dev/gantry/internal/testenv"
 	"github.com/gantry-dev/gantry/internal/tool"
 )
 
@@ -77,7 +78,7 @@ func TestBashCancelKillsProcessGroup(t *testing.T) {
 	})
 	start := time.Now()
 	cancel()
-	res := <-done
+	res := testenv.Recv(t, done, testenv.Bound, "the cancelled command to end")
 	if d := time.Since(start); d > 3*time.Second {
 		t.Fatalf("cancel took %v", d)
 	}

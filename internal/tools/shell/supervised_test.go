@@ -11,6 +11,7 @@ import (
 
 	"github.com/gantry-dev/gantry/internal/contain"
 	"github.com/gantry-dev/gantry/internal/permission"
+	"github.com/gantry-dev/gantry/internal/testenv"
 	"github.com/gantry-dev/gantry/internal/tool"
 )
 
@@ -73,7 +74,8 @@ func TestBackgroundTaskIsSupervised(t *testing.T) {
 func TestSandboxFailureIsSaid(t *testing.T) {
 	t.Parallel()
 	if b, why := contain.SandboxStatus(); b != contain.BackendBubblewrap {
-		t.Skipf("no bubblewrap here (%s)", why)
+		testenv.Need(t, "bwrap")
+		t.Skipf("bubblewrap cannot run here (%s)", why)
 	}
 	dir := t.TempDir()
 	outside := t.TempDir()

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 func TestEveryChangeRecordsTheWholeBoard(t *testing.T) {
@@ -132,7 +134,7 @@ func TestConcurrentUse(t *testing.T) {
 			}
 		})
 	}
-	wg.Wait()
+	testenv.Wait(t, &wg, testenv.Bound, "the workers")
 	ts := f.board.Tasks()
 	if len(ts) != workers*each {
 		t.Fatalf("%d tasks", len(ts))

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // TestConcurrentWrites runs merge writes and reads from many goroutines (go test
@@ -25,7 +27,7 @@ func TestConcurrentWrites(t *testing.T) {
 			}
 		})
 	}
-	wg.Wait()
+	testenv.Wait(t, &wg, testenv.Bound, "the writers")
 	final := f.list.Items()
 	if len(final) != workers*each {
 		t.Fatalf("%d items, want %d", len(final), workers*each)
@@ -52,7 +54,7 @@ func TestConcurrentInProgress(t *testing.T) {
 			call(t, f.write, fmt.Sprintf(`{"merge":true,"todos":[{"id":"%d","content":"c","status":"in_progress"}]}`, w))
 		})
 	}
-	wg.Wait()
+	testenv.Wait(t, &wg, testenv.Bound, "the writers")
 	if n := len(inProgress(f.list.Items())); n != 1 {
 		t.Fatalf("%d items in progress", n)
 	}

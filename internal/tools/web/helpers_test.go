@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gantry-dev/gantry/internal/testenv"
 	"github.com/gantry-dev/gantry/internal/tool"
 )
 
@@ -60,12 +62,12 @@ func goDoc(tb testing.TB, pages ...string) string {
 	tb.Helper()
 	root, err := goRoot()
 	if err != nil {
-		tb.Skipf("go env GOROOT: %v", err)
+		testenv.Missing(tb, fmt.Sprintf("go env GOROOT: %v", err))
 	}
 	dir := filepath.Join(root, "doc")
 	for _, p := range pages {
 		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
-			tb.Skipf("no %s in this Go installation: %v", p, err)
+			testenv.Missing(tb, fmt.Sprintf("no %s in this Go installation: %v", p, err))
 		}
 	}
 	return dir

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gantry-dev/gantry/internal/llm/scripted"
 	"github.com/gantry-dev/gantry/internal/procgroup/proctest"
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // promptAsync runs a prompt in the background.
@@ -86,7 +87,7 @@ func TestCancelPendingPermission(t *testing.T) {
 	}
 	id := h.newSession()
 	done := h.promptAsync(id, "touch")
-	<-asked
+	testenv.Recv(t, asked, testenv.Bound, "the permission request")
 	if err := h.conn.Cancel(context.Background(), sdk.CancelNotification{SessionId: id}); err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/gantry-dev/gantry/internal/llm/scripted"
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // A debug operation is a tool call of kind execute whose location, once it is done, is
@@ -17,10 +18,7 @@ import (
 func TestDebugStopIsTheCallsLocation(t *testing.T) {
 	const python = "/usr/bin/python3" // Debian's, with debugpy
 	if err := exec.Command(python, "-c", "import debugpy").Run(); err != nil {
-		if os.Getenv("GANTRY_TEST_ADAPTERS") != "" {
-			t.Fatalf("%s cannot import debugpy", python)
-		}
-		t.Skip("debugpy is not installed for " + python)
+		testenv.Missing(t, "debugpy is not installed for "+python)
 	}
 	m := scripted.New(
 		scripted.Step{Calls: []scripted.Call{{ID: "b1", Name: "debug", Input: `{"operation":"breakpoints","file":"prog.py","lines":[2]}`}}},

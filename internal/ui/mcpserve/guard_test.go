@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/app"
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // wire is a client writing raw lines to RunStdio over pipes and reading its answers.
@@ -61,7 +62,7 @@ func startWire(t testing.TB, dir string) *wire {
 			t.Errorf("the run did not end within 30s of its input closing")
 			_ = outR.Close()
 		}
-		<-read
+		testenv.Recv(t, read, testenv.Bound, "the reader of the run's output to end")
 	})
 	w.send(t, `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"wire","version":"1"}}}`)
 	if m := w.until(t, `"init"`); m["result"] == nil {

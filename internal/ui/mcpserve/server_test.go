@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,7 +19,6 @@ import (
 
 	"github.com/gantry-dev/gantry/internal/app"
 	"github.com/gantry-dev/gantry/internal/procgroup/proctest"
-
 	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
@@ -91,7 +89,7 @@ func connectAt(t *testing.T, s *Server, co *mcp.ClientOptions, version string) *
 	t.Cleanup(func() {
 		_ = cs.Close()
 		cancel()
-		if err := <-done; err != nil {
+		if err := testenv.Recv(t, done, testenv.Bound, "the server's run to end once cancelled"); err != nil {
 			t.Errorf("the server's run: %v", err)
 		}
 	})
@@ -270,9 +268,7 @@ func TestElicitation(t *testing.T) {
 // Kernels belong to the session: a variable lives to the next call of the same
 // connection, not to another's.
 func TestEvalStateIsTheConnections(t *testing.T) {
-	if _, err := exec.LookPath("node"); err != nil {
-		testenv.Missing(t, "node is not installed")
-	}
+	testenv.Need(t, "node")
 	dir := project(t)
 	s := newServer(t, app.Options{Cwd: dir, PermissionMode: "yolo"})
 	addr := serveHTTP(t, s, HTTPOptions{Token: "sekrit"})
@@ -348,7 +344,7 @@ func serveHTTP(t *testing.T, s *Server, o HTTPOptions) string {
 	go func() { done <- s.ServeHTTP(ctx, l, o) }()
 	t.Cleanup(func() {
 		cancel()
-		if err := <-done; err != nil {
+		if err := testenv.Recv(t, done, testenv.Bound, "ServeHTTP to end once cancelled"); err != nil {
 			t.Error(err)
 		}
 	})
@@ -416,7 +412,7 @@ func TestHangUpMidCall(t *testing.T) {
 	}()
 	proctest.WaitUntil(t, "the command to run", func() bool { return proctest.Running(marker) })
 	c3.Close()
-	<-answered
+	testenv.Recv(t, answered, testenv.Bound, "the hung-up request to end")
 	proctest.WaitUntil(t, "the command to be killed after the hang-up", func() bool { return !proctest.Running(marker) })
 }
 
@@ -441,7 +437,7 @@ func TestCloseEndsTheSessionsProcesses(t *testing.T) {
 	}
 	proctest.WaitUntil(t, "the background command", func() bool { return proctest.Running(marker) })
 	_ = cs.Close() // the client goes: its session, and the command, go with it
-	if err := <-done; err != nil {
+	if err := testenv.Recv(t, done, testenv.Bound, "the server's run to end once its client went"); err != nil {
 		t.Error(err)
 	}
 	if proctest.Running(marker) {

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 func TestRenderPlain(t *testing.T) {
@@ -220,7 +222,7 @@ func TestConcurrent(t *testing.T) {
 		go func() { done <- Render(in, Options{Width: 40, Color: true}) }()
 	}
 	for range 8 {
-		if got := <-done; got != want {
+		if got := testenv.Recv(t, done, testenv.Bound, "a concurrent Render"); got != want {
 			t.Errorf("concurrent Render = %q, want %q", got, want)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 func TestConcurrentAdd(t *testing.T) {
@@ -33,7 +35,7 @@ func TestConcurrentAdd(t *testing.T) {
 			}
 		})
 	}
-	wg.Wait()
+	testenv.Wait(t, &wg, testenv.Bound, "the writers")
 	close(errs)
 	for err := range errs {
 		t.Fatal(err)
@@ -73,7 +75,7 @@ func TestConcurrentCompaction(t *testing.T) {
 			}
 		})
 	}
-	wg.Wait()
+	testenv.Wait(t, &wg, testenv.Bound, "the writers")
 	lines := fileLines(t, path)
 	if len(lines) >= 2*each {
 		t.Fatalf("%d lines: never compacted", len(lines))

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/config"
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // runWith runs the setup as a program reading the bytes of input from a pipe (not a
@@ -41,7 +42,7 @@ func runWith(t *testing.T, input string) (Result, string, error) {
 		return d.res, out.String(), d.err
 	case <-time.After(10 * time.Second):
 		w.Close() // ends the program: its input is gone
-		<-done
+		testenv.Recv(t, done, testenv.Bound, "Run to end once its input closed")
 		t.Fatal("Run did not end")
 		return Result{}, "", nil
 	}
