@@ -12,12 +12,19 @@ import (
 	"github.com/gantry-dev/gantry/internal/tool"
 )
 
-func (d *Debugger) resume(ctx context.Context, env tool.Env, s *dap.Session, a args) tool.Result {
+// resume lets the program run with the DAP command (continue, next, stepIn,
+// stepOut) and says where it stopped, or that it still runs.
+func (d *Debugger) resume(command string) sessionOp {
+	return func(ctx context.Context, env tool.Env, s *dap.Session, a args) tool.Result {
+		return d.resumeWith(ctx, env, s, a, command)
+	}
+}
+
+func (d *Debugger) resumeWith(ctx context.Context, env tool.Env, s *dap.Session, a args, command string) tool.Result {
 	sn := s.Snapshot()
 	if sn.Over() {
 		return d.describe(ctx, env, s, sn, "The program is no longer running")
 	}
-	command := map[string]string{"continue": "continue", "step_over": "next", "step_in": "stepIn", "step_out": "stepOut"}[a.Operation]
 	if command != "continue" && sn.State != dap.Stopped {
 		return tool.Fail(fmt.Sprintf("The program is running; %s needs it stopped (pause, or wait for a breakpoint with status).", a.Operation))
 	}
