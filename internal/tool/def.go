@@ -157,14 +157,15 @@ func (t *defTool[T]) Decode(env Env, input json.RawMessage) (inv Invocation, msg
 	if err := json.Unmarshal(input, &args); err != nil {
 		return Invocation{}, withNote(describeJSONError(t.def.Name, err), " ", note)
 	}
-	d := t.def // the Def, with the call's operation's functions in place of its own
+	d := &t.def // the Def, or a copy with the call's operation's functions in place of its own
 	if op != nil {
 		if op.Check != nil {
 			if m := op.Check(args); m != "" {
 				return Invocation{}, withNote(m, " ", note)
 			}
 		}
-		d = withOp(d, op)
+		withOps := withOp(t.def, op)
+		d = &withOps
 		inv.Op = &OpInfo{Name: op.Name, Level: op.Level, Kind: op.Kind, Counter: op.Counter}
 	}
 	if d.Check != nil {

@@ -3,6 +3,7 @@ package tool
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/invopop/jsonschema"
@@ -163,7 +164,7 @@ func (o *Ops[T]) patch(s *jsonschema.Schema) {
 	if len(about) > 0 {
 		p.Description = strings.TrimSpace(p.Description + " " + strings.Join(about, "; ") + ".")
 	}
-	if !strings.Contains(","+strings.Join(s.Required, ",")+",", ","+o.Arg+",") {
+	if !slices.Contains(s.Required, o.Arg) {
 		s.Required = append(s.Required, o.Arg)
 	}
 }
