@@ -115,7 +115,7 @@ func runTool(args []string) int {
 		return 2
 	}
 	if gate != nil {
-		c := permission.Call{Tool: t.Name(), Level: t.Level(), Principal: inv.Principal, Paths: inv.Paths, Files: t.Info().Files}
+		c := permission.Call{Tool: t.Name(), Level: tool.Describe(t, inv).Level, ToolLevel: t.Level(), Principal: inv.Principal, Paths: inv.Paths, Files: t.Info().Files}
 		if v := gate.Check(c); v.Decision == permission.Deny {
 			fmt.Fprintf(os.Stderr, "gantry: %s was refused: %s (gantry tool --no-rules %s … runs it anyway).\n", t.Name(), v.Reason, t.Name())
 			return 1

@@ -208,9 +208,10 @@ func (a *Agent) declaredNames() []string {
 	return a.Tools.Names(level)
 }
 
-// gateCall is what the gate knows of a prepared call.
+// gateCall is what the gate knows of a prepared call. Its level is the call's (its
+// operation's, see tool.Ops): the person is asked per operation.
 func gateCall(p *pending) permission.Call {
-	return permission.Call{Tool: p.tool.Name(), Level: p.tool.Level(), Principal: p.inv.Principal, Paths: p.inv.Paths,
+	return permission.Call{Tool: p.tool.Name(), Level: p.call.Level, ToolLevel: p.tool.Level(), Principal: p.inv.Principal, Paths: p.inv.Paths,
 		Files: p.tool.Info().Files}
 }
 

@@ -38,7 +38,7 @@ func (e *Engine) checkBash(c Call) Verdict {
 			}
 		}
 	}
-	if e.modeOf(c) == ModePlan && c.Level != tool.LevelRead {
+	if e.modeOf(c) == ModePlan && c.planLevel() != tool.LevelRead {
 		return e.byMode(c) // plan mode is read-only, whatever the rules allow
 	}
 	if v, ok := e.remembered(c); ok {

@@ -216,7 +216,7 @@ func (e *Engine) check(c Call) Verdict {
 			return Verdict{Decision: Deny, Reason: fmt.Sprintf("a deny rule (%s) forbids it", r.describe())}
 		}
 	}
-	if e.modeOf(c) == ModePlan && c.Level != tool.LevelRead {
+	if e.modeOf(c) == ModePlan && c.planLevel() != tool.LevelRead {
 		return e.byMode(c) // plan mode is read-only, whatever the rules allow
 	}
 	if v, ok := e.remembered(c); ok {
@@ -248,7 +248,7 @@ func (e *Engine) byMode(c Call) Verdict {
 	mode := e.modeOf(c)
 	switch {
 	case mode == ModePlan:
-		if c.Level == tool.LevelRead {
+		if c.planLevel() == tool.LevelRead {
 			return Verdict{Decision: Allow, Reason: "read tools run in plan mode"}
 		}
 		return Verdict{Decision: Deny, Reason: "plan mode allows only read tools"}

@@ -194,7 +194,7 @@ func (e *Engine) checkFiles(c Call) Verdict {
 			return Verdict{Decision: Deny, Reason: fmt.Sprintf("a deny rule (%s) forbids it", r.describe())}
 		}
 	}
-	if e.modeOf(c) == ModePlan && c.Level != tool.LevelRead {
+	if e.modeOf(c) == ModePlan && c.planLevel() != tool.LevelRead {
 		return e.byMode(c)
 	}
 	if v, ok := e.remembered(c); ok {

@@ -101,8 +101,14 @@ type Verdict struct {
 
 // Call is what the gate knows of a tool call.
 type Call struct {
-	Tool      string
-	Level     tool.Level
+	Tool string
+	// Level is what the call may change, by which default and accept-edits modes ask:
+	// its operation's level for a tool with operations (a debug stack reads, a launch
+	// runs code; see tool.Ops), else its tool's.
+	Level tool.Level
+	// ToolLevel is the tool's own level, when above Level: plan mode goes by the
+	// higher of the two, and so allows only read tools, as it declares only those.
+	ToolLevel tool.Level
 	Principal string
 	// Paths are the absolute paths the call touches (empty for calls of no path).
 	// Path rules are matched against their canonical forms.
@@ -115,6 +121,10 @@ type Call struct {
 	// widen it.
 	Mode Mode
 }
+
+// planLevel is the level plan mode judges the call by: its tool's, for an operation
+// of an exec tool that only reads.
+func (c Call) planLevel() tool.Level { return max(c.Level, c.ToolLevel) }
 
 // strictness ranks the modes from the one that lets the most run without a question.
 var strictness = map[Mode]int{ModeYolo: 0, ModeAcceptEdits: 1, ModeDefault: 2, ModePlan: 3}

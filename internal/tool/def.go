@@ -79,6 +79,10 @@ type Def[T any] struct {
 	// Serial: the tool's calls run one at a time, in the response's order, even
 	// where read calls would run together (vibe_spawn numbers its workers so).
 	Serial bool
+	// Ops, for a tool whose calls name an operation, is its table of operations (see
+	// Ops): each operation's check, principal, paths, title, preview, level and run,
+	// in place of the Def's.
+	Ops *Ops[T]
 	// Run performs the call.
 	Run func(ctx context.Context, env Env, args T) Result
 }
@@ -90,8 +94,14 @@ type defTool[T any] struct {
 	schema *derived
 }
 
-// New makes a Tool of a Def. The schema is derived on first use, once a process.
-func New[T any](d Def[T]) Tool { return &defTool[T]{def: d} }
+// New makes a Tool of a Def. The schema is derived on first use, once a process (once
+// a tool for a tool with operations).
+func New[T any](d Def[T]) Tool {
+	if d.Ops != nil {
+		d.Ops.mustValid(d.Name, d.Level, d.Run != nil)
+	}
+	return &defTool[T]{def: d}
+}
 
 func (t *defTool[T]) Name() string { return t.def.Name }
 func (t *defTool[T]) Level() Level { return t.def.Level }
@@ -104,7 +114,11 @@ func (t *defTool[T]) Info() Info {
 
 func (t *defTool[T]) init() {
 	t.once.Do(func() {
-		t.schema = derive(reflect.TypeFor[T]())
+		if t.def.Ops != nil {
+			t.schema = deriveWith(reflect.TypeFor[T](), t.def.Ops.patch)
+		} else {
+			t.schema = derive(reflect.TypeFor[T]())
+		}
 		t.spec = llm.ToolSpec{Name: t.def.Name, Description: t.def.Description, Schema: t.schema.raw}
 	})
 }
@@ -128,26 +142,45 @@ func (t *defTool[T]) Decode(env Env, input json.RawMessage) (inv Invocation, msg
 	if note != "" {
 		inv.Input = input
 	}
-	if m := validate(t.def.Name, t.schema.parsed(), input); m != "" {
+	var first func(map[string]any) string
+	var op *Op[T]
+	if t.def.Ops != nil {
+		first = func(m map[string]any) (msg string) {
+			op, msg = t.def.Ops.pick(t.def.Name, m)
+			return msg
+		}
+	}
+	if m := validateWith(t.def.Name, t.schema.parsed(), input, first); m != "" {
 		return Invocation{}, withNote(m, " ", note)
 	}
 	var args T
 	if err := json.Unmarshal(input, &args); err != nil {
 		return Invocation{}, withNote(describeJSONError(t.def.Name, err), " ", note)
 	}
-	if t.def.Check != nil {
-		if m := t.def.Check(args); m != "" {
+	d := &t.def // the Def, or a copy with the call's operation's functions in place of its own
+	if op != nil {
+		if op.Check != nil {
+			if m := op.Check(args); m != "" {
+				return Invocation{}, withNote(m, " ", note)
+			}
+		}
+		withOps := withOp(t.def, op)
+		d = &withOps
+		inv.Op = &OpInfo{Name: op.Name, Level: op.Level, Kind: op.Kind, Counter: op.Counter}
+	}
+	if d.Check != nil {
+		if m := d.Check(args); m != "" {
 			return Invocation{}, withNote(m, " ", note)
 		}
 	}
-	if t.def.Principal != nil {
-		inv.Principal = t.def.Principal(args)
+	if d.Principal != nil {
+		inv.Principal = d.Principal(args)
 	}
-	if t.def.Paths != nil {
-		inv.Paths = t.def.Paths(env, args)
+	if d.Paths != nil {
+		inv.Paths = d.Paths(env, args)
 	}
-	if t.def.Title != nil {
-		inv.Title = t.def.Title(env, args, inv.Paths)
+	if d.Title != nil {
+		inv.Title = d.Title(env, args, inv.Paths)
 	}
 	if t.def.Claude != nil {
 		inv.Claude = t.def.Claude(env, args)
@@ -157,9 +190,9 @@ func (t *defTool[T]) Decode(env Env, input json.RawMessage) (inv Invocation, msg
 			inv.Code = &Code{Lang: lang, Text: code}
 		}
 	}
-	run := t.def.Run
+	run := d.Run
 	name := t.def.Name
-	if preview := t.def.Preview; preview != nil {
+	if preview := d.Preview; preview != nil {
 		inv.Preview = func(ctx context.Context) (d Display) {
 			defer func() {
 				if r := recover(); r != nil {

@@ -85,16 +85,26 @@ func derive(t reflect.Type) *derived {
 	if d, ok := schemas.Load(t); ok {
 		return d.(*derived)
 	}
+	d, _ := schemas.LoadOrStore(t, deriveWith(t, nil))
+	return d.(*derived)
+}
+
+// deriveWith derives t's schema, changed by patch (when not nil) before it is
+// written: a tool's operations table sets its operation argument's enum so. It is not
+// kept in schemas, which hold the type's own.
+func deriveWith(t reflect.Type, patch func(*jsonschema.Schema)) *derived {
 	r := jsonschema.Reflector{DoNotReference: true, ExpandedStruct: true, AllowAdditionalProperties: true}
 	s := r.ReflectFromType(t)
 	s.Version = ""
 	s.ID = ""
+	if patch != nil {
+		patch(s)
+	}
 	raw, err := json.Marshal(s)
 	if err != nil {
 		panic(fmt.Sprintf("tool: schema of %v: %v", t, err)) // a programming error
 	}
-	d, _ := schemas.LoadOrStore(t, &derived{raw: raw})
-	return d.(*derived)
+	return &derived{raw: raw}
 }
 
 func (d *derived) parsed() *schemaNode {
@@ -112,12 +122,24 @@ func (d *derived) parsed() *schemaNode {
 // validate checks input against the schema and returns one sentence naming the first
 // offending field, or "".
 func validate(tool string, s *schemaNode, input json.RawMessage) string {
+	return validateWith(tool, s, input, nil)
+}
+
+// validateWith is validate with first, which looks at the arguments' object before
+// the schema does (a tool's operations table refuses an unknown operation so).
+func validateWith(tool string, s *schemaNode, input json.RawMessage, first func(map[string]any) string) string {
 	var v any
 	if err := json.Unmarshal(input, &v); err != nil {
 		return fmt.Sprintf("The arguments of %s are not valid JSON (%v); send one JSON object.", tool, err)
 	}
-	if _, ok := v.(map[string]any); !ok {
+	m, ok := v.(map[string]any)
+	if !ok {
 		return fmt.Sprintf("The arguments of %s must be a JSON object, not %s.", tool, jsonKind(v))
+	}
+	if first != nil {
+		if msg := first(m); msg != "" {
+			return msg
+		}
 	}
 	return check(tool, "", s, v)
 }

@@ -231,6 +231,10 @@ type Invocation struct {
 	// or one per file for a tool that acts on several. Nil: under the tool's own name,
 	// with its input as it is.
 	Claude []ClaudeView
+	// Op is what the call's operation says of it, for a tool with operations (see
+	// Ops): its level, which the person's question follows, and its kind and counter.
+	// Nil: the tool's Info says all.
+	Op *OpInfo
 }
 
 // HookSubjectKey is the key under which the loop gives the hooks of a tool event the
@@ -339,9 +343,11 @@ type Call struct {
 	Title     string
 	Icon      string
 	Principal string
-	Level     Level
-	Kind      Kind
-	Counter   Counter
+	// Level is what the call may change: its operation's level for a tool with
+	// operations (a debug stack reads), else the tool's. The person is asked by it.
+	Level   Level
+	Kind    Kind
+	Counter Counter
 	// Locations are the absolute paths the call touches.
 	Locations []string
 	// Brief: show the call as one line, its title and its result's Summary.
@@ -363,6 +369,15 @@ func Describe(t Tool, inv Invocation) Call {
 	info := t.Info()
 	c := Call{Name: t.Name(), Icon: info.Icon, Principal: inv.Principal, Level: info.Level, Kind: info.Kind,
 		Counter: info.Counter, Locations: inv.Paths, Title: inv.Title, Brief: info.Brief, Code: inv.Code}
+	if op := inv.Op; op != nil {
+		c.Level = min(op.Level, info.Level) // an operation never rises above its tool
+		if op.Kind != "" {
+			c.Kind = op.Kind
+		}
+		if op.Counter != CountNone {
+			c.Counter = op.Counter
+		}
+	}
 	if c.Icon == "" {
 		c.Icon = DefaultIcon
 	}

@@ -33,133 +33,11 @@ const (
 // is an error, not a call that never ends.
 const queryTimeout = 60 * time.Second
 
-// navigation are the actions at a position: they need file, line and symbol.
-var navigation = map[string]bool{"definition": true, "type_definition": true, "implementation": true,
-	"references": true, "hover": true, "code_actions": true}
-
-type args struct {
-	Action string `json:"action" jsonschema:"enum=diagnostics,enum=definition,enum=type_definition,enum=implementation,enum=references,enum=hover,enum=symbols,enum=code_actions,enum=status,enum=reload" jsonschema_description:"What to ask the language server."`
-	File   string `json:"file,omitempty" jsonschema_description:"The file (relative to the working directory); for diagnostics \"*\" runs the project's checker."`
-	Line   int    `json:"line,omitempty" jsonschema_description:"1-based line of the symbol, for the navigation actions."`
-	Symbol string `json:"symbol,omitempty" jsonschema_description:"The symbol as written on that line (its first occurrence is used)."`
-	Query  string `json:"query,omitempty" jsonschema_description:"For symbols: a workspace symbol search (without it, file's symbols are listed)."`
-}
-
 // Options configure the tools.
 type Options struct {
 	// MaxOutput bounds a project check's result, in characters (0: 30000); past it,
 	// its whole output is saved (tool.FitIn).
 	MaxOutput int
-}
-
-// Tool returns the lsp tool over m.
-func Tool(m *lsp.Manager, o Options) tool.Tool {
-	return tool.New(tool.Def[args]{
-		Name:        "lsp",
-		Family:      "language servers",
-		Label:       "Ask the language server",
-		Description: lspDoc,
-		Level:       tool.LevelRead,
-		Kind:        tool.KindSearch,
-		Icon:        "🧭",
-		Brief:       true,
-		Counter:     tool.CountFileOp,
-		Principal:   func(a args) string { return a.File },
-		Files:       tool.FilesRead,
-		Paths: func(env tool.Env, a args) []string {
-			if a.File == "" || a.File == "*" {
-				return nil
-			}
-			return []string{env.Abs(a.File)}
-		},
-		Title: func(env tool.Env, a args, paths []string) string { return title(env, a, paths) },
-		Check: check,
-		Run: func(ctx context.Context, env tool.Env, a args) tool.Result {
-			return run(ctx, m, o, env, a)
-		},
-	})
-}
-
-func title(env tool.Env, a args, paths []string) string {
-	what := "LSP " + strings.ReplaceAll(a.Action, "_", " ")
-	switch {
-	case a.Symbol != "" && len(paths) > 0:
-		return fmt.Sprintf("%s of %s at %s:%d", what, a.Symbol, rel(env.Cwd, paths[0]), a.Line)
-	case a.Query != "":
-		return fmt.Sprintf("%s matching %q", what, a.Query)
-	case a.File == "*":
-		return what + " of the project"
-	case len(paths) > 0:
-		return what + " of " + rel(env.Cwd, paths[0])
-	}
-	return what
-}
-
-func check(a args) string {
-	switch {
-	case navigation[a.Action] && (a.File == "" || a.File == "*"):
-		return fmt.Sprintf("lsp %s needs a file in \"file\".", a.Action)
-	case navigation[a.Action] && a.Line < 1:
-		return fmt.Sprintf("lsp %s needs a 1-based \"line\".", a.Action)
-	case navigation[a.Action] && strings.TrimSpace(a.Symbol) == "":
-		return fmt.Sprintf("lsp %s needs the \"symbol\" as written on line %d; positions are never guessed.", a.Action, a.Line)
-	case a.Action == "diagnostics" && a.File == "":
-		return `lsp diagnostics needs a file in "file", or "*" for the whole project.`
-	case a.Action == "symbols" && a.File == "" && a.Query == "":
-		return `lsp symbols needs a "query" (workspace search) or a "file" (its symbols).`
-	}
-	return ""
-}
-
-func run(ctx context.Context, m *lsp.Manager, o Options, env tool.Env, a args) tool.Result {
-	switch a.Action {
-	case "status":
-		return tool.Result{Text: strings.Join(m.Status(env.Cwd), "\n")}
-	case "reload":
-		stopped, err := m.Reload(ctx, env.Cwd)
-		if err != nil {
-			return tool.Fail(fmt.Sprintf("Reloading failed: %v.", err))
-		}
-		if len(stopped) == 0 {
-			return tool.Result{Text: "No language server was running here; the next call starts one."}
-		}
-		return tool.Result{Text: "Stopped " + strings.Join(stopped, ", ") + "; the next call starts them again."}
-	case "diagnostics":
-		if a.File == "*" {
-			return projectCheck(ctx, m, o, env)
-		}
-	case "symbols":
-		if a.Query != "" && a.File == "" {
-			ctx, cancel := context.WithTimeout(ctx, queryTimeout)
-			defer cancel()
-			return workspaceSymbols(ctx, m, env, a.Query)
-		}
-	}
-	ctx, cancel := context.WithTimeout(ctx, queryTimeout)
-	defer cancel()
-	// A file's symbols are its outline, which the server has from the document
-	// itself: they wait for no diagnostics and for no project to load.
-	q, res := open(ctx, m, env, a.File, a.Action != "symbols")
-	if q == nil {
-		return res
-	}
-	var out tool.Result
-	switch a.Action {
-	case "diagnostics":
-		out = q.diagnostics(ctx, m)
-	case "symbols":
-		out = q.documentSymbols(ctx)
-	default:
-		pos, problem := q.file.locate(a.Line, a.Symbol, q.shown)
-		if problem != "" {
-			return tool.Fail(problem)
-		}
-		out = q.at(ctx, a.Action, pos)
-	}
-	if q.note != "" {
-		out.Text = q.note + "\n" + out.Text
-	}
-	return out
 }
 
 // query is one file synced with its server.
@@ -231,64 +109,31 @@ func (q *query) posParams(pos protocol.Position) protocol.TextDocumentPositionPa
 	return protocol.TextDocumentPositionParams{TextDocument: q.doc(), Position: pos}
 }
 
-func (q *query) at(ctx context.Context, action string, pos protocol.Position) tool.Result {
-	srv := q.c.Server()
-	pp := q.posParams(pos)
-	if action == "hover" || action == "code_actions" {
-		return q.other(ctx, action, pp, pos)
-	}
-	var locs []protocol.Location
-	var err error
-	switch action {
-	case "definition":
-		var r protocol.DefinitionResult
-		r, err = srv.Definition(ctx, &protocol.DefinitionParams{TextDocumentPositionParams: pp})
-		locs = locations(r)
-	case "type_definition":
-		var r protocol.DefinitionResult
-		r, err = srv.TypeDefinition(ctx, &protocol.TypeDefinitionParams{TextDocumentPositionParams: pp})
-		locs = locations(r)
-	case "implementation":
-		var r protocol.DefinitionResult
-		r, err = srv.Implementation(ctx, &protocol.ImplementationParams{TextDocumentPositionParams: pp})
-		locs = locations(r)
-	case "references":
-		locs, err = srv.References(ctx, &protocol.ReferenceParams{TextDocumentPositionParams: pp,
-			Context: protocol.ReferenceContext{IncludeDeclaration: true}})
-	}
+// lookup is an action that lists the locations a server gives for a position: its
+// request, its LSP method (named when a server lacks it), what its list holds, and how
+// many are shown (0: all).
+type lookup struct {
+	method, plural string
+	limit          int
+	ask            func(ctx context.Context, srv protocol.Server, pp protocol.TextDocumentPositionParams) ([]protocol.Location, error)
+}
+
+// locations answers the lookup of action at pos.
+func (q *query) locations(ctx context.Context, action string, l lookup, pos protocol.Position) tool.Result {
+	locs, err := l.ask(ctx, q.c.Server(), q.posParams(pos))
 	if err != nil {
 		if unsupported(err) {
 			return tool.Result{Text: fmt.Sprintf("The %s language server offers no %s lookup (it does not implement textDocument/%s).",
-				q.c.Spec().Name, strings.ReplaceAll(action, "_", " "), lspMethod[action])}
+				q.c.Spec().Name, strings.ReplaceAll(action, "_", " "), l.method)}
 		}
 		return tool.Fail(fmt.Sprintf("The language server could not answer %s: %v.", action, serverError(err)))
 	}
 	if len(locs) == 0 {
 		return tool.Result{Text: fmt.Sprintf("The %s language server found no %s there.", q.c.Spec().Name, strings.ReplaceAll(action, "_", " "))}
 	}
-	limit := 0
-	if action == "references" {
-		limit = maxReferences
-	}
-	text, summary := formatLocations(q.env, locs, limit, plural[action])
+	text, summary := formatLocations(q.env, locs, l.limit, l.plural)
 	return tool.Result{Text: text, Display: tool.Display{Note: summary}}
 }
-
-// other answers the actions at a position that are not lists of locations.
-func (q *query) other(ctx context.Context, action string, pp protocol.TextDocumentPositionParams, pos protocol.Position) tool.Result {
-	if action == "hover" {
-		return q.hover(ctx, pp)
-	}
-	return q.codeActions(ctx, pos)
-}
-
-// plural names what a list of locations of an action holds.
-var plural = map[string]string{"definition": "definitions", "type_definition": "type definitions",
-	"implementation": "implementations", "references": "references"}
-
-// lspMethod is the LSP method of an action at a position.
-var lspMethod = map[string]string{"definition": "definition", "type_definition": "typeDefinition",
-	"implementation": "implementation", "references": "references", "hover": "hover", "code_actions": "codeAction"}
 
 // unsupported says whether err is the server's "method not found".
 func unsupported(err error) bool {
@@ -301,6 +146,12 @@ func unsupported(err error) bool {
 
 // serverError is err for the model: a server's error message without the wrapping.
 func serverError(err error) string { return strings.TrimSuffix(err.Error(), ".") }
+
+// definitions is the locations of a definition-like answer, however the server
+// shaped it.
+func definitions(r protocol.DefinitionResult, err error) ([]protocol.Location, error) {
+	return locations(r), err
+}
 
 func locations(r protocol.DefinitionResult) []protocol.Location {
 	switch v := r.(type) {

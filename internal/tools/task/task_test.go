@@ -195,7 +195,7 @@ func TestUpdateFieldsAndCycles(t *testing.T) {
 func TestRefusals(t *testing.T) {
 	cases := []struct{ name, args, want string }{
 		{"no action", `{}`, `needs the argument "action"`},
-		{"unknown action", `{"action":"delete","task_id":"t1"}`, `"create", "get", "list", "update"`},
+		{"unknown action", `{"action":"delete","task_id":"t1"}`, `task has no action "delete"; it has create, get, list and update.`},
 		{"create without title", `{"action":"create","description":"d"}`, `action create needs "title"`},
 		{"create with an empty title", `{"action":"create","title":"  "}`, "the title is empty"},
 		{"create with a status", `{"action":"create","title":"x","status":"in_progress"}`, "create takes no status"},

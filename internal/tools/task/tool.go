@@ -15,7 +15,7 @@ import (
 var description string
 
 type args struct {
-	Action      string   `json:"action" jsonschema:"enum=create,enum=get,enum=list,enum=update" jsonschema_description:"create (needs title), get (needs task_id), list (all tasks, or with ready only those that can start), update (needs task_id and what to change)."`
+	Action      string   `json:"action" jsonschema_description:"create (needs title), get (needs task_id), list (all tasks, or with ready only those that can start), update (needs task_id and what to change)."`
 	Title       *string  `json:"title,omitempty" jsonschema_description:"create, update: a short title in the imperative."`
 	Description *string  `json:"description,omitempty" jsonschema_description:"create, update: what the task involves and when it is done."`
 	BlockedBy   []taskID `json:"blocked_by,omitempty" jsonschema_description:"create, update: ids of the tasks that must be completed before this one starts; on update it replaces the list ([] clears it)."`
@@ -37,10 +37,58 @@ func Tool(b *Board) tool.Tool {
 		Principal:    principal,
 		Check:        check,
 		Formers:      []tool.Former{{Name: "taskId", New: "task_id"}},
-		Run: func(_ context.Context, _ tool.Env, a args) tool.Result {
-			return run(b, a)
-		},
+		Ops:          ops(b),
 	})
+}
+
+// ops is the task tool's table of actions. All of them are read: the board is the
+// conversation's own, not the project.
+func ops(b *Board) *tool.Ops[args] {
+	read := tool.LevelRead
+	return &tool.Ops[args]{Arg: "action", List: []tool.Op[args]{
+		{Name: "create", Level: read,
+			Check: func(a args) string {
+				if a.Title == nil {
+					return needs("create", `"title"`)
+				}
+				if a.Status != nil {
+					return "task: create takes no status, since a new task is pending; change it afterwards with update."
+				}
+				return ""
+			},
+			Run: func(_ context.Context, _ tool.Env, a args) tool.Result { return runCreate(b, a) }},
+		{Name: "get", Level: read,
+			Check: func(a args) string {
+				if a.TaskID == "" {
+					return needs("get", `"task_id"`)
+				}
+				return ""
+			},
+			Run: func(_ context.Context, _ tool.Env, a args) tool.Result {
+				ts := b.Tasks()
+				i := find(ts, string(a.TaskID))
+				if i < 0 {
+					return tool.Fail(unknown(ts, string(a.TaskID)))
+				}
+				return tool.Result{Text: detail(ts, ts[i])}
+			}},
+		{Name: "list", Level: read,
+			Run: func(_ context.Context, _ tool.Env, a args) tool.Result {
+				return tool.Result{Text: listing(b.Tasks(), a.Ready)}
+			}},
+		{Name: "update", Level: read,
+			Check: func(a args) string {
+				var missing []string
+				if a.TaskID == "" {
+					missing = append(missing, `"task_id"`)
+				}
+				if a.Title == nil && a.Description == nil && a.Status == nil && a.BlockedBy == nil {
+					missing = append(missing, `one of "title", "description", "status" or "blocked_by"`)
+				}
+				return needs("update", missing...)
+			},
+			Run: func(_ context.Context, _ tool.Env, a args) tool.Result { return runUpdate(b, a) }},
+	}}
 }
 
 func principal(a args) string {
@@ -50,32 +98,18 @@ func principal(a args) string {
 	return a.Action
 }
 
-// check refuses, in one sentence, a call that lacks what its action needs.
+// needs is the sentence refusing a call of action that lacks what it needs ("" when
+// nothing is missing).
+func needs(action string, missing ...string) string {
+	if len(missing) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("task: action %s needs %s.", action, strings.Join(missing, " and "))
+}
+
+// check refuses, in one sentence, arguments no action takes (after the action's own
+// check).
 func check(a args) string {
-	var missing []string
-	switch a.Action {
-	case "create":
-		if a.Title == nil {
-			missing = append(missing, `"title"`)
-		}
-		if a.Status != nil {
-			return "task: create takes no status, since a new task is pending; change it afterwards with update."
-		}
-	case "get":
-		if a.TaskID == "" {
-			missing = append(missing, `"task_id"`)
-		}
-	case "update":
-		if a.TaskID == "" {
-			missing = append(missing, `"task_id"`)
-		}
-		if a.Title == nil && a.Description == nil && a.Status == nil && a.BlockedBy == nil {
-			missing = append(missing, `one of "title", "description", "status" or "blocked_by"`)
-		}
-	}
-	if len(missing) > 0 {
-		return fmt.Sprintf("task: action %s needs %s.", a.Action, strings.Join(missing, " and "))
-	}
 	if a.Title != nil && strings.TrimSpace(*a.Title) == "" {
 		return "task: the title is empty; give the task a short title."
 	}
@@ -85,24 +119,6 @@ func check(a args) string {
 		}
 	}
 	return ""
-}
-
-func run(b *Board, a args) tool.Result {
-	switch a.Action {
-	case "get":
-		ts := b.Tasks()
-		i := find(ts, string(a.TaskID))
-		if i < 0 {
-			return tool.Fail(unknown(ts, string(a.TaskID)))
-		}
-		return tool.Result{Text: detail(ts, ts[i])}
-	case "list":
-		return tool.Result{Text: listing(b.Tasks(), a.Ready)}
-	case "create":
-		return runCreate(b, a)
-	default:
-		return runUpdate(b, a)
-	}
 }
 
 func runCreate(b *Board, a args) tool.Result {
