@@ -169,6 +169,7 @@ type query struct {
 	path  string
 	shown string
 	file  *fileText // as sent to the server (not to be modified)
+	files *fileCache
 	note  string
 	ver   int32
 	gen   int
@@ -188,6 +189,7 @@ func open(ctx context.Context, m *lsp.Manager, env tool.Env, file string, whole 
 	if err := env.CanRead(path); err != nil { // before the file is read or sent to a server
 		return nil, tool.Fail(fmt.Sprintf("The language server was not asked: %s.", err))
 	}
+	files := filesOf(ctx, m)
 	files.refresh()
 	f, err := files.get(path)
 	if err != nil {
@@ -220,7 +222,7 @@ func open(ctx context.Context, m *lsp.Manager, env tool.Env, file string, whole 
 		c.WaitDiagnostics(ctx, path, v, gen, lsp.ReadyWait)
 		c.WaitIdle(ctx, lsp.ReadyWait)
 	}
-	return &query{env: env, c: c, path: path, shown: shown, file: f, note: note, ver: v, gen: gen}, tool.Result{}
+	return &query{env: env, c: c, path: path, shown: shown, file: f, files: files, note: note, ver: v, gen: gen}, tool.Result{}
 }
 
 func (q *query) doc() protocol.TextDocumentIdentifier {
@@ -270,7 +272,7 @@ func (q *query) at(ctx context.Context, action string, pos protocol.Position) to
 	if action == "references" {
 		limit = maxReferences
 	}
-	text, summary := formatLocations(q.env, locs, limit, plural[action])
+	text, summary := formatLocations(q.files, q.env, locs, limit, plural[action])
 	return tool.Result{Text: text, Display: tool.Display{Note: summary}}
 }
 
