@@ -111,7 +111,7 @@ func buildTools(d deps) (*tool.Registry, *shell.Set, *skill.Set, []string) {
 	// The desktop: declared while a display is reachable ($DISPLAY connects; macOS).
 	dk := computer.New(computer.Options{MaxOutput: cfg.MaxOutput})
 	own(reg, d.pool, desktopKey, dk, dk.Usable)
-	wo := web.Options{MaxOutput: cfg.MaxOutput}.WithEnv(d.getenv)
+	wo := web.Options{MaxOutput: cfg.MaxOutput, Pool: d.pool}.WithEnv(d.getenv)
 	reg.Add(web.Fetch(wo))
 	reg.AddIf(wo.ExaAPIKey != "", web.Search(wo))
 	found, skillNotices := skill.CatalogWith(cfg.SkillDirs(), pluginSkills(cfg.Plugins()))
