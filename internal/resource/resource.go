@@ -142,6 +142,22 @@ func (p *Pool) owner(s Scope) *Pool {
 	return p
 }
 
+// ended says whether p or a pool between it and the owner of scope s is closed: an
+// ended conversation or session starts nothing, not even in a wider pool.
+func (p *Pool) ended(s Scope) bool {
+	for ; ; p = p.parent {
+		p.mu.Lock()
+		closed := p.closed
+		p.mu.Unlock()
+		if closed {
+			return true
+		}
+		if p.scope <= s || p.parent == nil {
+			return false
+		}
+	}
+}
+
 // Get returns the resource of key from the pool that owns its scope (seen from p),
 // starting it with start the first time. Concurrent
 // Gets of one key start it once: the others wait for that start (or for their ctx). A
@@ -150,6 +166,9 @@ func (p *Pool) owner(s Scope) *Pool {
 // processes to ctx.
 func Get[R Resource](ctx context.Context, p *Pool, key Key, start func(ctx context.Context) (R, error)) (R, error) {
 	var zero R
+	if p.ended(key.Scope) {
+		return zero, ErrClosed
+	}
 	p = p.owner(key.Scope)
 	for {
 		p.mu.Lock()

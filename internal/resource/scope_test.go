@@ -88,6 +88,12 @@ func TestEachScopeClosesWithItsOwner(t *testing.T) {
 		t.Errorf("Get from an ended conversation: %v", gerr)
 	}
 
+	if _, gerr := Get(context.Background(), sub, Key{Kind: "server"}, func(context.Context) (*fake, error) {
+		return rec.make("late server", nil), nil
+	}); !errors.Is(gerr, ErrClosed) {
+		t.Errorf("an ended conversation got a process resource: %v", gerr)
+	}
+
 	err = sess.Close(context.Background())
 	if got := rec.closed()[2:]; !slices.Equal(got, []string{"vibe", "desktop", "shell"}) {
 		t.Fatalf("the session's end closed %v", got)
