@@ -43,9 +43,11 @@ func outputsAgent(t *testing.T, p *scripted.Provider, outputs string) *Agent {
 	gate.SetOwnOutputs(outputs)
 	reg := tool.NewRegistry()
 	sh := shell.NewSet(shell.Options{Tasks: shell.NewTasks(filepath.Join(t.TempDir(), "tasks"))})
-	reg.AddSet(sh)
+	for _, tl := range sh.Tools() {
+		reg.Add(tl)
+	}
 	t.Cleanup(func() {
-		if err := reg.Close(context.Background()); err != nil {
+		if err := sh.Close(context.Background()); err != nil {
 			t.Error(err)
 		}
 	})

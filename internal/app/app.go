@@ -135,7 +135,8 @@ type App struct {
 	// from what is stored.
 	storeFailed error
 	reg         *tool.Registry
-	pool        *resource.Pool
+	pool        *resource.Pool // the process's resources (language servers, MCP connections)
+	scope       *resource.Pool // the session's, a child of pool, closed by Close
 	ownPool     bool
 	shell       *shell.Set
 	todos       *todo.List
@@ -254,6 +255,7 @@ func New(opts Options) (_ *App, err error) {
 	if a.pool == nil {
 		a.pool, a.ownPool = resource.NewPool(nil), true
 	}
+	a.scope = a.pool.Child(resource.Session)
 	if err := a.openSession(opts, model); err != nil {
 		return nil, err
 	}
@@ -654,8 +656,8 @@ func (a *App) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	var errs []error
-	if a.reg != nil {
-		errs = append(errs, a.reg.Close(ctx))
+	if a.scope != nil {
+		errs = append(errs, a.scope.Close(ctx)) // the session's resources, its conversations' first
 	}
 	if a.records != nil {
 		if err := a.records.Close(); err != nil {

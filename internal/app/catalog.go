@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/gantry-dev/gantry/internal/face"
+	"github.com/gantry-dev/gantry/internal/resource"
 	"github.com/gantry-dev/gantry/internal/syntax"
 	"github.com/gantry-dev/gantry/internal/tool"
 )
@@ -39,8 +40,9 @@ type ToolEntry struct {
 // registry, so it names what the model of this session would be offered. MCP
 // servers' tools are in it once the servers are connected (Start).
 func (a *App) ToolCatalog() ([]ToolEntry, error) {
-	alone := standaloneTools(deps{cfg: a.cfg, getenv: a.cfg.Getenv, pool: a.pool, cwd: a.opts.Cwd})
-	if err := alone.Close(context.Background()); err != nil { // nothing of it started
+	scratch := a.pool.Child(resource.Session) // owns the sets built here, for this call only
+	alone := standaloneTools(deps{cfg: a.cfg, getenv: a.cfg.Getenv, pool: scratch, cwd: a.opts.Cwd})
+	if err := scratch.Close(context.Background()); err != nil { // nothing of it started
 		return nil, fmt.Errorf("closing the standalone tools: %w", err)
 	}
 	max := a.gate.Mode().MaxLevel()

@@ -11,6 +11,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/contain"
 	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/permission"
+	"github.com/gantry-dev/gantry/internal/resource"
 	"github.com/gantry-dev/gantry/internal/session"
 )
 
@@ -70,7 +71,8 @@ func Doctor(cwd string) ([]DoctorRow, error) {
 	// the agent definitions' tools are checked as a session checks them.
 	// A session's tools, background tasks' included (their folder is made on first
 	// use only, which never comes here).
-	reg, _, _, _ := buildTools(deps{cfg: cfg, getenv: os.Getenv, session: true, asker: face.NoHuman{}, tasksDir: filepath.Join(os.TempDir(), "gantry-doctor-tasks")})
+	pool := resource.NewPool(nil) // owns the toolsets built here; nothing of them starts
+	reg, _, _, _ := buildTools(deps{cfg: cfg, getenv: os.Getenv, pool: pool, session: true, asker: face.NoHuman{}, tasksDir: filepath.Join(os.TempDir(), "gantry-doctor-tasks")})
 	gate.SetFileTools(fileTools(reg))
 	for _, s := range newSandboxer(cfg, nil, gate).lost() {
 		add("", s, true)
@@ -146,7 +148,7 @@ func Doctor(cwd string) ([]DoctorRow, error) {
 	rows = append(rows, claudeRows(cfg)...)
 	rows = append(rows, commandRows(cfg, projectCommands)...)
 	rows = append(rows, agentRows(cfg, projectCommands, reg)...)
-	if err := reg.Close(context.Background()); err != nil {
+	if err := pool.Close(context.Background()); err != nil {
 		return nil, err
 	}
 	rows = append(rows, skillRows(cfg)...)

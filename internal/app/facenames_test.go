@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/gantry-dev/gantry/internal/config"
+	"github.com/gantry-dev/gantry/internal/resource"
 )
 
 // faceDirs are the faces: what they show of a call must come from the tool's
@@ -32,7 +34,13 @@ func TestNoFaceSwitchesOnAToolName(t *testing.T) {
 	for _, tl := range a.reg.All() {
 		names[tl.Name()] = true
 	}
-	standalone, _, _, _ := buildTools(deps{cfg: cfg, getenv: func(string) string { return "set" }})
+	pool := resource.NewPool(nil)
+	defer func() {
+		if err := pool.Close(context.Background()); err != nil {
+			t.Error(err)
+		}
+	}()
+	standalone, _, _, _ := buildTools(deps{cfg: cfg, getenv: func(string) string { return "set" }, pool: pool})
 	for _, tl := range standalone.All() {
 		names[tl.Name()] = true
 	}

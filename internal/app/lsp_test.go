@@ -23,8 +23,9 @@ func lspRegistry(t *testing.T, dir string) *tool.Registry {
 	pool := resource.NewPool(nil)
 	reg, _, _, _ := buildTools(deps{cfg: cfg, getenv: func(string) string { return "" }, pool: pool, cwd: dir})
 	t.Cleanup(func() {
-		_ = reg.Close(context.Background())
-		_ = pool.Close(context.Background())
+		if err := pool.Close(context.Background()); err != nil {
+			t.Error(err)
+		}
 	})
 	return reg
 }

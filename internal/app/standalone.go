@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 
@@ -57,9 +56,7 @@ func Standalone(ctx context.Context, cwd string, rules, trust bool) (reg *tool.R
 		gate.SetFileTools(fileTools(reg))
 	}
 	failures = append(append(failures, cfg.MCPProblems...), connectMCP(ctx, pool, reg, mcpEntries(cfg, nil, cfg.Lookup), cwd, []string{cfg.Root()}, nil, d.policy)...)
-	stop = func() error {
-		return errors.Join(reg.Close(context.Background()), pool.Close(context.Background()))
-	}
+	stop = func() error { return pool.Close(context.Background()) }
 	env = tool.Env{Cwd: cwd}
 	if gate != nil {
 		env.Files = gate.FileGuard("") // the deny rules of the file families, for every tool
@@ -69,12 +66,13 @@ func Standalone(ctx context.Context, cwd string, rules, trust bool) (reg *tool.R
 
 // standaloneTools builds the tools that run in one process without a session: those
 // buildTools builds without one, and eval, whose kernel starts with the cell and stops
-// with the registry (a session has one per conversation: addConversationSets).
+// with d.pool, the process's (a session has one per conversation:
+// addConversationSets).
 func standaloneTools(d deps) *tool.Registry {
 	reg, _, _, _ := buildTools(d)
 	eo := evaltool.Section.Of(d.cfg).Options()
 	eo.Policy = d.policy
 	ks := evaltool.New(eo)
-	reg.AddSetWhen(ks, ks.Usable)
+	own(reg, d.pool, evalKey, ks, ks.Usable)
 	return reg
 }

@@ -41,11 +41,12 @@ func (s *spawner) Spawn(ctx context.Context, req subagent.Request) (string, erro
 			return "", fmt.Errorf("there is no agent definition %q", req.Agent)
 		}
 	}
-	// Its own eval kernels and debug session, ended with its run.
+	// Its own eval kernels and debug session, in its conversation's pool, ended with
+	// its run.
 	tools := parent.Tools.Without(subagent.Name)
-	s.app.ownTools(tools)
+	held := s.app.ownTools(tools)
 	defer func() {
-		if err := tools.Close(context.WithoutCancel(ctx)); err != nil {
+		if err := held.Close(context.WithoutCancel(ctx)); err != nil {
 			s.app.emit(face.Notice{Text: fmt.Sprintf("subagent %s (%s): its eval kernels or debug session did not close cleanly: %v", id, req.Description, err)})
 		}
 	}()

@@ -45,8 +45,10 @@ type deps struct {
 	// rules' judge, the sandbox, the environment (nil: gantry's own, for a standalone
 	// registry without rules).
 	policy *contain.Policy
-	// pool owns the live resources (language servers) of the process, and cwd is the
-	// working directory they serve (nil, "": no language-server tools).
+	// pool owns the live resources the tools start (internal/resource): the session's
+	// pool, under the process's, or a process's own for a registry without a session.
+	// cwd is the working directory they serve ("": no language-server, debug or eval
+	// tools).
 	pool *resource.Pool
 	cwd  string
 
@@ -77,12 +79,12 @@ func buildTools(d deps) (*tool.Registry, *shell.Set, *skill.Set, []string) {
 	reg := tool.NewRegistry()
 	sh := shell.NewSet(shell.Options{Tasks: tasks(d.tasksDir), DefaultTimeout: time.Duration(cfg.Bash.Timeout) * time.Second,
 		Policy: d.policy})
-	reg.AddSet(sh)
+	sh = own(reg, d.pool, shellKey, sh, nil)
 	// The language servers: the tools are declared while a server can run here, and
 	// every tool that writes files reports the diagnostics its writes introduce.
 	var lm *lsp.Manager
 	var seen *lsptool.Seen
-	if d.pool != nil && d.cwd != "" {
+	if d.cwd != "" {
 		lo := lsptool.Section.Of(cfg).ManagerOptions()
 		lo.Policy = d.policy
 		lm, seen = lsp.NewManager(d.pool, lo), lsptool.NewSeen()
@@ -102,14 +104,14 @@ func buildTools(d deps) (*tool.Registry, *shell.Set, *skill.Set, []string) {
 		staged = d.staged
 	}
 	if ss := structural.NewSet(structural.Options{MaxOutput: cfg.MaxOutput}, staged, writes); syntax.Available {
-		reg.AddSet(ss)
+		own(reg, d.pool, stagedKey, ss, nil)
 	} else {
 		each(ss.Tools(), func(t tool.Tool) { reg.AddIf(false, t) })
 	}
 	// The desktop: declared while a display is reachable ($DISPLAY connects; macOS).
 	dk := computer.New(computer.Options{MaxOutput: cfg.MaxOutput})
-	reg.AddSetWhen(dk, dk.Usable)
-	wo := web.Options{MaxOutput: cfg.MaxOutput}.WithEnv(d.getenv)
+	own(reg, d.pool, desktopKey, dk, dk.Usable)
+	wo := web.Options{MaxOutput: cfg.MaxOutput, Pool: d.pool}.WithEnv(d.getenv)
 	reg.Add(web.Fetch(wo))
 	reg.AddIf(wo.ExaAPIKey != "", web.Search(wo))
 	found, skillNotices := skill.CatalogWith(cfg.SkillDirs(), pluginSkills(cfg.Plugins()))
@@ -141,38 +143,43 @@ func buildTools(d deps) (*tool.Registry, *shell.Set, *skill.Set, []string) {
 	reg.Add(task.Tool(d.board))
 	reg.Add(toolsearch.Tool()) // declared by the loop when tools are deferred and the API has no search
 	if d.cwd != "" {
-		addConversationSets(reg, d)
+		addConversationSets(reg, d.pool, d)
 	}
-	// Vibe mode's workers: declared while it is on; the last set, so that it is closed
-	// first and its workers stop before the tools they use close.
+	// Vibe mode's workers: declared while it is on; the session's newest resource, so
+	// that it is closed first and its workers stop before the tools they use close.
 	if d.vibe != nil {
-		reg.AddSetWhen(d.vibe, d.vibeOn)
+		own(reg, d.pool, vibeKey, d.vibe, d.vibeOn)
 	}
 	return reg, sh, skills, skillNotices
 }
 
-// addConversationSets adds the toolsets every conversation has its own of, closed
-// with reg: the debugger (one debug session, declared while an adapter's program is
-// installed) and the eval kernels (one per language, run like bash commands: the exec
-// supervisor's judge, the sandbox when there is one). A subagent and a vibe worker get
-// their own (App.ownTools), so that none sees another's variables or ends its session.
-func addConversationSets(reg *tool.Registry, d deps) {
+// addConversationSets adds the toolsets every conversation has its own of, owned by
+// pool under conversation keys: the debugger (one debug session, declared while an
+// adapter's program is installed) and the eval kernels (one per language, run like
+// bash commands: the exec supervisor's judge, the sandbox when there is one). A
+// subagent and a vibe worker get their own (App.ownTools), so that none sees
+// another's variables or ends its session.
+func addConversationSets(reg *tool.Registry, pool *resource.Pool, d deps) {
 	o := debugtool.Section.Of(d.cfg).Options()
 	o.Policy, o.MaxOutput = d.policy, d.cfg.MaxOutput
 	dbg := debugtool.New(o)
-	reg.AddSetWhen(dbg, dbg.Usable)
+	own(reg, pool, debugKey, dbg, dbg.Usable)
 	eo := evaltool.Section.Of(d.cfg).Options()
 	eo.Policy = d.policy
 	ks := evaltool.New(eo)
-	reg.AddSetWhen(ks, ks.Usable)
+	own(reg, pool, evalKey, ks, ks.Usable)
 }
 
 // ownTools gives reg, a subagent's or a vibe worker's view of the session's tools, its
-// own debugger and eval kernels in place of the session's; they close with the view.
-func (a *App) ownTools(reg *tool.Registry) {
+// own debugger and eval kernels in place of the session's, owned by the
+// conversation's resource pool it returns: the caller closes it when the
+// conversation ends.
+func (a *App) ownTools(reg *tool.Registry) *resource.Pool {
+	pool := a.scope.Child(resource.Conversation)
 	if a.opts.Cwd != "" {
-		addConversationSets(reg, deps{cfg: a.cfg, policy: a.policy})
+		addConversationSets(reg, pool, deps{cfg: a.cfg, policy: a.policy})
 	}
+	return pool
 }
 
 func each(ts []tool.Tool, f func(tool.Tool)) {
@@ -195,7 +202,7 @@ func (a *App) sessionDeps() deps {
 		cfg: a.cfg, getenv: a.cfg.Getenv,
 		tasksDir:  filepath.Join(filepath.Dir(StorePath(a.opts)), "tasks", a.sess.ID()),
 		policy:    a.policy,
-		pool:      a.pool,
+		pool:      a.scope,
 		cwd:       a.opts.Cwd,
 		session:   true,
 		allow:     a.gate,

@@ -9,6 +9,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/config"
 	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/llm"
+	"github.com/gantry-dev/gantry/internal/resource"
 	"github.com/gantry-dev/gantry/internal/session"
 	"github.com/gantry-dev/gantry/internal/tool"
 	"github.com/gantry-dev/gantry/internal/tools/vibe"
@@ -74,10 +75,11 @@ func (a *App) newWorker(spec vibe.Spec) (vibe.Made, error) {
 		return vibe.Made{}, err
 	}
 	records := session.NewPipeline(ws)
-	// Its own eval kernels and debug session, ended with the worker (Close).
+	// Its own eval kernels and debug session in its conversation's pool, closed with
+	// the worker (Close), which the Board calls once the worker's run has stopped.
 	tools := parent.Tools.Without(vibe.Names...)
-	a.ownTools(tools)
-	w := &worker{records: records, lease: lease, parent: parent, tools: tools}
+	held := a.ownTools(tools)
+	w := &worker{records: records, lease: lease, parent: parent, held: held}
 	w.agent = &agent.Agent{
 		Provider: parent.Provider,
 		Tools:    tools,
@@ -122,7 +124,7 @@ type worker struct {
 	parent  *agent.Agent
 	records *session.Pipeline
 	lease   *session.Lease
-	tools   *tool.Registry // a view of the session's, with its own kernels and debugger
+	held    *resource.Pool // its conversation's resources: its own kernels and debugger
 }
 
 func (w *worker) Run(ctx context.Context, prompt string) (string, error) {
@@ -144,5 +146,5 @@ func (w *worker) Run(ctx context.Context, prompt string) (string, error) {
 }
 
 func (w *worker) Close() error {
-	return errors.Join(w.tools.Close(context.Background()), w.records.Close(), w.lease.Release())
+	return errors.Join(w.held.Close(context.Background()), w.records.Close(), w.lease.Release())
 }

@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/contain"
@@ -42,10 +41,11 @@ type Options struct {
 	Observe func(Event)
 }
 
-// Manager finds and starts the language servers of a workspace. The servers live in
-// the process's resource pool (keyed by server and root), so every session and
-// subagent of the process shares them and the pool closes them at exit; the Manager
-// adds the restart of a crashed server (once per server and root) and status.
+// Manager finds and starts the language servers of a workspace. It is given the
+// session's resource pool; the servers live in the process's (their keys' scope is
+// resource.Process: keyed by server and root), so every session and subagent of the
+// process shares them and the pool closes them at exit; the Manager adds the restart
+// of a crashed server (once per server and root) and status.
 type Manager struct {
 	pool      *resource.Pool
 	servers   []Spec
@@ -58,18 +58,46 @@ type Manager struct {
 	crashed   map[resource.Key]string // a server that crashed after its restart
 	bins      map[string]binaryEntry  // a server's binary, once resolved (by server name)
 	roots     map[rootKey]string      // a server's root for a folder ("": none), while the journal names no change
-	watch     *journal                // changes of the folders walked and of the binaries' folders (nil: stat them)
+	watch     *journal                // changes of the folders walked and of the binaries' folders, once opened (nil: stat them; m.mu)
 }
 
 type rootKey struct{ server, dir string }
 
-// journal is the Manager's change journal, a resource of its pool (closed with it).
+// journal is the Manager's change journal, a resource of its session's pool (closed
+// with it), opened by the first lookup that caches what it finds.
 type journal struct{ *dirwatch.Journal }
 
 func (j journal) Close(context.Context) error { return j.Journal.Close() }
 
-// managers numbers Managers, for their journals' keys in a shared pool.
-var managers atomic.Int64
+// journal returns the Manager's change journal, opening it when open is set: a
+// resource of the session (its caches are this Manager's, so its key names the
+// Manager), nil without a pool or before it is opened.
+func (m *Manager) journal(open bool) *dirwatch.Journal {
+	m.mu.Lock()
+	w := m.watch
+	m.mu.Unlock()
+	if w != nil || !open || m.pool == nil {
+		if w == nil {
+			return nil
+		}
+		return w.Journal
+	}
+	key := resource.Key{Scope: resource.Session, Kind: "dirwatch", Of: fmt.Sprintf("language servers %p", m)}
+	j, err := resource.Get(context.Background(), m.pool, key, func(context.Context) (journal, error) {
+		return journal{dirwatch.New()}, nil
+	})
+	if err != nil {
+		return nil // the pool is closed: stat instead
+	}
+	m.mu.Lock()
+	m.watch = &j
+	m.mu.Unlock()
+	return j.Journal
+}
+
+// Pool is the resource pool the Manager was given (nil for doctor's), for what the
+// lsp tools keep beside the servers (their file cache).
+func (m *Manager) Pool() *resource.Pool { return m.pool }
 
 // running lists the pool's running resources (none without a pool).
 func (m *Manager) running() []resource.Key {
@@ -79,20 +107,13 @@ func (m *Manager) running() []resource.Key {
 	return m.pool.Running()
 }
 
-// NewManager returns a Manager whose servers live in pool (nil: a Manager that only
-// finds servers and reports on them, for doctor).
+// NewManager returns a Manager whose servers live in pool, the session's (nil: a
+// Manager that only finds servers and reports on them, for doctor). It opens nothing:
+// the journal and the servers start when a lookup or a call needs them.
 func NewManager(pool *resource.Pool, o Options) *Manager {
 	m := &Manager{pool: pool, servers: o.Servers, wait: o.DiagnosticsWait, lookPath: o.LookPath, policy: o.Policy, observe: o.Observe,
 		restarted: map[resource.Key]string{}, crashed: map[resource.Key]string{}, bins: map[string]binaryEntry{},
 		roots: map[rootKey]string{}}
-	if pool != nil {
-		key := resource.Key{Kind: "dirwatch", Of: fmt.Sprintf("language servers #%d", managers.Add(1))}
-		if j, err := resource.Get(context.Background(), pool, key, func(context.Context) (journal, error) {
-			return journal{dirwatch.New()}, nil
-		}); err == nil {
-			m.watch = &j
-		}
-	}
 	if m.servers == nil {
 		m.servers = Defaults()
 	}
@@ -349,10 +370,11 @@ func (m *Manager) Binaries() map[string]string {
 // refresh forgets the roots and binaries the journal says may have changed: a marker
 // created or removed in a folder walked, a binary replaced or removed, a folder gone.
 func (m *Manager) refresh() {
-	if m.watch == nil {
+	w := m.journal(false) // nothing is watched before it opens
+	if w == nil {
 		return
 	}
-	ch := m.watch.Drain()
+	ch := w.Drain()
 	if !ch.Any() {
 		return
 	}
@@ -394,13 +416,14 @@ func (m *Manager) root(s Spec, dir string) string {
 		return root
 	}
 	root = s.root(dir, "/")
-	if m.watch == nil {
+	w := m.journal(true)
+	if w == nil {
 		return root
 	}
 	// The folders walked are watched, then walked again: a marker made or removed
 	// after the watch is named by the next refresh.
 	for d := dir; ; d = filepath.Dir(d) {
-		if !m.watch.Watch(d) {
+		if !w.Watch(d) {
 			return root
 		}
 		if d == root || d == filepath.Dir(d) {
@@ -436,7 +459,8 @@ func (m *Manager) binary(s Spec) string {
 		return ""
 	}
 	// Watched, then checked: a change after the watch is named by the next refresh.
-	b.watched = m.watch != nil && m.watch.Watch(filepath.Dir(b.path)) && executable(b.path)
+	w := m.journal(true)
+	b.watched = w != nil && w.Watch(filepath.Dir(b.path)) && executable(b.path)
 	m.mu.Lock()
 	m.bins[s.Name] = b
 	m.mu.Unlock()

@@ -2,7 +2,6 @@ package tool
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -13,8 +12,9 @@ import (
 
 // Toolset is a family of tools that owns something live — background processes, a
 // server connection, staged changes: its tools, and Close, which ends what they
-// started and says what failed. A Toolset given to Registry.AddSet is closed by the
-// registry's Close, in the reverse order of registration.
+// started and says what failed. A Toolset is a resource (internal/resource): the one
+// who builds it gives it to the resource pool of its scope (the session's, a
+// conversation's), which closes it with its owner; a Registry only declares its tools.
 type Toolset interface {
 	Tools() []Tool
 	Close(ctx context.Context) error
@@ -36,14 +36,13 @@ type Registry struct {
 	mu     sync.RWMutex
 	tools  []entry
 	byName map[string]int
-	sets   []Toolset
 	// A view (Without) has a parent and the names it hides; tools added to a view are
-	// its own (tools and sets above), in place of the parent's of the same name.
+	// its own, in place of the parent's of the same name.
 	parent *Registry
 	hidden []string
 }
 
-// NewRegistry returns an empty registry that owns the toolsets added to it.
+// NewRegistry returns an empty registry.
 func NewRegistry() *Registry { return &Registry{byName: map[string]int{}} }
 
 // Add declares t. A tool of the same name is replaced.
@@ -79,27 +78,6 @@ func (r *Registry) isCore(t Tool) bool {
 	}
 	e, ok := r.find(t.Name())
 	return ok && e.core != nil && e.core()
-}
-
-// AddSetWhen adds the tools of s, declared while when() holds, and closes s with
-// the registry.
-func (r *Registry) AddSetWhen(s Toolset, when func() bool) {
-	for _, t := range s.Tools() {
-		r.AddWhen(t, when)
-	}
-	r.mu.Lock()
-	r.sets = append(r.sets, s)
-	r.mu.Unlock()
-}
-
-// AddSet adds the tools of s, declared, and closes s with the registry.
-func (r *Registry) AddSet(s Toolset) {
-	for _, t := range s.Tools() {
-		r.Add(t)
-	}
-	r.mu.Lock()
-	r.sets = append(r.sets, s)
-	r.mu.Unlock()
 }
 
 func (r *Registry) add(e entry) {
@@ -230,27 +208,11 @@ func (r *Registry) Names(max Level) []string {
 }
 
 // Without returns a view of the registry without the named tools (a subagent's). The
-// view shares the tools and sees tools added to the registry later; a tool or toolset
-// added to the view is its own, in place of the registry's of the same name (a
-// subagent's own eval kernels), and the view's Close closes only its own toolsets.
+// view shares the tools and sees tools added to the registry later; a tool added to
+// the view is its own, in place of the registry's of the same name (a subagent's own
+// eval kernels, whose Kernels its conversation's resource pool owns).
 func (r *Registry) Without(names ...string) *Registry {
 	return &Registry{byName: map[string]int{}, parent: r, hidden: slices.Clone(names)}
-}
-
-// Close closes the toolsets in the reverse order they were added and returns their
-// errors joined: a view's own, never its registry's. Close is safe to call twice.
-func (r *Registry) Close(ctx context.Context) error {
-	r.mu.Lock()
-	sets := r.sets
-	r.sets = nil
-	r.mu.Unlock()
-	var errs []error
-	for _, s := range slices.Backward(sets) {
-		if err := s.Close(ctx); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
 }
 
 // String names the registry's declared tools, for debugging.

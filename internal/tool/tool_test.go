@@ -249,26 +249,14 @@ func TestSchemaOfAnyField(t *testing.T) {
 	}
 }
 
-// closer is a Toolset of one tool that counts its Close calls.
-type closer struct {
-	t      Tool
-	closed int
-}
-
-func (c *closer) Tools() []Tool               { return []Tool{c.t} }
-func (c *closer) Close(context.Context) error { c.closed++; return nil }
-
-// A view's own toolset replaces the registry's tool of that name in the view only, and
-// the view's Close closes its own toolset, never the registry's.
-func TestViewOwnsItsToolsets(t *testing.T) {
+// A view's own tool replaces the registry's tool of that name in the view only.
+func TestViewHasItsOwnTools(t *testing.T) {
 	r := NewRegistry()
-	parentSet := &closer{t: New(Def[args]{Name: "eval", Description: "parent's", Level: LevelRead})}
-	r.AddSet(parentSet)
+	r.Add(New(Def[args]{Name: "eval", Description: "parent's", Level: LevelRead}))
 	r.Add(New(Def[args]{Name: "agent", Level: LevelRead}))
 	r.Add(New(Def[args]{Name: "read", Level: LevelRead}))
 	v := r.Without("agent")
-	own := &closer{t: New(Def[args]{Name: "eval", Description: "own", Level: LevelRead})}
-	v.AddSetWhen(own, func() bool { return true })
+	v.AddWhen(New(Def[args]{Name: "eval", Description: "own", Level: LevelRead}), func() bool { return true })
 	if got := strings.Join(v.Names(LevelExec), ","); got != "eval,read" {
 		t.Errorf("the view declares %s", got)
 	}
@@ -277,12 +265,5 @@ func TestViewOwnsItsToolsets(t *testing.T) {
 	}
 	if tl, _ := r.Lookup("eval"); tl.Spec().Description != "parent's" {
 		t.Errorf("the registry's eval is %q, want its own", tl.Spec().Description)
-	}
-	if err := v.Close(context.Background()); err != nil || own.closed != 1 || parentSet.closed != 0 {
-		t.Errorf("view Close: %v, own closed %d, parent's closed %d", err, own.closed, parentSet.closed)
-	}
-	r.Close(context.Background())
-	if parentSet.closed != 1 || own.closed != 1 {
-		t.Errorf("registry Close: parent's closed %d, own %d", parentSet.closed, own.closed)
 	}
 }

@@ -85,8 +85,6 @@ func New(o Options) *Debugger {
 	if o.Start <= 0 {
 		o.Start = DefaultStart
 	}
-	// What a gantry killed by kill -9 left of its debug builds goes at the next start.
-	dap.SweepStale()
 	return &Debugger{o: o, breakpoints: map[string][]int{}}
 }
 

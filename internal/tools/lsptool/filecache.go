@@ -2,6 +2,7 @@ package lsptool
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,22 +11,29 @@ import (
 
 	"github.com/gantry-dev/gantry/internal/dirwatch"
 	"github.com/gantry-dev/gantry/internal/lsp"
+	"github.com/gantry-dev/gantry/internal/resource"
 	"go.lsp.dev/protocol"
 )
 
-// files keeps the text of the files answers name, across calls, while they do not
-// change, with the offsets of their lines: a warm query costs one read of a change
-// journal (dirwatch), not a read and a scan of each file, nor a stat of each (see
-// docs/benchmarks.md, "Through gantry").
-//
-// A file whose folder the journal watches is trusted until the journal names it. Any
-// other (no journal on this system, the watch refused) is checked with a stat: same
-// size and modification time. A file's time has the granularity of the kernel's
-// coarse clock (a few milliseconds), or of its file system (up to 2 s), so a file
-// changed again within that tick of being read could keep its size and time: such an
-// entry, read less than racyWindow after the file's last change, is not trusted (read
-// again next time), as git does with its racily clean index entries.
-var files = newFileCache(dirwatch.New())
+// filesKey is the file cache's key in the pool: one per process.
+func filesKey() resource.Key { return resource.Key{Scope: resource.Process, Kind: "lsp files"} }
+
+// filesOf returns the process's file cache from the pool m was given, made by the
+// first query that needs it and closed with the process's pool; its journal opens
+// when it first reads a file. Without a pool (doctor's Manager) or once the pool is
+// closed, it is a cache of this call alone, checked by stat.
+func filesOf(ctx context.Context, m *lsp.Manager) *fileCache {
+	if m == nil || m.Pool() == nil {
+		return newFileCache(nil)
+	}
+	c, err := resource.Get(ctx, m.Pool(), filesKey(), func(context.Context) (*fileCache, error) {
+		return &fileCache{opens: true, m: map[string]*fileText{}}, nil
+	})
+	if err != nil {
+		return newFileCache(nil)
+	}
+	return c
+}
 
 const (
 	maxCachedFiles = 512
@@ -89,22 +97,61 @@ func lineStarts(data []byte) []int {
 	}
 }
 
+// fileCache keeps the text of the files answers name, across calls, while they do not
+// change, with the offsets of their lines: a warm query costs one read of a change
+// journal (dirwatch), not a read and a scan of each file, nor a stat of each (see
+// docs/benchmarks.md, "Through gantry").
+//
+// A file whose folder the journal watches is trusted until the journal names it. Any
+// other (no journal on this system, the watch refused) is checked with a stat: same
+// size and modification time. A file's time has the granularity of the kernel's
+// coarse clock (a few milliseconds), or of its file system (up to 2 s), so a file
+// changed again within that tick of being read could keep its size and time: such an
+// entry, read less than racyWindow after the file's last change, is not trusted (read
+// again next time), as git does with its racily clean index entries.
+//
+// The cache is a resource of the process (filesOf): the files' text is the disk's,
+// the same for every session, and each call checks its session's read rules before it
+// reads a file, so a warm query of any session reuses what another read.
 type fileCache struct {
-	journal *dirwatch.Journal
+	opens   bool // the cache opens its journal when it first reads a file
 	mu      sync.Mutex
+	journal *dirwatch.Journal // nil: none yet (opens) or none at all
 	m       map[string]*fileText
 	bytes   int
 }
 
+// newFileCache returns a cache that asks j (nil: checks each file by stat).
 func newFileCache(j *dirwatch.Journal) *fileCache {
 	return &fileCache{journal: j, m: map[string]*fileText{}}
+}
+
+// Close closes the cache's journal (a resource of the process's pool).
+func (c *fileCache) Close(context.Context) error {
+	c.mu.Lock()
+	j := c.journal
+	c.journal, c.opens = nil, false
+	c.m, c.bytes = map[string]*fileText{}, 0
+	c.mu.Unlock()
+	return j.Close()
+}
+
+// watcher returns the journal, opening it first when open is set and the cache opens
+// one (nil: none).
+func (c *fileCache) watcher(open bool) *dirwatch.Journal {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.journal == nil && open && c.opens {
+		c.journal, c.opens = dirwatch.New(), false
+	}
+	return c.journal
 }
 
 // refresh forgets the entries the journal says changed since the last refresh: one
 // read of its queue when nothing did. A query refreshes before it reads its file and
 // again once the answer came, so the lines it shows are as fresh as the answer.
 func (c *fileCache) refresh() {
-	ch := c.journal.Drain()
+	ch := c.watcher(false).Drain() // nothing is watched before the journal opens
 	if !ch.Any() {
 		return
 	}
@@ -165,7 +212,7 @@ func (c *fileCache) get(path string) (*fileText, error) {
 	}
 	// Watched first: a change after the watch is named by the journal, and a change
 	// between the stat and the read is too (then read again).
-	watched := c.journal.Watch(filepath.Dir(path))
+	watched := c.watcher(true).Watch(filepath.Dir(path))
 	readAt := time.Now()
 	data, err := os.ReadFile(path)
 	if err != nil {

@@ -1,6 +1,7 @@
 package lsptool
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/dirwatch"
+	"github.com/gantry-dev/gantry/internal/lsp"
+	"github.com/gantry-dev/gantry/internal/resource"
 	"github.com/gantry-dev/gantry/internal/tool"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -158,7 +161,7 @@ func TestFormatLocationsCut(t *testing.T) {
 			locs = append(locs, l, l) // each twice: listed once
 		}
 	}
-	out, summary := formatLocations(tool.Env{Cwd: dir}, locs, 50, "references")
+	out, summary := formatLocations(newFileCache(nil), tool.Env{Cwd: dir}, locs, 50, "references")
 	lines := strings.Split(out, "\n")
 	if len(lines) != 51 || lines[0] != "a.go:1: line 1 of a.go" || lines[30] != "b.go:1: line 1 of b.go" ||
 		lines[49] != "b.go:20: line 20 of b.go" || lines[50] != "(60 references; the first 50 are shown.)" {
@@ -166,5 +169,67 @@ func TestFormatLocationsCut(t *testing.T) {
 	}
 	if summary != "60 references in 2 file(s)" {
 		t.Fatalf("summary %q", summary)
+	}
+}
+
+// inotifyFDs counts the process's open inotify instances.
+func inotifyFDs(t *testing.T) int {
+	t.Helper()
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, fd := range fds {
+		if l, err := os.Readlink(filepath.Join("/proc/self/fd", fd.Name())); err == nil && l == "anon_inode:inotify" {
+			n++
+		}
+	}
+	return n
+}
+
+// The file cache is a resource of the process's pool: none before a query needs it,
+// its journal opened by the first file it reads, shared by the sessions' pools, and
+// closed with the process's pool — no inotify instance outlives it.
+func TestFileCacheIsAProcessResource(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the change journal is inotify, on Linux only")
+	}
+	before := inotifyFDs(t)
+	proc := resource.NewPool(nil)
+	s1, s2 := proc.Child(resource.Session), proc.Child(resource.Session)
+	m1, m2 := lsp.NewManager(s1, lsp.Options{}), lsp.NewManager(s2, lsp.Options{})
+	if got := proc.Running(); len(got) != 0 || inotifyFDs(t) != before {
+		t.Fatalf("building Managers started %v and opened %d inotify instances", got, inotifyFDs(t)-before)
+	}
+	fc := filesOf(context.Background(), m1)
+	if fc != filesOf(context.Background(), m2) {
+		t.Error("two sessions of one process have two file caches")
+	}
+	if inotifyFDs(t) != before {
+		t.Error("the cache opened its journal before reading a file")
+	}
+	p := filepath.Join(t.TempDir(), "a.go")
+	if err := os.WriteFile(p, []byte("package a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fc.refresh()
+	if _, err := fc.get(p); err != nil {
+		t.Fatal(err)
+	}
+	if inotifyFDs(t) != before+1 {
+		t.Errorf("after the first read %d inotify instances are open, want 1", inotifyFDs(t)-before)
+	}
+	if err := s1.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if inotifyFDs(t) != before+1 {
+		t.Error("a session's end closed the process's file cache")
+	}
+	if err := proc.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if inotifyFDs(t) != before {
+		t.Errorf("%d inotify instances outlive the process's pool", inotifyFDs(t)-before)
 	}
 }

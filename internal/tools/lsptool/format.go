@@ -25,8 +25,8 @@ const checkerTimeout = 5 * time.Minute
 // formatLocations is `path:line: text` per location, sorted and deduplicated, cut at
 // limit (0: no cap) with a line saying so, and a one-line summary for faces ("27
 // references in 9 files"; "" for a single line). The lines are read after the answer
-// came (files.refresh). A file env's guard denies reading is listed without its lines.
-func formatLocations(env tool.Env, locs []protocol.Location, limit int, what string) (out, summary string) {
+// came (files.refresh), from the process's file cache. A file env's guard denies reading is listed without its lines.
+func formatLocations(files *fileCache, env tool.Env, locs []protocol.Location, limit int, what string) (out, summary string) {
 	cwd := env.Cwd
 	files.refresh()
 	slices.SortStableFunc(locs, func(a, b protocol.Location) int {

@@ -47,6 +47,7 @@ type query struct {
 	path  string
 	shown string
 	file  *fileText // as sent to the server (not to be modified)
+	files *fileCache
 	note  string
 	ver   int32
 	gen   int
@@ -66,6 +67,7 @@ func open(ctx context.Context, m *lsp.Manager, env tool.Env, file string, whole 
 	if err := env.CanRead(path); err != nil { // before the file is read or sent to a server
 		return nil, tool.Fail(fmt.Sprintf("The language server was not asked: %s.", err))
 	}
+	files := filesOf(ctx, m)
 	files.refresh()
 	f, err := files.get(path)
 	if err != nil {
@@ -98,7 +100,7 @@ func open(ctx context.Context, m *lsp.Manager, env tool.Env, file string, whole 
 		c.WaitDiagnostics(ctx, path, v, gen, lsp.ReadyWait)
 		c.WaitIdle(ctx, lsp.ReadyWait)
 	}
-	return &query{env: env, c: c, path: path, shown: shown, file: f, note: note, ver: v, gen: gen}, tool.Result{}
+	return &query{env: env, c: c, path: path, shown: shown, file: f, files: files, note: note, ver: v, gen: gen}, tool.Result{}
 }
 
 func (q *query) doc() protocol.TextDocumentIdentifier {
@@ -131,7 +133,7 @@ func (q *query) locations(ctx context.Context, action string, l lookup, pos prot
 	if len(locs) == 0 {
 		return tool.Result{Text: fmt.Sprintf("The %s language server found no %s there.", q.c.Spec().Name, strings.ReplaceAll(action, "_", " "))}
 	}
-	text, summary := formatLocations(q.env, locs, l.limit, l.plural)
+	text, summary := formatLocations(q.files, q.env, locs, l.limit, l.plural)
 	return tool.Result{Text: text, Display: tool.Display{Note: summary}}
 }
 

@@ -1,28 +1,66 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/gantry-dev/gantry/internal/resource"
 )
 
-// sharedTransport is the transport of the default clients: the standard one (proxy from
+// newTransport is the transport of the default clients: the standard one (proxy from
 // the environment, HTTP/2, gzip) with a bounded TLS handshake and a short idle life.
-var sharedTransport = sync.OnceValue(func() *http.Transport {
+func newTransport() *http.Transport {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.TLSHandshakeTimeout = 10 * time.Second
 	t.IdleConnTimeout = 30 * time.Second
 	t.MaxIdleConnsPerHost = 4
 	return t
-})
+}
+
+// transportKey is the web tools' transport in the pool: one per process, for its
+// connections go to the web, the same for every session.
+func transportKey() resource.Key { return resource.Key{Kind: "http", Of: "the web tools' connections"} }
+
+// sharedTransport is the process's transport, a resource: its idle connections are
+// closed with the pool.
+type sharedTransport struct{ *http.Transport }
+
+func (t sharedTransport) Close(context.Context) error {
+	t.CloseIdleConnections()
+	return nil
+}
+
+// pooled sends through the transport of the pool, made by the first request.
+type pooled struct{ pool *resource.Pool }
+
+func (p pooled) RoundTrip(req *http.Request) (*http.Response, error) {
+	t, err := resource.Get(req.Context(), p.pool, transportKey(), func(context.Context) (sharedTransport, error) {
+		return sharedTransport{newTransport()}, nil
+	})
+	if err != nil {
+		if req.Body != nil {
+			_ = req.Body.Close() // a RoundTripper closes the body, even when it fails
+		}
+		return nil, err
+	}
+	return t.RoundTrip(req)
+}
 
 // client returns the client a request goes through: Options.Client (with a redirect
-// policy if it has none) or a client on the shared transport.
+// policy if it has none), or a client on the pool's transport, or without a pool one
+// of this request alone that keeps no connection open.
 func (o Options) client() *http.Client {
 	if o.Client == nil {
-		return &http.Client{Transport: sharedTransport(), CheckRedirect: limitRedirects(o.maxRedirects())}
+		var rt http.RoundTripper = pooled{o.Pool}
+		if o.Pool == nil {
+			t := newTransport()
+			t.DisableKeepAlives = true
+			rt = t
+		}
+		return &http.Client{Transport: rt, CheckRedirect: limitRedirects(o.maxRedirects())}
 	}
 	c := *o.Client
 	if c.CheckRedirect == nil {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gantry-dev/gantry/internal/resource"
 	"github.com/gantry-dev/gantry/internal/tool"
 	"github.com/gantry-dev/gantry/internal/version"
 )
@@ -24,6 +25,9 @@ type Options struct {
 	// Client sends the requests. nil means a client with the limits below; a client
 	// given without a redirect policy gets one that stops after MaxRedirects.
 	Client *http.Client
+	// Pool owns the connections kept between calls (a process resource, closed with
+	// the process's pool) when Client is nil; nil: each request's own, kept no longer.
+	Pool *resource.Pool
 	// MaxBody is how many bytes of a body are read at most; past it the text says it
 	// was cut. 0 means DefaultMaxBody.
 	MaxBody int64
