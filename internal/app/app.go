@@ -16,11 +16,9 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"sync/atomic"
 
 	"github.com/gantry-dev/gantry/internal/agent"
 	"github.com/gantry-dev/gantry/internal/config"
-	"github.com/gantry-dev/gantry/internal/contain"
 	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/hook"
 	"github.com/gantry-dev/gantry/internal/llm"
@@ -28,8 +26,6 @@ import (
 	"github.com/gantry-dev/gantry/internal/resource"
 	"github.com/gantry-dev/gantry/internal/session"
 	"github.com/gantry-dev/gantry/internal/tool"
-	"github.com/gantry-dev/gantry/internal/tools/shell"
-	"github.com/gantry-dev/gantry/internal/tools/skill"
 	"github.com/gantry-dev/gantry/internal/tools/structural"
 	"github.com/gantry-dev/gantry/internal/tools/task"
 	"github.com/gantry-dev/gantry/internal/tools/todo"
@@ -98,89 +94,28 @@ type Options struct {
 // ResumeLast asks Resume for the most recent session, whatever its folder.
 const ResumeLast = "@last"
 
-// App is one wired session.
+// App is one wired session. Its fields are grouped by job in the parts below
+// (appparts.go); the parts are embedded, so a field is reached as a.reg, a.sess, ….
 type App struct {
-	opts    Options
-	cfg     *config.Config
-	agent   *agent.Agent
-	gate    *permission.Engine
-	judge   contain.Judge // the exec supervisor's, nil when no deny rule names bash
-	sandbox *sandboxer    // the sandbox of bash commands, as the mode and config say
-	hooks   *hook.Runner
-	// policy is the session's rules for every process it starts (see contain.Policy).
-	policy *contain.Policy
-	// lostDone: the notice of what the sandbox cannot guarantee here has been sent.
-	lostDone sync.WaitGroup
+	opts Options
+	cfg  *config.Config
 
-	// env is what SessionStart hooks exported (CLAUDE_ENV_FILE) for bash commands;
-	// envDir holds their files. transcript is the file of transcript_path.
-	env        sessionEnv
-	envDir     string
-	transcript *transcript
+	modelSettings  // the loop, the model's provider and what its system prompt is made of
+	sessionRecords // the session's identity and its store
+	processRules   // the gate, the folder's trust and the rules of every process it starts
+	hookState      // the hooks and what SessionStart hooks exported
+	toolState      // the tool registry, its toolsets and what they keep for the session
+	promptNotes    // what goes to the model with the next prompt, not the system prompt
+	faceWiring     // the face's sink and asker
+	sessionPhase   // where the session is: started, a turn running, ended, closed
 
-	sess    *session.Session
-	store   *session.Store
-	lease   *session.Lease // this process is the session's one writer
-	records *session.Pipeline
-	memory  config.MemoryFiles // read at the start; subagents add nested ones of their own
-	nested  *config.Nested     // the memory files the main agent's calls added since (/memory)
-	style   styleState         // the output style at the end of the system prompt (outputstyle.go)
-	// unfinished are the calls of a resumed session's last response that have no
-	// stored result (said once the face listens).
-	unfinished []session.Unfinished
-	// storeFailed is the last store error a turn stopped on: the next turn starts
-	// from what is stored.
-	storeFailed error
-	reg         *tool.Registry
-	pool        *resource.Pool
-	ownPool     bool
-	shell       *shell.Set
-	todos       *todo.List
-	board       *task.Board
-	staged      *structural.Staged // ast_edit's changes, staged until resolve
-	skills      *skill.Set
-	skillNotes  []string   // what the skill catalogue could not use (said by Start)
-	agentDefs   []AgentDef // the agent definitions the agent tool offers (a.mu)
-	agentNotes  []string   // what their files could not give, said by Start (a.mu)
-	spawner     *spawner   // the agent tool's subagents
-	yoloRefused string     // the yolo mode asked for at the start was refused (said by Start)
-	provider    string
-	resumed     bool
-	asker       askerRef
-	mcp         mcpBoard // the MCP servers' states
-	scratch     string   // a ToolServer's or a Preview's folder (its store, transcript, tasks), removed at Close
-	vibe        *vibe.Board
-	vibeOn      atomic.Bool
-	cps         checkpoints // the project's checkpoints, kept by this session
-	cpSeq       int64       // the stored conversation's last message when the running prompt came
-	running     bool        // a turn runs (a.mu)
-	shellN      int         // the person's !commands (a.mu)
-	shellNotes  []string    // their inputs and outputs, for the next prompt (a.mu)
-	// startNotes are what the SessionStart hooks added and the skills a trust
-	// brought (skills.go), for the next prompt (a.mu);
-	// toldDate the date the model was last told (a.mu). Both go with a prompt, not
-	// into the system prompt, so that the request's prefix stays the same across
-	// days and resumes.
-	startNotes []string
-	toldDate   string
 	// wake is what asyncRewake hooks said, waiting for the model (rewake.go).
 	wake wakeState
-
-	// trust is the folder's trust: while not trusted, its project files' servers,
-	// hooks, env and allow rules are held back, and Start asks.
-	trust      FolderTrust
-	trustLater atomic.Bool // the trust is asked at the first prompt (face.TrustInTurn)
-
 	// cmds is what the session keeps of the person's custom slash commands.
 	cmds commandState
 
-	mu       sync.Mutex
-	sink     face.Sink
-	started  bool
-	ended    bool // the SessionEnd hooks ran
-	closed   bool
-	modeNote bool // the person changed the mode since the model was last told
-	vibeNote bool // the person turned vibe mode on or off since the model was last told
+	// mu guards the fields marked (a.mu).
+	mu sync.Mutex
 }
 
 // New wires a session: it reads the config, picks the provider, builds the gate, the
