@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"path/filepath"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/gantry-dev/gantry/internal/llm"
 	"github.com/gantry-dev/gantry/internal/permission"
 	"github.com/gantry-dev/gantry/internal/session"
+	"github.com/gantry-dev/gantry/internal/tool"
 )
 
 // What a face may read of the session. Changes go through the App's other methods
@@ -83,3 +85,22 @@ func (a *App) Compact(ctx context.Context, focus string) (before, after int, err
 // RequestCompaction compacts the conversation before the next model request of the
 // running turn (a /compact typed while it runs).
 func (a *App) RequestCompaction(focus string) { a.agent.RequestCompaction(focus) }
+
+// DescribeCall is what faces show of a stored call of tool name with input (a tool
+// this session lacks, or arguments it refuses, show as tool.Unknown).
+func (a *App) DescribeCall(name string, input json.RawMessage) tool.Call {
+	t, ok := a.reg.Find(name)
+	if !ok {
+		return tool.Unknown(name)
+	}
+	inv, msg := t.Decode(a.agent.Env, input)
+	if msg != "" {
+		inv = tool.Invocation{}
+	}
+	return tool.Describe(t, inv)
+}
+
+// ToolNames lists the tools declared now.
+func (a *App) ToolNames() []string {
+	return a.reg.Names(a.gate.Mode().MaxLevel())
+}

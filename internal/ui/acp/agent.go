@@ -15,7 +15,6 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/gantry-dev/gantry/internal/app"
-	"github.com/gantry-dev/gantry/internal/resource"
 	store "github.com/gantry-dev/gantry/internal/session"
 )
 
@@ -31,7 +30,7 @@ type agent struct {
 	conn *sdk.AgentSideConnection
 	// pool owns the live resources every session of the connection shares (MCP
 	// servers, and the language servers, debuggers and kernels of later tools).
-	pool *resource.Pool
+	pool *app.Pool
 
 	inflight sync.WaitGroup // requests being handled
 
@@ -46,7 +45,7 @@ var (
 )
 
 func newAgent(opts Options, out *output, log *slog.Logger) *agent {
-	pool := resource.NewPool(func(k resource.Key, err error) { log.Warn("a resource failed", "resource", k.String(), "err", err) })
+	pool := app.NewPool(func(name string, err error) { log.Warn("a resource failed", "resource", name, "err", err) })
 	return &agent{opts: opts, out: out, log: log, sessions: map[string]*session{}, pool: pool}
 }
 

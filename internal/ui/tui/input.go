@@ -9,9 +9,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/gantry-dev/gantry/internal/app"
 	"github.com/gantry-dev/gantry/internal/llm"
 	"github.com/gantry-dev/gantry/internal/permission"
-	fstools "github.com/gantry-dev/gantry/internal/tools/fs"
 )
 
 // key handles a key press: the dialog's when one is shown, else the input's.
@@ -197,5 +197,5 @@ func imageFile(path string) (llm.Image, bool) {
 	if path == "" || strings.Contains(path, "\n") {
 		return llm.Image{}, false
 	}
-	return fstools.ReadImage(context.Background(), path)
+	return app.ReadImage(context.Background(), path)
 }

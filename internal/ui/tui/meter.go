@@ -3,7 +3,7 @@ package tui
 import (
 	"fmt"
 
-	"github.com/gantry-dev/gantry/internal/compact"
+	"github.com/gantry-dev/gantry/internal/app"
 	"github.com/gantry-dev/gantry/internal/face"
 )
 
@@ -18,7 +18,7 @@ type contextMeter struct {
 // spent elsewhere (a subagent's, a summary's) says nothing of its context.
 func (c *contextMeter) observe(e face.TurnUsage) {
 	if !e.Elsewhere {
-		c.used = compact.ContextTokens(e.Usage)
+		c.used = app.ContextTokens(e.Usage)
 	}
 }
 

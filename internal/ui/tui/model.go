@@ -12,7 +12,6 @@ import (
 	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/llm"
 	"github.com/gantry-dev/gantry/internal/permission"
-	"github.com/gantry-dev/gantry/internal/resource"
 	"github.com/gantry-dev/gantry/internal/ui/tui/history"
 )
 
@@ -83,8 +82,8 @@ type Model struct {
 
 	sendFn func(tea.Msg)
 	pump   *pump
-	pool   *resource.Pool // the live resources of every session of this UI
-	guard  *reflowGuard   // nil unless the output is a terminal that reflows
+	pool   *app.Pool    // the live resources of every session of this UI
+	guard  *reflowGuard // nil unless the output is a terminal that reflows
 	ask    *asker
 	noTick bool
 

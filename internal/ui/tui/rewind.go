@@ -11,7 +11,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/gantry-dev/gantry/internal/app"
-	"github.com/gantry-dev/gantry/internal/checkpoint"
 	"github.com/gantry-dev/gantry/internal/ui/termtext"
 )
 
@@ -92,7 +91,7 @@ func oneLine(s string, n int) string {
 }
 
 // changeLine says what changed after a checkpoint: "3 files, +12 -4".
-func changeLine(cs []checkpoint.Change) string {
+func changeLine(cs []app.FileChange) string {
 	if len(cs) == 0 {
 		return "no file changed after it"
 	}

@@ -15,7 +15,6 @@ import (
 
 	"github.com/gantry-dev/gantry/internal/app"
 	"github.com/gantry-dev/gantry/internal/face"
-	"github.com/gantry-dev/gantry/internal/resource"
 	"github.com/gantry-dev/gantry/internal/ui/tui/history"
 )
 
@@ -142,7 +141,7 @@ func New(opts Options, send func(tea.Msg)) (*Model, error) {
 			m.ask.early.out = os.Stdout
 		}
 	}
-	m.pool = resource.NewPool(func(k resource.Key, err error) {
+	m.pool = app.NewPool(func(k string, err error) {
 		m.sendFn(eventMsg{face.Notice{Text: fmt.Sprintf("%s stopped: %v", k, err)}})
 	})
 	err := m.openApp(opts.App, "")

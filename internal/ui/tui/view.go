@@ -2,13 +2,13 @@ package tui
 
 import (
 	"fmt"
-	"github.com/gantry-dev/gantry/internal/tools/vibe"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/gantry-dev/gantry/internal/app"
 	"github.com/gantry-dev/gantry/internal/llm"
 )
 
@@ -196,7 +196,7 @@ func clip(s string, n int) string {
 }
 
 // runningWorkers counts the vibe workers running.
-func runningWorkers(ws []vibe.State) int {
+func runningWorkers(ws []app.Worker) int {
 	n := 0
 	for _, w := range ws {
 		if w.Status == "running" {

@@ -1,6 +1,7 @@
 package main
 
-// The editor face's part of the house issue, through the TypeScript ACP client.
+// The editor face's questions through the TypeScript ACP client ("always" grants, the
+// plan's approval, a patch's diff), an empty prompt, and two sessions sharing a server.
 
 import (
 	"encoding/json"

@@ -1,8 +1,8 @@
 package main
 
-// End-to-end tests of the house: the lifecycle, tools that describe themselves, store
-// errors, counters per turn, "always" grants and what a newcomer tripped on — each
-// through the built binary, where a user sees it.
+// End-to-end tests of print mode through the built binary, where a user sees it: the
+// lifecycle, tools that describe themselves, store errors, counters per turn, "always"
+// grants, usage errors, help and the outputs.
 
 import (
 	"bytes"

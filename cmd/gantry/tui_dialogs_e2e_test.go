@@ -1,6 +1,7 @@
 package main
 
-// The terminal UI's part of the house issue, in tmux: what a newcomer tripped on.
+// The terminal UI's dialogs, help and notices, in tmux: the permission dialog and its
+// "always", the help's columns, resizing, wrapping, the timer and hooks' rewrites.
 
 import (
 	"encoding/json"
