@@ -19,15 +19,19 @@ var description string
 const Name = "register_hook"
 
 type args struct {
-	Action  string `json:"action" jsonschema:"enum=register,enum=list,enum=remove,enum=help" jsonschema_description:"register a hook; list the hooks; remove a session hook; help prints the hook protocol."`
+	Action  string `json:"action" jsonschema_description:"register a hook; list the hooks; remove a session hook; help prints the hook protocol."`
 	Event   string `json:"event,omitempty" jsonschema:"enum=SessionStart,enum=UserPromptSubmit,enum=PreToolUse,enum=PostToolUse,enum=Stop,enum=SubagentStart,enum=SubagentStop,enum=PreCompact,enum=Notification,enum=SessionEnd" jsonschema_description:"The event (register and remove)."`
 	Command string `json:"command,omitempty" jsonschema_description:"The shell command to run with bash -c (register)."`
 	Index   int    `json:"index,omitempty" jsonschema:"minimum=1" jsonschema_description:"The hook's index as list shows it (remove)."`
 	Timeout int    `json:"timeout,omitempty" jsonschema:"minimum=1,maximum=600" jsonschema_description:"Seconds before the hook is stopped (register; default 60)."`
 }
 
-// Tool returns register_hook over the session's hooks r.
+// Tool returns register_hook over the session's hooks r. Its actions are a table:
+// list and help only read, and are not asked for in default mode; register and
+// remove change which commands run at the session's events, and are asked as exec.
+// The tool stays exec, so plan mode and read-only agents do not have it.
 func Tool(r *hook.Runner) tool.Tool {
+	read, exec := tool.LevelRead, tool.LevelExec
 	return tool.New(tool.Def[args]{
 		Conversation: true,
 		Name:         Name,
@@ -35,43 +39,38 @@ func Tool(r *hook.Runner) tool.Tool {
 		Level:        tool.LevelExec,
 		Kind:         tool.KindOther,
 		Icon:         "🔗",
-		Principal: func(a args) string {
-			if a.Action == "register" {
-				return a.Command
-			}
-			return a.Action
-		},
-		Check: check,
-		Run: func(_ context.Context, _ tool.Env, a args) tool.Result {
-			switch a.Action {
-			case "register":
-				return register(r, a)
-			case "list":
-				return tool.Result{Text: list(r.List())}
-			case "remove":
-				return remove(r, a)
-			default:
-				return tool.Result{Text: hook.Help()}
-			}
-		},
+		Principal:    func(a args) string { return a.Action },
+		Ops: &tool.Ops[args]{Arg: "action", List: []tool.Op[args]{
+			{Name: "register", Level: exec,
+				Check: func(a args) string {
+					return needs(a, need{"event", a.Event != ""}, need{"command", strings.TrimSpace(a.Command) != ""})
+				},
+				Principal: func(a args) string { return a.Command },
+				Run:       func(_ context.Context, _ tool.Env, a args) tool.Result { return register(r, a) }},
+			{Name: "list", Level: read, Kind: tool.KindRead,
+				Run: func(context.Context, tool.Env, args) tool.Result { return tool.Result{Text: list(r.List())} }},
+			{Name: "remove", Level: exec,
+				Check: func(a args) string { return needs(a, need{"event", a.Event != ""}, need{"index", a.Index > 0}) },
+				Run:   func(_ context.Context, _ tool.Env, a args) tool.Result { return remove(r, a) }},
+			{Name: "help", Level: read, Kind: tool.KindRead,
+				Run: func(context.Context, tool.Env, args) tool.Result { return tool.Result{Text: hook.Help()} }},
+		}},
 	})
 }
 
-// check names, in one sentence, the arguments an action needs and lacks.
-func check(a args) string {
+// need is an argument an action needs, and whether the call gave it.
+type need struct {
+	name  string
+	given bool
+}
+
+// needs names, in one sentence, the arguments of ns the action lacks ("": none).
+func needs(a args, ns ...need) string {
 	var missing []string
-	need := func(name string, given bool) {
-		if !given {
-			missing = append(missing, fmt.Sprintf("%q", name))
+	for _, n := range ns {
+		if !n.given {
+			missing = append(missing, fmt.Sprintf("%q", n.name))
 		}
-	}
-	switch a.Action {
-	case "register":
-		need("event", a.Event != "")
-		need("command", strings.TrimSpace(a.Command) != "")
-	case "remove":
-		need("event", a.Event != "")
-		need("index", a.Index > 0)
 	}
 	switch len(missing) {
 	case 0:

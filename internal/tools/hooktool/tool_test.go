@@ -43,7 +43,7 @@ func TestArgumentErrors(t *testing.T) {
 	r := newRunner(t.TempDir())
 	cases := map[string]string{
 		`{}`:                                     `needs the argument "action"`,
-		`{"action":"install"}`:                   `must be one of "register", "list", "remove", "help"`,
+		`{"action":"install"}`:                   `register_hook has no action "install"; it has register, list, remove and help.`,
 		`{"action":"register"}`:                  `register needs the arguments "event" and "command", which are missing.`,
 		`{"action":"register","event":"Stop"}`:   `register needs the argument "command", which is missing.`,
 		`{"action":"register","command":"true"}`: `register needs the argument "event", which is missing.`,

@@ -4,14 +4,12 @@ import (
 	"bytes"
 	"context"
 	_ "embed"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
 	"sync"
 
 	"github.com/gantry-dev/gantry/internal/astmatch"
-	"github.com/gantry-dev/gantry/internal/multiwrite"
 	"github.com/gantry-dev/gantry/internal/syntax"
 	"github.com/gantry-dev/gantry/internal/tool"
 	"github.com/gantry-dev/gantry/internal/tools/fs"
@@ -185,86 +183,4 @@ func cutLines(s string, n int) string {
 		s = s[:i]
 	}
 	return s
-}
-
-type resolveArgs struct {
-	EditID string `json:"edit_id" jsonschema_description:"The id ast_edit gave (edit_1, edit_2, …)."`
-	Action string `json:"action" jsonschema:"enum=accept,enum=discard" jsonschema_description:"accept writes every file of the change (all or none); discard drops it."`
-}
-
-// Resolve is the resolve tool: a staged change written whole, or dropped.
-func Resolve(o Options, staged *Staged) tool.Tool {
-	return tool.New(tool.Def[resolveArgs]{
-		Name:        "resolve",
-		Label:       "Apply or discard staged rewrites",
-		Description: resolveDoc,
-		Level:       tool.LevelWrite,
-		Kind:        tool.KindEdit,
-		Icon:        "🌳",
-		Principal:   func(a resolveArgs) string { return a.Action + " " + a.EditID },
-		Title: func(_ tool.Env, a resolveArgs, _ []string) string {
-			if a.Action == "discard" {
-				return "Discard " + a.EditID
-			}
-			return "Write " + a.EditID
-		},
-		Files: tool.FilesWrite,
-		// The permission gate sees a write of every file of the change.
-		Paths: func(_ tool.Env, a resolveArgs) []string {
-			if a.Action == "discard" {
-				return nil
-			}
-			return staged.paths(a.EditID)
-		},
-		Run: func(ctx context.Context, env tool.Env, a resolveArgs) tool.Result {
-			e, ok := staged.get(a.EditID)
-			if !ok {
-				if ids := staged.pending(); len(ids) > 0 {
-					return tool.Fail(fmt.Sprintf("No staged change is called %q; staged now: %s.", a.EditID, strings.Join(ids, ", ")))
-				}
-				return tool.Fail(fmt.Sprintf("No staged change is called %q; none is staged (ast_edit stages one).", a.EditID))
-			}
-			if a.Action == "discard" {
-				if err := staged.resolve(e.ID, "discard"); err != nil {
-					return tool.Fail(fmt.Sprintf("%s was not discarded: %v.", e.ID, err))
-				}
-				return tool.Result{Text: fmt.Sprintf("Discarded %s; nothing was written.", e.ID)}
-			}
-			// The rules may have changed since the change was staged: every file is
-			// checked again before any is read or written.
-			for _, f := range e.Files {
-				if err := env.CanChange(f.Path); err != nil {
-					return tool.Fail(fmt.Sprintf("%s was not written: %s; nothing was written.", e.ID, err))
-				}
-			}
-			files := make([]multiwrite.File, len(e.Files))
-			var changes []tool.FileChange
-			var diffs []string
-			for i, f := range e.Files {
-				cur, err := os.ReadFile(f.Path)
-				if err != nil {
-					return tool.Fail(fmt.Sprintf("%s was not written: %s cannot be read (%v); nothing was written.", e.ID, f.Shown, err))
-				}
-				if hashOf(cur) != f.Hash {
-					return tool.Fail(fmt.Sprintf("%s was not written: %s changed since the change was staged, so none of its %d file(s) was written (a partial rewrite compiles neither way). Stage it again with ast_edit, or discard it.", e.ID, f.Shown, len(e.Files)))
-				}
-				files[i] = multiwrite.File{Path: f.Path, Old: string(cur), New: f.New, Mode: f.Mode}
-				changes = append(changes, tool.FileChange{Path: f.Path, Old: string(cur), New: f.New})
-				diffs = append(diffs, fs.DiffText(f.Shown, cur, []byte(f.New)))
-			}
-			if err := multiwrite.Write(files); err != nil {
-				if errors.Is(err, multiwrite.ErrChanged) {
-					return tool.Fail(fmt.Sprintf("%s was not written: a file changed while it was being written (%v); every file is as it was.", e.ID, err))
-				}
-				return tool.Fail(fmt.Sprintf("%s was not written: %v; every file is as it was.", e.ID, err))
-			}
-			var note string
-			if err := staged.resolve(e.ID, "accept"); err != nil {
-				note = fmt.Sprintf(" (but the session store could not record that it was resolved: %v)", err)
-			}
-			diff := strings.Join(diffs, "\n")
-			return tool.Result{Text: fmt.Sprintf("Wrote %s: %d replacement(s) in %d file(s)%s.", e.ID, e.Replacements(), len(e.Files), note),
-				Display: tool.Display{Diff: diff, Changes: changes}}
-		},
-	})
 }
