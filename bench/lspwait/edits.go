@@ -66,7 +66,8 @@ func (r *editRecorder) observe(e lsp.Event) {
 
 // own is the server's own time for the last sync at or after t: from that sync to
 // the publish answering it; ok false when none is recorded.
-func (r *editRecorder) own(t time.Time) (d time.Duration, ok bool) {
+// synced and published are when that sync was sent and that publish received.
+func (r *editRecorder) own(t time.Time) (d time.Duration, synced, published time.Time, ok bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	var sync *lsp.Event
@@ -77,12 +78,12 @@ func (r *editRecorder) own(t time.Time) (d time.Duration, ok bool) {
 		}
 		switch {
 		case e.Kind == lsp.EventSync:
-			sync = e
-		case sync != nil && (e.Version < 0 || e.Version >= sync.Version):
-			d, ok = e.At.Sub(sync.At), true
+			sync, ok = e, false
+		case sync != nil && !ok && (e.Version < 0 || e.Version >= sync.Version):
+			d, synced, published, ok = e.At.Sub(sync.At), sync.At, e.At, true
 		}
 	}
-	return d, ok
+	return d, synced, published, ok
 }
 
 // timeline lists the events at or after t, for the first write's line.
@@ -160,15 +161,19 @@ func editsServer(repo, npmBin, name string, n int) {
 		p := time.Since(p0)
 		t0 := time.Now()
 		text := writeCall(ctx, wrapped, env, file, content)
-		w := time.Since(t0) - p
-		own, ok := rec.own(t0)
+		t1 := time.Now()
+		w := t1.Sub(t0) - p
+		own, synced, published, ok := rec.own(t0)
 		label := fmt.Sprintf("warm %d", k)
 		if k == 0 {
 			label = "first (server starts)"
 		}
 		ownS, ratio := "no publish", ""
 		if ok {
-			ownS, ratio = msf(own), fmt.Sprintf("%.2f×", float64(w)/float64(max(own, time.Microsecond)))
+			// Beside the ratio, gantry's own parts: from the call's start to the sync
+			// sent (less the plain write), and from the publish to the result.
+			ownS, ratio = msf(own), fmt.Sprintf("%.2f× (before the sync %s, after the publish %s)",
+				float64(w)/float64(max(own, time.Microsecond)), msf(synced.Sub(t0)-p), msf(t1.Sub(published)))
 		}
 		fmt.Printf("  %s %-22s own %-10s wait %-10s %s %s\n", name, label, ownS, msf(w), ratio, diagNote(text))
 		if k == 0 {
