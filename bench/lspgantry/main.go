@@ -46,8 +46,8 @@ import (
 
 func main() {
 	root := flag.String("root", ".", "the repository root (bench/lsp is built from it, and gopls serves it)")
-	file := flag.String("file", "internal/session/session.go", "the file, relative to -root")
-	line := flag.Int("line", 44, "the 1-based line of the symbol")
+	file := flag.String("file", "internal/session/store.go", "the file, relative to -root")
+	line := flag.Int("line", 23, "the 1-based line of the symbol")
 	symbol := flag.String("symbol", "Store", "the symbol on -line")
 	n := flag.Int("n", 20, "warm references per round (each way)")
 	rounds := flag.Int("rounds", 3, "rounds of gantry and bench/lsp")
