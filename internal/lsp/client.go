@@ -255,6 +255,16 @@ func (c *Client) WaitReady(ctx context.Context, d time.Duration) {
 
 func (c *Client) markReady() { c.readyOnce.Do(func() { close(c.ready) }) }
 
+// Ready says whether the server has said it is ready (see WaitReady), without waiting.
+func (c *Client) Ready() bool {
+	select {
+	case <-c.ready:
+		return true
+	default:
+		return false
+	}
+}
+
 // Sync makes the server's copy of path its content on disk (didOpen the first time,
 // didChange and didSave after), and returns the document's version and the count of
 // publishes for it before the sync, for WaitDiagnostics.
