@@ -11,7 +11,9 @@
 // call (the server's first, slow whoever asks), then times -n lsp references calls
 // through the tool interleaved with -n straight on gantry's client (the same
 // connection, no tool); and it runs bench/lsp with the same position, -n and
-// -settle. It prints each round and a table of medians with ratios.
+// -settle. It prints each round and a table of medians with ratios. With -ops it
+// also times warm definition, hover and symbols through the tool against the same
+// requests straight on gantry's client (ops.go).
 //
 // With -writes it then times, per server, the extra a write_file call spends when
 // wrapped by lsptool.OnWrite (syncing the file and waiting for its new
@@ -44,14 +46,15 @@ import (
 
 func main() {
 	root := flag.String("root", ".", "the repository root (bench/lsp is built from it, and gopls serves it)")
-	file := flag.String("file", "internal/session/session.go", "the file, relative to -root")
-	line := flag.Int("line", 44, "the 1-based line of the symbol")
+	file := flag.String("file", "internal/session/store.go", "the file, relative to -root")
+	line := flag.Int("line", 23, "the 1-based line of the symbol")
 	symbol := flag.String("symbol", "Store", "the symbol on -line")
 	n := flag.Int("n", 20, "warm references per round (each way)")
 	rounds := flag.Int("rounds", 3, "rounds of gantry and bench/lsp")
 	settle := flag.Duration("settle", 5*time.Second, "wait after the file's diagnostics before the warm loop (both ways)")
 	writes := flag.String("writes", "", "comma-separated write cases to time after the rounds: gopls-repo, gopls, pyright, typescript, clangd")
 	nw := flag.Int("nw", 10, "warm writes per write case")
+	ops := flag.Bool("ops", false, "also time warm definition, hover and symbols, through the tool and straight on the client")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of -profilen more warm lsp references calls (after the last round) to this file")
 	profileN := flag.Int("profilen", 300, "calls profiled with -cpuprofile")
 	flag.Parse()
@@ -70,7 +73,7 @@ func main() {
 		if err := build.Run(); err != nil {
 			fail(fmt.Errorf("building bench/lsp: %w", err))
 		}
-		q := queryCase{root: abs, file: *file, line: *line, symbol: *symbol, n: *n, settle: *settle}
+		q := queryCase{root: abs, file: *file, line: *line, symbol: *symbol, n: *n, settle: *settle, ops: *ops}
 		if *cpuprofile != "" {
 			q.profile, q.profileN = *cpuprofile, *profileN
 		}
@@ -114,6 +117,7 @@ type queryCase struct {
 	settle             time.Duration
 	profile            string // set on the last round only
 	profileN           int
+	ops                bool // time definition, hover and symbols too (otherOps)
 }
 
 type gantryRound struct {
@@ -207,6 +211,9 @@ func (q queryCase) gantry(ctx context.Context) gantryRound {
 		fmt.Printf("profiled %d lsp references calls: median %s\n", q.profileN, ms(median(ds)))
 	}
 	fmt.Printf("  first lsp references call after the settle %s\n", ms(first))
+	if q.ops {
+		otherOps(ctx, lt, env, c, q, path, pos)
+	}
 	slices.Sort(out.tool)
 	slices.Sort(out.client)
 	return out

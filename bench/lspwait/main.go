@@ -13,6 +13,12 @@
 // publish for the file within -listen of the change (through lsp.Options.Observe).
 // Then -n `lsp symbols` calls of the file, each after a change, beside -n
 // documentSymbol requests straight on the client.
+//
+// With -edits it instead times an edit's wait for diagnostics against the server's own
+// time, per server, and writes to files no server serves (edits.go):
+//
+//	go run ./bench/lspwait -edits gopls,clangd,typescript,none -n 10 \
+//	    -npm /work/main/internal/lsp/testdata/servers/node_modules/.bin
 package main
 
 import (
@@ -41,12 +47,21 @@ func main() {
 	lines := flag.Int("lines", 4000, "lines of the generated file")
 	n := flag.Int("n", 10, "changes per server")
 	listen := flag.Duration("listen", 4*time.Second, "how long after each change publishes are recorded")
+	editCases := flag.String("edits", "", "comma-separated edit cases (gopls, clangd, typescript, none): time write_file under OnWrite against the server's own time, instead of the large-file measurement")
+	npm := flag.String("npm", "", "the node_modules/.bin folder of the npm servers (default: internal/lsp/testdata/servers/node_modules/.bin under -root)")
 	flag.Parse()
 	abs, err := filepath.Abs(*root)
 	if err != nil {
 		fail(err)
 	}
 	bin := filepath.Join(abs, "internal/lsp/testdata/servers/node_modules/.bin")
+	if *npm != "" {
+		bin = *npm
+	}
+	if *editCases != "" {
+		edits(abs, bin, strings.Split(*editCases, ","), *n)
+		return
+	}
 	for _, s := range strings.Split(*servers, ",") {
 		if s = strings.TrimSpace(s); s != "" {
 			measure(s, bin, *lines, *n, *listen)

@@ -3,6 +3,12 @@
 // without and with it — a deny rule on bash, or gantry's sandbox over the current
 // folder — and prints the wall times and their ratio.
 // Usage: go run ./bench/supervise [-n 3] [-rule 'bash:mv .*' | -sandbox] 'go test ./...'
+//
+// With -layers it instead measures what each layer a bash call goes through costs over
+// a bare `bash -c true` (layers.go), with -gantry BINARY also gantry's binary as the
+// namespace's init:
+//
+//	go run ./bench/supervise -layers -n 40 -gantry "$(go env GOPATH)/bin/gantry"
 package main
 
 import (
@@ -21,7 +27,13 @@ func main() {
 	n := flag.Int("n", 3, "runs of each")
 	rule := flag.String("rule", "bash:mv .*", "the deny rule")
 	sandbox := flag.Bool("sandbox", false, "measure the sandbox instead of the supervisor")
+	perLayer := flag.Bool("layers", false, "measure each layer of a bash call of `true` instead")
+	gantry := flag.String("gantry", "", "with -layers: gantry's binary, timed as the namespace's init beside this one")
 	flag.Parse()
+	if *perLayer {
+		layers(*n, *gantry)
+		return
+	}
 	if flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: supervise [-n N] [-rule RULE] COMMAND")
 		os.Exit(2)

@@ -189,6 +189,12 @@ func watchLifeline() {
 // it, the subreaper, and is killed in the next round.
 func killAll() {
 	sub := asSubreaper.Load()
+	if !sub && os.Getpid() != 1 {
+		// Not the init of a namespace (the helper run by hand, or by a benchmark,
+		// without its lifeline): kill(-1) would reach every process of the user, so
+		// only the command is killed.
+		sub = true
+	}
 	if !sub {
 		_ = syscall.Kill(-1, syscall.SIGKILL)
 	} else if pid := int(commandPID.Load()); pid > 0 {

@@ -226,6 +226,16 @@ func (c *Client) WaitReady(ctx context.Context, d time.Duration) {
 
 func (c *Client) markReady() { c.readyOnce.Do(func() { close(c.ready) }) }
 
+// Ready says whether the server has said it is ready (see WaitReady), without waiting.
+func (c *Client) Ready() bool {
+	select {
+	case <-c.ready:
+		return true
+	default:
+		return false
+	}
+}
+
 // Close asks the server to shut down and exit, within a bound, then stops its
 // process group.
 func (c *Client) Close(ctx context.Context) error {

@@ -90,7 +90,15 @@ func (c *Client) waitDiagnostics(ctx context.Context, path string, version int32
 		n, err := c.probe(pctx, path)
 		cancel()
 		if err == nil && n == 0 {
-			return nil, true // the server publishes nothing, or an empty list
+			// The server publishes nothing, or an empty list later: the file's
+			// diagnostics are none from now, so that the next write's "before" is not
+			// the list of a version the server has not yet said it dropped.
+			c.mu.Lock()
+			if p := c.diags[path]; p.version < 0 && len(p.diags) > 0 {
+				c.diags[path] = published{version: -1, gen: p.gen}
+			}
+			c.mu.Unlock()
+			return nil, true
 		}
 		if err == nil {
 			want = n

@@ -192,8 +192,11 @@ func (m *Manager) Client(ctx context.Context, t Target) (c *Client, note string,
 	return m.ClientWithin(ctx, t, ReadyWait)
 }
 
-// ClientWithin is Client with its own bound on the wait for a server to be ready
-// (a write waits no longer than for its diagnostics).
+// ClientWithin is Client with its own bound on the wait for a server to be ready.
+// ready 0 waits for no readiness: for a write, which next opens the file and waits
+// for its diagnostics. A server publishes those once it has loaded what the file
+// needs, so a wait for its progress to end first only puts the open after the load
+// (a cold gopls's first write: docs/benchmarks.md, "An edit's wait for diagnostics").
 func (m *Manager) ClientWithin(ctx context.Context, t Target, ready time.Duration) (c *Client, note string, err error) {
 	key := t.Key()
 	m.mu.Lock()
@@ -230,7 +233,7 @@ func (m *Manager) ClientWithin(ctx context.Context, t Target, ready time.Duratio
 		}
 		note = fmt.Sprintf("(%s had crashed and was restarted: %v.)", t.Spec.Name, died)
 	}
-	if !t.Spec.ReadyOnDiagnostics {
+	if !t.Spec.ReadyOnDiagnostics && ready > 0 {
 		c.WaitReady(ctx, ready)
 	}
 	return c, note, nil

@@ -123,7 +123,7 @@ func (w *onWrite) before(ctx context.Context, t lsp.Target, path string) ([]prot
 	if _, err := os.Stat(path); err != nil {
 		return nil, true // a new file has no old diagnostics
 	}
-	c, _, err := w.m.ClientWithin(ctx, t, w.m.DiagnosticsWait())
+	c, _, err := w.m.ClientWithin(ctx, t, 0) // the diagnostics' wait is the readiness
 	if err != nil {
 		return nil, false
 	}
@@ -132,9 +132,10 @@ func (w *onWrite) before(ctx context.Context, t lsp.Target, path string) ([]prot
 		return nil, false
 	}
 	wait := w.m.DiagnosticsWait()
-	if t.Spec.ReadyOnDiagnostics && gen >= 0 {
-		// The file's first diagnostics are the server's readiness: a cold server may
-		// take longer than a write's wait to load its project, once.
+	if gen >= 0 && (t.Spec.ReadyOnDiagnostics || !c.Ready()) {
+		// The file's first diagnostics are the server's readiness (a write does not
+		// wait for its progress first): a cold server may take longer than a write's
+		// wait to load its project, once.
 		wait = max(wait, lsp.ReadyWait)
 	}
 	ds, ok := c.WaitDiagnostics(ctx, path, v, gen, wait)
@@ -150,7 +151,7 @@ func (w *onWrite) fresh(ctx context.Context, env tool.Env, t lsp.Target, path st
 	if _, err := os.Stat(path); err != nil {
 		return nil, "" // deleted or moved away
 	}
-	c, note, err := w.m.ClientWithin(ctx, t, w.m.DiagnosticsWait())
+	c, note, err := w.m.ClientWithin(ctx, t, 0)
 	if err != nil {
 		return nil, fmt.Sprintf("(No diagnostics: the %s language server could not start: %v.)", t.Spec.Name, err)
 	}

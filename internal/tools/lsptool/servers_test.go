@@ -287,7 +287,8 @@ func TestTypeScriptDiagnosticsOnWrite(t *testing.T) {
 // TestTypeScriptCleanWrite: typescript-language-server publishes nothing for a
 // clean file that stays clean, so its clean probe (tsserver's own diagnostics of the
 // file) ends the wait: a clean write, and a query after a change outside gantry, say
-// so instead of running to the bound; an error introduced is still reported, once.
+// so instead of running to the bound; an error introduced is still reported, once,
+// and again when it comes back right after its fix.
 func TestTypeScriptCleanWrite(t *testing.T) {
 	bin := nodeBin(t, "typescript-language-server")
 	dir := copyProject(t, "ts")
@@ -303,6 +304,10 @@ func TestTypeScriptCleanWrite(t *testing.T) {
 		{"a comment", "/** Returns", "// Sums.\n/** Returns", nil},
 		{"a type error", "let sum = 0;", "let sum = 0;\n  const label: string = sum;\n  void label;", []string{"src/total.ts:7: error: Type 'number' is not assignable to type 'string'. [2322]"}},
 		{"the fix", "const label: string = sum;", "const label: string = String(sum);", nil},
+		// At once, before the server's late empty publish of the fix: the fix's
+		// clean probe made the file's diagnostics none, so the error is new again.
+		{"the error again", "const label: string = String(sum);", "const label: string = sum;", []string{"src/total.ts:7: error: Type 'number' is not assignable to type 'string'. [2322]"}},
+		{"the fix again", "const label: string = sum;", "const label: string = String(sum);", nil},
 		{"another comment", "// Sums.", "// Sums the areas.", nil},
 	}
 	for _, st := range steps {
