@@ -12,7 +12,7 @@
 //     beside go test's own time (timed inside the command by this binary's -time mode)
 //     and the difference, the agent's overhead around the command.
 //
-// Agents: gantry (-gantry), the floor (-floor: bench/refagent, the least an agent must
+// Agents: gantry (-gantry; with -base, an older build of it beside), the floor (-floor: bench/refagent, the least an agent must
 // do) and crush (-crush; skipped when it has no binary).
 //
 //	bash bench/peer.sh -rounds 10   (builds gantry and the floor, then runs this)
@@ -64,6 +64,7 @@ func main() {
 		return
 	}
 	gantry := flag.String("gantry", "bench/out/gantry", "gantry's binary")
+	base := flag.String("base", "", "another gantry binary (an older build), run alternately as gantry-base: before and after in one run")
 	floor := flag.String("floor", "bench/out/refagent", "the floor agent's binary (go build ./bench/refagent)")
 	crush := flag.String("crush", "", "crush's binary (default: bench/peer/node_modules/.bin/crush, else crush on PATH)")
 	rounds := flag.Int("rounds", 5, "rounds; each runs every agent once, in turn")
@@ -80,7 +81,13 @@ func main() {
 		check(fmt.Errorf("the unfixed project's test passed: %s", out))
 	}
 
-	agents := []agent{gantryAgent(abs(*gantry), work), floorAgent(abs(*floor))}
+	agents := []agent{gantryAgent(abs(*gantry), work)}
+	if *base != "" {
+		b := gantryAgent(abs(*base), work)
+		b.name = "gantry-base"
+		agents = append(agents, b)
+	}
+	agents = append(agents, floorAgent(abs(*floor)))
 	if *crush == "" {
 		if _, err := os.Stat("bench/peer/node_modules/.bin/crush"); err == nil {
 			*crush = "bench/peer/node_modules/.bin/crush"
