@@ -114,6 +114,8 @@ type App struct {
 	policy *contain.Policy
 	// lostDone: the notice of what the sandbox cannot guarantee here has been sent.
 	lostDone sync.WaitGroup
+	// specsWarm: the tools' schemas are derived (warmspecs.go).
+	specsWarm sync.WaitGroup
 
 	// env is what SessionStart hooks exported (CLAUDE_ENV_FILE) for bash commands;
 	// envDir holds their files. transcript is the file of transcript_path.
@@ -324,6 +326,7 @@ func New(opts Options) (_ *App, err error) {
 	a.spawner = &spawner{app: a}
 	a.loadAgents(a.trust.Trusted())
 	a.reg, a.shell, a.skills, a.skillNotes = buildTools(a.sessionDeps())
+	a.warmSpecs()
 	a.agentNotes = append(a.agentNotes, agentToolNotices(a.Agents(), a.reg)...)
 	a.agent.Tools = a.reg
 	a.agent.Config.ToolSearch, _ = a.reg.Find(toolsearch.Name)
@@ -640,6 +643,7 @@ func (a *App) Close() error {
 	a.closed = true
 	a.mu.Unlock()
 	a.lostDone.Wait()
+	a.specsWarm.Wait()
 	a.stopWakes() // a turn an asyncRewake hook started is stopped; later wakes are dropped
 	for _, w := range a.EndSession(EndOther) {
 		a.emit(face.Notice{Text: w})
