@@ -1,11 +1,15 @@
 // Command mcpgantry measures gantry mcp (docs/benchmarks.md, "gantry mcp"): the time
-// from spawning `gantry mcp` to its answer to initialize, beside spawning `gantry tool
+// from spawning `gantry mcp` to its answer to initialize, and on to its answer to
+// tools/list (which waits for the session that lists the tools), beside spawning `gantry tool
 // read_file` to its exit (print mode's tool runner: a whole process for one call); and a
 // read_file round trip on a warm MCP connection, beside the same call made in the process
 // (the tool's Decode and Run). The JSON-RPC lines are written and read here directly, so
 // no client SDK's cost is counted.
 //
-//	go run ./bench/mcpgantry -n 200 -spawns 20
+// With -base, a second gantry binary (an older build) is spawned alternately with the
+// first and its spawn rows are printed beside.
+//
+//	go run ./bench/mcpgantry -n 200 -spawns 20 [-base OLD-GANTRY]
 package main
 
 import (
@@ -19,6 +23,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/tool"
@@ -31,6 +36,7 @@ func main() {
 	n := flag.Int("n", 200, "read_file round trips on the warm connection")
 	spawns := flag.Int("spawns", 20, "spawns of gantry mcp and of gantry tool")
 	bin := flag.String("gantry", "", "the gantry binary (default: built from ./cmd/gantry)")
+	base := flag.String("base", "", "another gantry binary spawned alternately, for before and after")
 	flag.Parse()
 	dir, err := os.MkdirTemp("", "mcpgantry")
 	if err != nil {
@@ -52,11 +58,14 @@ func main() {
 	}
 	env := append(os.Environ(), "GANTRY_DATA_DIR="+filepath.Join(dir, "data"), "GANTRY_CONFIG_DIR="+filepath.Join(dir, "config"))
 
-	var toInit, toolRun []time.Duration
+	var toInit, toList, toolRun, baseInit, baseList []time.Duration
 	for range *spawns {
-		d, s := spawnToInitialize(*bin, proj, env)
-		_ = s.close()
-		toInit = append(toInit, d)
+		d, l := spawnToList(*bin, proj, env)
+		toInit, toList = append(toInit, d), append(toList, l)
+		if *base != "" {
+			d, l := spawnToList(*base, proj, env)
+			baseInit, baseList = append(baseInit, d), append(baseList, l)
+		}
 		start := time.Now()
 		cmd := exec.Command(*bin, "tool", "read_file", `{"path":"note.txt"}`)
 		cmd.Dir, cmd.Env = proj, env
@@ -98,6 +107,11 @@ func main() {
 	fmt.Println("| measurement | median | p90 | range |")
 	fmt.Println("| --- | --- | --- | --- |")
 	row("`gantry mcp` spawn → initialize answered", toInit)
+	row("`gantry mcp` spawn → tools/list answered", toList)
+	if *base != "" {
+		row("the same, -base binary: spawn → initialize answered", baseInit)
+		row("the same, -base binary: spawn → tools/list answered", baseList)
+	}
 	row("`gantry tool read_file` spawn → exit", toolRun)
 	row("read_file round trip, warm MCP connection", overMCP)
 	row("read_file in the process (Decode + Run)", direct)
@@ -128,6 +142,23 @@ func spawnToInitialize(bin, dir string, env []string) (time.Duration, *server) {
 	s.send(initialize)
 	s.read()
 	return time.Since(start), s
+}
+
+// spawnToList spawns gantry mcp and times its answers to initialize and to tools/list,
+// from the spawn; then it closes it.
+func spawnToList(bin, dir string, env []string) (init, list time.Duration) {
+	start := time.Now()
+	init, s := spawnToInitialize(bin, dir, env)
+	s.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	s.send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	if line := s.read(); !json.Valid([]byte(line)) || !strings.Contains(line, `"read_file"`) {
+		fail(fmt.Errorf("tools/list: %.200s", line))
+	}
+	list = time.Since(start)
+	if err := s.close(); err != nil {
+		fail(err)
+	}
+	return init, list
 }
 
 func (s *server) send(line string) {

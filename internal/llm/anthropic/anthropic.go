@@ -54,6 +54,7 @@ func New(o Options) llm.Provider {
 	if o.HTTPClient != nil {
 		opts = append(opts, option.WithHTTPClient(o.HTTPClient))
 	}
+	warmOnce.Do(func() { go warmEncoding() })
 	return &provider{client: anthropic.NewClient(opts...), cache: newBodyCache(), maxBytes: o.MaxResponseBytes}
 }
 

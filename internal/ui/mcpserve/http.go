@@ -44,6 +44,8 @@ func (s *Server) ServeHTTP(ctx context.Context, l net.Listener, o HTTPOptions) e
 	select {
 	case <-ctx.Done():
 	case err = <-done:
+	case <-s.failed:
+		err = s.buildErr
 	}
 	// Sessions first: their calls' streams end, then the server has no request left.
 	closeErr := s.Close()

@@ -36,9 +36,15 @@ type Options struct {
 
 // Server serves gantry's tools to MCP clients: one gantry session per MCP session.
 type Server struct {
-	opts  Options
-	mcp   *mcp.Server
-	tools []tool.Tool
+	opts Options
+	mcp  *mcp.Server
+	// built is closed when the gantry session that lists the tools is built (build);
+	// tools and buildErr are set before, and read only after.
+	built    chan struct{}
+	tools    []tool.Tool
+	buildErr error
+	// failed is closed, after built, when the build failed.
+	failed chan struct{}
 
 	mu       sync.Mutex
 	spare    *app.App // the session New built to list the tools, for the first MCP session
@@ -56,23 +62,65 @@ type conn struct {
 	n     atomic.Int64 // its calls, for their ids
 }
 
-// New builds the Server: a gantry session in opts.App's folder says which tools are
-// served (those it declares, but for the ones that act on a conversation).
+// New makes the Server and starts building, beside it, a gantry session in
+// opts.App's folder that says which tools are served (those it declares, but for the
+// ones that act on a conversation). A client's initialize is answered at once; its
+// requests for the tools (their list, a call) wait until the session is built, so that
+// a client spawning gantry mcp is not kept waiting for what only its first call
+// needs. When the session cannot be built, those requests are answered with the
+// reason and Run and ServeHTTP return it.
 func New(opts Options) (*Server, error) {
 	opts.App.ToolServer = true
-	a, err := app.New(opts.App)
-	if err != nil {
-		return nil, err
-	}
-	s := &Server{opts: opts, spare: a, tools: a.Served(), sessions: map[*mcp.ServerSession]*conn{}}
+	s := &Server{opts: opts, built: make(chan struct{}), failed: make(chan struct{}), sessions: map[*mcp.ServerSession]*conn{}}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "gantry", Title: "gantry", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions: instructions,
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}, // the list is fixed at start
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}, // the list is fixed once built
 	})
+	s.mcp.AddReceivingMiddleware(s.afterBuild)
+	go s.build()
+	return s, nil
+}
+
+// build builds the session that lists the tools (kept for the first MCP session)
+// and adds its tools to the MCP server.
+func (s *Server) build() {
+	defer close(s.built)
+	a, err := newApp(s.opts.App)
+	if err != nil {
+		s.buildErr = err
+		close(s.failed) // buildErr is set: a reader of failed may read it
+		return
+	}
+	s.mu.Lock()
+	s.spare = a
+	s.mu.Unlock()
+	s.tools = a.Served()
 	for _, t := range s.tools {
 		s.mcp.AddTool(describe(t), s.handler(t))
 	}
-	return s, nil
+}
+
+// newApp builds a gantry session; tests hold it to see what waits for it.
+var newApp = app.New
+
+// afterBuild holds the requests that need the tools — their list and a call — until
+// they are built; the others (initialize or discover, ping, notifications) go through
+// at once.
+func (s *Server) afterBuild(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method != "tools/list" && method != "tools/call" {
+			return next(ctx, method, req)
+		}
+		select {
+		case <-s.built:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if s.buildErr != nil {
+			return nil, fmt.Errorf("gantry could not start a session in its folder: %w", s.buildErr)
+		}
+		return next(ctx, method, req)
+	}
 }
 
 const instructions = `gantry's own tools, run in the folder gantry mcp was started in: files, search,
@@ -80,22 +128,38 @@ structural search and rewrite, language servers, a debugger, persistent Python a
 kernels, and a shell under gantry's permission rules and sandbox. The language servers, debug
 session, kernels and staged edits a call starts stay with this connection until it closes.`
 
-// Tools are the tools the Server serves, in order.
-func (s *Server) Tools() []tool.Tool { return s.tools }
+// Tools are the tools the Server serves, in order, once they are built (none when
+// the build failed).
+func (s *Server) Tools() []tool.Tool {
+	<-s.built
+	return s.tools
+}
 
 // Run serves one client over t (stdio: &mcp.StdioTransport{}) until it disconnects or
-// ctx ends, then closes everything the session started.
+// ctx ends, or the tools' session cannot be built, then closes everything the session
+// started. It returns the build's error, if any.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-s.failed:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
 	err := s.mcp.Run(ctx, t)
 	if errors.Is(err, context.Canceled) || errors.Is(err, io.EOF) {
 		err = nil
 	}
-	return errors.Join(err, s.Close())
+	<-s.built
+	return errors.Join(err, s.buildErr, s.Close())
 }
 
 // Close ends every session (their tools' processes and servers with them) and waits
 // until they are closed.
 func (s *Server) Close() error {
+	<-s.built // a session being built is closed once it is
 	s.mu.Lock()
 	s.closed = true
 	spare := s.spare
