@@ -20,7 +20,10 @@ type Step struct {
 	Usage            llm.Usage
 	Err              error // returned instead of a response
 	BlockUntilCancel bool  // stream Text, then wait for the context to end
-	Func             func(req llm.Request) Step
+	// StreamInput streams each call's arguments in pieces (DeltaToolInput) before the
+	// call is whole, as a real API does; without it a call comes whole at once.
+	StreamInput bool
+	Func        func(req llm.Request) Step
 }
 
 // Call is one scripted tool call.
@@ -90,7 +93,7 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request, emit func(llm.De
 			id = fmt.Sprintf("call_%d_%d", len(p.requests), i)
 		}
 		b := llm.Block{Type: llm.BlockToolUse, ToolCallID: id, ToolName: c.Name, Input: json.RawMessage(c.Input)}
-		for _, piece := range inputPieces(c.Input) {
+		for _, piece := range inputPieces(c.Input, s.StreamInput) {
 			emit(llm.Delta{Type: llm.DeltaToolInput, Text: piece, Index: i, ToolCall: &llm.Block{Type: llm.BlockToolUse, ToolCallID: id, ToolName: c.Name}})
 		}
 		emit(llm.Delta{Type: llm.DeltaToolCall, ToolCall: &b, Index: i})
@@ -105,8 +108,11 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request, emit func(llm.De
 }
 
 // inputPieces cuts a call's arguments in pieces of a few bytes, as a model streams
-// them (at most 16 pieces, so that a long input stays cheap).
-func inputPieces(input string) []string {
+// them (at most 16 pieces, so that a long input stays cheap); none unless stream.
+func inputPieces(input string, stream bool) []string {
+	if !stream {
+		return nil
+	}
 	size := max(8, (len(input)+15)/16)
 	var out []string
 	for len(input) > size {
