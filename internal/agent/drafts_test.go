@@ -17,7 +17,7 @@ import (
 // A call's drafts come before its ToolStarted, grow, and the last is whole and
 // titled as the call that starts.
 func TestDraftsGrowBeforeTheCallStarts(t *testing.T) {
-	p := scripted.New(scripted.Step{Calls: []scripted.Call{{ID: "c1", Name: "run", Input: `{"text":"go test ./internal/agent/ -run TestDrafts -count=1"}`}}},
+	p := scripted.New(scripted.Step{StreamInput: true, Calls: []scripted.Call{{ID: "c1", Name: "run", Input: `{"text":"go test ./internal/agent/ -run TestDrafts -count=1"}`}}},
 		scripted.Step{Text: "done"})
 	a, ev, _ := newAgent(t, p, permission.ModeYolo)
 	a.Run(context.Background(), "go")
