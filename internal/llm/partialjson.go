@@ -138,7 +138,7 @@ const (
 // its closing quote, or -1 when the string is not closed yet, and then safe: the
 // index after its last whole character (never inside an escape or a character's
 // bytes). A string holding a control character or a bad escape counts as not closed,
-// and its safe end stops before it.
+// and its safe end stops before it; a byte that is not UTF-8 is kept.
 func scanString(s string, i int) (end, safe int) {
 	j := i + 1
 	for j < len(s) {
@@ -157,11 +157,11 @@ func scanString(s string, i int) (end, safe int) {
 		case c < utf8.RuneSelf:
 			j++
 		default:
-			r, size := utf8.DecodeRuneInString(s[j:])
-			if r == utf8.RuneError && size <= 1 {
-				return -1, j // a character cut in its bytes, or not UTF-8
+			if !utf8.FullRuneInString(s[j:]) {
+				return -1, j // a character cut in its bytes: the rest is to come
 			}
-			j += size
+			_, size := utf8.DecodeRuneInString(s[j:])
+			j += size // a byte that is not UTF-8 is kept, as JSON decoders keep it
 		}
 	}
 	return -1, j
