@@ -9,9 +9,11 @@ import (
 )
 
 // toolDrafting shows a call the model is still writing: the first draft is the call's
-// tool_call, pending, with its title and rawInput so far; the next ones update them
-// (and its locations) as its arguments grow. The call's ToolStarted then updates the
-// same entry instead of starting another (see toolStarted).
+// tool_call, pending, with its title and rawInput so far; the next ones update them as
+// its arguments grow. Its locations wait for its start (a path half written would send
+// an editor that follows the agent to a file that is not there). The call's
+// ToolStarted then updates the same entry instead of starting another (see
+// toolStarted).
 func (s *session) toolDrafting(e face.ToolDrafting) {
 	if e.CallID == "" {
 		return
@@ -27,13 +29,11 @@ func (s *session) toolDrafting(e face.ToolDrafting) {
 		s.send(sdk.StartToolCall(sdk.ToolCallId(e.CallID), title(e.Call),
 			sdk.WithStartKind(sdk.ToolKind(e.Kind)),
 			sdk.WithStartStatus(sdk.ToolCallStatusPending),
-			sdk.WithStartLocations(locations(e.Locations)),
 			sdk.WithStartRawInput(rawJSON(e.Input))))
 		return
 	}
 	s.send(sdk.UpdateToolCall(sdk.ToolCallId(e.CallID),
 		sdk.WithUpdateTitle(title(e.Call)),
-		sdk.WithUpdateLocations(locations(e.Locations)),
 		sdk.WithUpdateRawInput(rawJSON(e.Input))))
 }
 
