@@ -132,14 +132,12 @@ func acpWholeTurn(t *testing.T, editor bool) {
 	}
 	acpCheckCall(t, "bash4", calls["bash4"], "execute", false, "failed")
 	for id, path := range map[string]string{"read1": note, "edit1": note, "write1": fresh} {
-		if len(calls[id]) > 0 {
-			if locs := acpLocations(calls[id][0]); !slices.Equal(locs, []string{path}) {
-				t.Errorf("%s: locations %v, want [%s]", id, locs, path)
-			}
+		if locs := acpLocations(acpAsStarted(calls[id])); !slices.Equal(locs, []string{path}) {
+			t.Errorf("%s: locations %v, want [%s]", id, locs, path)
 		}
 	}
-	if len(calls["bash1"]) > 0 && acpDig(calls["bash1"][0], "rawInput", "command") != "echo allowed-once" {
-		t.Errorf("bash1: rawInput %v", calls["bash1"][0]["rawInput"])
+	if started := acpAsStarted(calls["bash1"]); acpDig(started, "rawInput", "command") != "echo allowed-once" {
+		t.Errorf("bash1: rawInput %v", started["rawInput"])
 	}
 
 	// The diffs of the file tools.

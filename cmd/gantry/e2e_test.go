@@ -175,7 +175,7 @@ func TestPrintModeStreamJSON(t *testing.T) {
 			finished = append(finished, m)
 		}
 	}
-	want := "system usage tool_started tool_running tool_finished step_ended usage tool_started tool_running tool_finished step_ended usage tool_started tool_running tool_finished step_ended usage turn_ended result"
+	want := "system tool_drafting usage tool_started tool_running tool_finished step_ended tool_drafting usage tool_started tool_running tool_finished step_ended tool_drafting usage tool_started tool_running tool_finished step_ended usage turn_ended result"
 	if strings.Join(kinds, " ") != want {
 		t.Errorf("event kinds:\n got %s\nwant %s", strings.Join(kinds, " "), want)
 	}

@@ -32,6 +32,9 @@ type pending struct {
 	memory    string // the memory files it added, appended to its result for the model
 	// unsettled counts the calls of the response not settled yet, shared by them.
 	unsettled *atomic.Int32
+	// outside: no response of the model's asked for the call (Call). See Call for
+	// the few steps such a call skips, and why.
+	outside bool
 }
 
 // runCalls settles every call of a response, in order: decode, hooks, gate, run.
@@ -43,7 +46,7 @@ func (a *Agent) runCalls(ctx context.Context, calls []llm.Block) ([]llm.Block, f
 	unsettled := new(atomic.Int32)
 	unsettled.Store(int32(len(calls)))
 	for i, c := range calls {
-		ps[i] = a.prepare(c, unsettled)
+		ps[i] = a.prepare(c, unsettled, false)
 	}
 	// No call that may have an effect runs (nor its hooks) before the response that
 	// asks for it is on disk; read calls may start while it is being written.
@@ -133,8 +136,8 @@ func (a *Agent) runCalls(ctx context.Context, calls []llm.Block) ([]llm.Block, f
 
 // prepare decodes a call. Unknown tools and malformed arguments are settled at once
 // with a sentence for the model.
-func (a *Agent) prepare(c llm.Block, unsettled *atomic.Int32) *pending {
-	p := &pending{block: c, unsettled: unsettled, call: tool.Unknown(c.ToolName)}
+func (a *Agent) prepare(c llm.Block, unsettled *atomic.Int32, outside bool) *pending {
+	p := &pending{block: c, unsettled: unsettled, call: tool.Unknown(c.ToolName), outside: outside}
 	t, ok := a.Tools.Lookup(c.ToolName)
 	if ok && a.MaxLevel != nil && t.Level() > a.MaxLevel() {
 		ok = false
@@ -318,17 +321,21 @@ func notStored(name string, err error) tool.Result {
 	return tool.Fail(fmt.Sprintf("[not run: %s could not be stored (%v)]", name, err))
 }
 
-// execute runs a permitted call and settles it. Its start is stored first: a call
-// that may have an effect runs only once that is on disk.
+// execute runs a permitted call and settles it. The start of a model's call is
+// stored first: a call that may have an effect runs only once that is on disk.
 func (a *Agent) execute(ctx context.Context, p *pending) {
 	a.emit(face.ToolRunning{CallID: p.block.ToolCallID, Name: p.block.ToolName})
-	// The event kinds are the ones the session store reads on resume
-	// (session.KindToolRunning, session.KindToolFinished).
-	a.record("tool_running", map[string]any{"id": p.block.ToolCallID, "name": p.block.ToolName})
+	if !p.outside {
+		// The event kinds are the ones the session store reads on resume
+		// (session.KindToolRunning, session.KindToolFinished).
+		a.record("tool_running", map[string]any{"id": p.block.ToolCallID, "name": p.block.ToolName})
+	}
 	if p.tool.Level() != tool.LevelRead {
-		if err := a.durable(); err != nil {
-			a.settle(p, notStored(p.block.ToolName, err), false)
-			return
+		if !p.outside {
+			if err := a.durable(); err != nil {
+				a.settle(p, notStored(p.block.ToolName, err), false)
+				return
+			}
 		}
 		a.beforeChange(ctx)
 	}
@@ -341,7 +348,9 @@ func (a *Agent) execute(ctx context.Context, p *pending) {
 	p.cancelled = ctx.Err() != nil
 	a.postToolUse(ctx, p, &r)
 	var notice face.Event
-	p.memory, notice = a.touchMemory(p)
+	if !p.outside {
+		p.memory, notice = a.touchMemory(p)
+	}
 	a.settle(p, r, false)
 	if notice != nil {
 		a.emit(notice)
@@ -381,7 +390,10 @@ func (a *Agent) settle(p *pending, r tool.Result, refused bool) {
 	a.start(p)
 	// The loop detector sees the whole text: a cut one's note names a file of its own
 	// each call.
-	note := a.loop.observe(p.block.ToolName, p.block.Input, r.Text)
+	var note string
+	if !p.outside {
+		note = a.loop.observe(p.block.ToolName, p.block.Input, r.Text)
+	}
 	bound := a.Config.MaxOutput
 	if note != "" && bound > 0 {
 		bound = max(1, bound-utf8.RuneCountInString(note)-1) // the note counts in the bound
@@ -398,7 +410,7 @@ func (a *Agent) settle(p *pending, r tool.Result, refused bool) {
 	// calls are settled; until then each result is kept as an event, so a kill in
 	// the middle of a batch keeps the results already had (the session's resume
 	// puts them back). The last one needs none: the message follows at once.
-	if p.unsettled.Add(-1) > 0 {
+	if p.unsettled.Add(-1) > 0 && !p.outside {
 		a.record("tool_finished", map[string]any{"id": p.block.ToolCallID, "name": p.block.ToolName, "is_error": r.IsError, "refused": refused, "text": r.Text + p.memory})
 	}
 	for _, b := range r.Blocked {
@@ -429,37 +441,36 @@ func (a *Agent) relay(parent string) tool.Relay {
 }
 
 // Call runs one tool call that no response of the model's asked for (a relayed call,
-// another program's through gantry mcp) through what a model's call goes through —
-// decoding, the PreToolUse hooks, the gate and the person, the run, the PostToolUse
-// hooks, the bound — and shows it as a call of its own under id. Nothing is stored of
-// it.
+// another program's through gantry mcp, a command the person typed) through the
+// loop's own steps — prepare (decoding), permit (the PreToolUse hooks, the gate and
+// the person), execute (the run with its relays, progress and bound, the checkpoint
+// before a change, the PostToolUse hooks) and settle (ToolFinished, once) — and
+// shows it as a call of its own under id.
+//
+// It differs from a model's call only where it must (p.outside):
+//   - nothing is stored of it (no tool_running, tool_finished, nor the barrier before
+//     an effect): it is no part of the conversation; a relayed call's result is in
+//     its parent's;
+//   - the loop detector does not see it: a program repeating a call is not the model
+//     repeating itself, and the note would change what the program reads;
+//   - it adds no memory files: the model does not read its result, so they would be
+//     marked given without having been read;
+//   - the turn's guards (a store failure, a hook that stopped the turn) are the
+//     loop's, deciding a response's calls not run yet; Call's caller decides for its
+//     own (a relayed call runs inside its parent, which those guards let through).
 func (a *Agent) Call(ctx context.Context, id, name string, input json.RawMessage) tool.Result {
 	one := new(atomic.Int32)
 	one.Store(1)
-	p := a.prepare(llm.Block{Type: llm.BlockToolUse, ToolCallID: id, ToolName: name, Input: input}, one)
-	if p.result != nil {
-		return *p.result
-	}
-	if ctx.Err() != nil {
+	p := a.prepare(llm.Block{Type: llm.BlockToolUse, ToolCallID: id, ToolName: name, Input: input}, one, true)
+	switch {
+	case p.result != nil:
+	case ctx.Err() != nil:
+		p.cancelled = true
 		a.settle(p, cancelledResult(name), false)
-		return *p.result
+	case a.permit(ctx, p):
+		a.execute(ctx, p)
 	}
-	if !a.permit(ctx, p) {
-		return *p.result
-	}
-	a.emit(face.ToolRunning{CallID: id, Name: name})
-	start := time.Now()
-	r := p.inv.Run(tool.WithRelay(tool.WithCallID(tool.WithOutputs(ctx, a.Outputs), id), a.relay(id)))
-	p.took = time.Since(start)
-	p.cancelled = ctx.Err() != nil
-	a.postToolUse(ctx, p, &r)
-	r = tool.Fit(r, a.Config.MaxOutput, a.Outputs, id)
-	p.result = &r
-	for _, b := range r.Blocked {
-		a.emit(face.ExecBlocked{CallID: id, Rule: b.Rule, Command: b.Command})
-	}
-	a.emit(face.ToolFinished{CallID: id, Call: p.call, Result: r, Cancelled: p.cancelled, Duration: p.took})
-	return r
+	return *p.result
 }
 
 type personKey struct{}

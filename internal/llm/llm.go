@@ -156,11 +156,17 @@ const (
 	DeltaText DeltaType = iota
 	// DeltaThinking is a piece of reasoning text.
 	DeltaThinking
-	// DeltaToolCall announces a complete tool call (ToolCall is set).
+	// DeltaToolCall says a tool call's arguments are whole: ToolCall is the call as
+	// assembled, Index the same as its DeltaToolInput pieces'. It ends those pieces.
 	DeltaToolCall
 	// DeltaRetry says the attempt failed and is being retried: a face should discard
 	// what it showed of the attempt. Text holds the reason.
 	DeltaRetry
+	// DeltaToolInput is a piece of a tool call's arguments (JSON text) as the model
+	// writes them: Text is the piece, ToolCall names the call (its ToolCallID, which
+	// may be empty until the call is whole, and ToolName; no Input), Index tells the
+	// calls of a response apart.
+	DeltaToolInput
 )
 
 // Delta is one streamed piece of a response.
@@ -168,6 +174,9 @@ type Delta struct {
 	Type     DeltaType
 	Text     string
 	ToolCall *Block
+	// Index is the tool call's place in the response (DeltaToolInput, DeltaToolCall):
+	// the same for all the deltas of one call, different for each call.
+	Index int
 }
 
 // Response is a complete model answer.

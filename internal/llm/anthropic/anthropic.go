@@ -69,8 +69,9 @@ func (p *provider) Name() string { return "anthropic" }
 // SearchesTools: the Messages API searches deferred tools itself.
 func (p *provider) SearchesTools() bool { return true }
 
-// Stream sends req and streams the answer. Text and thinking are emitted as they
-// arrive, each tool call once its block is complete.
+// Stream sends req and streams the answer. Text, thinking and a tool call's
+// arguments are emitted as they arrive, each tool call whole once its block is
+// complete.
 func (p *provider) Stream(ctx context.Context, req llm.Request, emit func(llm.Delta)) (llm.Response, error) {
 	body, err := p.cache.Body(req)
 	if err != nil {
@@ -107,6 +108,9 @@ func (p *provider) Stream(ctx context.Context, req llm.Request, emit func(llm.De
 			b.WriteString(piece)
 			if kind >= 0 {
 				emit(llm.Delta{Type: kind, Text: piece})
+			} else if c := msg.Content[ev.Index]; c.Type == "tool_use" {
+				emit(llm.Delta{Type: llm.DeltaToolInput, Text: piece, Index: int(ev.Index),
+					ToolCall: &llm.Block{Type: llm.BlockToolUse, ToolCallID: c.ID, ToolName: c.Name}})
 			}
 			continue
 		}
@@ -121,7 +125,7 @@ func (p *provider) Stream(ctx context.Context, req llm.Request, emit func(llm.De
 			delete(pieces, ev.Index)
 			if b := msg.Content[ev.Index]; b.Type == "tool_use" {
 				call := toolUse(b, args[int(ev.Index)])
-				emit(llm.Delta{Type: llm.DeltaToolCall, ToolCall: &call})
+				emit(llm.Delta{Type: llm.DeltaToolCall, ToolCall: &call, Index: int(ev.Index)})
 			}
 		case "message_stop":
 			stopped = true
@@ -142,8 +146,8 @@ func (p *provider) Stream(ctx context.Context, req llm.Request, emit func(llm.De
 }
 
 // deltaPiece is the text of a text, thinking or tool-arguments delta, with the
-// kind of llm.Delta to emit (-1 for arguments, emitted with their call); ok is
-// false for other events.
+// kind of llm.Delta to emit (-1 for arguments, emitted as DeltaToolInput with their
+// call's id and name); ok is false for other events.
 func deltaPiece(ev anthropic.MessageStreamEventUnion) (piece string, kind llm.DeltaType, ok bool) {
 	if ev.Type != "content_block_delta" {
 		return "", 0, false

@@ -56,12 +56,16 @@ func (a *chatAssembly) add(chunk openai.ChatCompletionChunk, emit func(llm.Delta
 			emit(llm.Delta{Type: llm.DeltaText, Text: d.Content})
 		}
 		for _, tc := range d.ToolCalls {
-			a.call(tc)
+			i, c := a.call(tc)
+			if tc.Function.Arguments != "" {
+				emit(llm.Delta{Type: llm.DeltaToolInput, Text: tc.Function.Arguments, Index: i,
+					ToolCall: &llm.Block{Type: llm.BlockToolUse, ToolCallID: callID(c.id, i), ToolName: c.name}})
+			}
 		}
 		if ch.FinishReason != "" && a.finish == "" {
 			a.finish = ch.FinishReason
-			for _, b := range a.toolBlocks() {
-				emit(llm.Delta{Type: llm.DeltaToolCall, ToolCall: &b})
+			for i, b := range a.toolBlocks() {
+				emit(llm.Delta{Type: llm.DeltaToolCall, ToolCall: &b, Index: i})
 			}
 		}
 	}
@@ -82,36 +86,43 @@ func reasoningDelta(d openai.ChatCompletionChunkChoiceDelta) string {
 	return ""
 }
 
-// call adds a tool call delta. A delta with a new id starts a call; one without
-// continues the latest call at its index.
-func (a *chatAssembly) call(tc openai.ChatCompletionChunkChoiceDeltaToolCall) {
-	var c *chatCall
+// call adds a tool call delta and returns the call's place among the response's
+// calls, and the call. A delta with a new id starts a call; one without continues
+// the latest call at its index.
+func (a *chatAssembly) call(tc openai.ChatCompletionChunkChoiceDeltaToolCall) (int, *chatCall) {
+	n := -1
 	for i := len(a.calls) - 1; i >= 0; i-- {
 		if x := a.calls[i]; (tc.ID != "" && x.id == tc.ID) || (tc.ID == "" && x.index == tc.Index) {
-			c = x
+			n = i
 			break
 		}
 	}
-	if c == nil {
-		c = &chatCall{index: tc.Index, id: tc.ID}
-		a.calls = append(a.calls, c)
+	if n < 0 {
+		a.calls = append(a.calls, &chatCall{index: tc.Index, id: tc.ID})
+		n = len(a.calls) - 1
 	}
+	c := a.calls[n]
 	if c.name == "" {
 		c.name = tc.Function.Name
 	}
 	c.args.WriteString(tc.Function.Arguments)
+	return n, c
 }
 
 func (a *chatAssembly) toolBlocks() []llm.Block {
 	blocks := make([]llm.Block, 0, len(a.calls))
 	for i, c := range a.calls {
-		id := c.id
-		if id == "" {
-			id = fmt.Sprintf("call_%d", i)
-		}
-		blocks = append(blocks, toolUse(id, c.name, c.args.String()))
+		blocks = append(blocks, toolUse(callID(c.id, i), c.name, c.args.String()))
 	}
 	return blocks
+}
+
+// callID is the id of the i-th call: the server's, or call_i when it gave none.
+func callID(id string, i int) string {
+	if id == "" {
+		return fmt.Sprintf("call_%d", i)
+	}
+	return id
 }
 
 func (a *chatAssembly) response() llm.Response {

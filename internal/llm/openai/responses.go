@@ -27,8 +27,9 @@ type responsesProvider struct {
 
 func (p *responsesProvider) Name() string { return "openai" }
 
-// Stream sends req and streams the answer: text and reasoning-summary deltas as
-// they arrive, each function call once its output item is done.
+// Stream sends req and streams the answer: text, reasoning-summary and function
+// call arguments deltas as they arrive, each function call whole once its output
+// item is done.
 func (p *responsesProvider) Stream(ctx context.Context, req llm.Request, emit func(llm.Delta)) (llm.Response, error) {
 	const name = "openai"
 	body, err := p.cache.Body(req)
@@ -43,6 +44,7 @@ func (p *responsesProvider) Stream(ctx context.Context, req llm.Request, emit fu
 
 	msg := llm.Message{Role: llm.RoleAssistant}
 	var final *responses.Response
+	calls := map[int64]*llm.Block{} // the function calls being written, by output index
 	budget := llm.NewBudget(p.maxBytes)
 	for stream.Next() {
 		ev := stream.Current()
@@ -58,6 +60,14 @@ func (p *responsesProvider) Stream(ctx context.Context, req llm.Request, emit fu
 			emit(llm.Delta{Type: llm.DeltaText, Text: ev.Delta})
 		case "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
 			emit(llm.Delta{Type: llm.DeltaThinking, Text: ev.Delta})
+		case "response.output_item.added":
+			if ev.Item.Type == "function_call" {
+				calls[ev.OutputIndex] = &llm.Block{Type: llm.BlockToolUse, ToolCallID: ev.Item.CallID, ToolName: ev.Item.Name}
+			}
+		case "response.function_call_arguments.delta":
+			if c := calls[ev.OutputIndex]; c != nil {
+				emit(llm.Delta{Type: llm.DeltaToolInput, Text: ev.Delta, Index: int(ev.OutputIndex), ToolCall: c})
+			}
 		case "response.output_item.done":
 			b, ok := outputBlock(ev.Item)
 			if !ok {
@@ -66,7 +76,8 @@ func (p *responsesProvider) Stream(ctx context.Context, req llm.Request, emit fu
 			msg.Content = append(msg.Content, b)
 			if b.Type == llm.BlockToolUse {
 				call := b
-				emit(llm.Delta{Type: llm.DeltaToolCall, ToolCall: &call})
+				emit(llm.Delta{Type: llm.DeltaToolCall, ToolCall: &call, Index: int(ev.OutputIndex)})
+				delete(calls, ev.OutputIndex)
 			}
 		case "response.completed", "response.incomplete":
 			r := ev.Response

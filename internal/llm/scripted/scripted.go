@@ -20,7 +20,10 @@ type Step struct {
 	Usage            llm.Usage
 	Err              error // returned instead of a response
 	BlockUntilCancel bool  // stream Text, then wait for the context to end
-	Func             func(req llm.Request) Step
+	// StreamInput streams each call's arguments in pieces (DeltaToolInput) before the
+	// call is whole, as a real API does; without it a call comes whole at once.
+	StreamInput bool
+	Func        func(req llm.Request) Step
 }
 
 // Call is one scripted tool call.
@@ -90,7 +93,10 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request, emit func(llm.De
 			id = fmt.Sprintf("call_%d_%d", len(p.requests), i)
 		}
 		b := llm.Block{Type: llm.BlockToolUse, ToolCallID: id, ToolName: c.Name, Input: json.RawMessage(c.Input)}
-		emit(llm.Delta{Type: llm.DeltaToolCall, ToolCall: &b})
+		for _, piece := range inputPieces(c.Input, s.StreamInput) {
+			emit(llm.Delta{Type: llm.DeltaToolInput, Text: piece, Index: i, ToolCall: &llm.Block{Type: llm.BlockToolUse, ToolCallID: id, ToolName: c.Name}})
+		}
+		emit(llm.Delta{Type: llm.DeltaToolCall, ToolCall: &b, Index: i})
 		msg.Content = append(msg.Content, b)
 		stop = "tool_use"
 	}
@@ -99,4 +105,22 @@ func (p *Provider) Stream(ctx context.Context, req llm.Request, emit func(llm.De
 		u = llm.Usage{InputTokens: 100, OutputTokens: 10}
 	}
 	return llm.Response{Message: msg, Usage: u, StopReason: stop}, nil
+}
+
+// inputPieces cuts a call's arguments in pieces of a few bytes, as a model streams
+// them (at most 16 pieces, so that a long input stays cheap); none unless stream.
+func inputPieces(input string, stream bool) []string {
+	if !stream {
+		return nil
+	}
+	size := max(8, (len(input)+15)/16)
+	var out []string
+	for len(input) > size {
+		out = append(out, input[:size])
+		input = input[size:]
+	}
+	if input != "" {
+		out = append(out, input)
+	}
+	return out
 }

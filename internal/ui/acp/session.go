@@ -24,6 +24,8 @@ type session struct {
 	queue  []sdk.SessionUpdate
 	calls  map[string]string // tool call id → the id the client knows it by
 	terms  map[string]bool   // tool calls shown with a live terminal
+	// drafted are the calls shown while the model wrote them (drafts.go).
+	drafted map[string]bool
 
 	// turnMu is held while a turn runs; mu guards the rest.
 	turnMu      sync.Mutex

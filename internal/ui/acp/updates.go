@@ -23,11 +23,14 @@ func (s *session) handle(e face.Event) {
 			s.send(sdk.UpdateAgentThoughtText(e.Text))
 		}
 	case face.Retry:
+		s.dropDrafts()
 		s.send(sdk.UpdateAgentMessageText(fmt.Sprintf("\n\n_(the model request failed: %s; retrying, attempt %d)_\n\n", e.Reason, e.Attempt)))
 	case face.Notice:
 		s.send(sdk.UpdateAgentMessageText("\n\n_gantry: " + e.Text + "_\n\n"))
 	case face.ExecBlocked:
 		s.send(sdk.UpdateAgentMessageText("\n\n_gantry: " + e.Text() + "_\n\n"))
+	case face.ToolDrafting:
+		s.toolDrafting(e)
 	case face.ToolStarted:
 		s.toolStarted("", "", e)
 	case face.ToolRunning:
@@ -48,6 +51,8 @@ func (s *session) handle(e face.Event) {
 		s.usage(e)
 	case face.FromSubagent:
 		s.fromSubagent(e)
+	case face.TurnEnded:
+		s.dropDrafts()
 	}
 }
 
@@ -76,6 +81,13 @@ func (s *session) toolStarted(prefix, label string, e face.ToolStarted) {
 	}
 	s.calls[e.CallID] = id
 	s.sendMu.Unlock()
+	if prefix == "" && s.wasDrafted(e.CallID) {
+		s.send(sdk.UpdateToolCall(sdk.ToolCallId(id), sdk.WithUpdateTitle(label+title(e.Call)),
+			sdk.WithUpdateKind(sdk.ToolKind(e.Kind)),
+			sdk.WithUpdateLocations(locations(e.Locations)),
+			sdk.WithUpdateRawInput(rawJSON(e.Input))))
+		return
+	}
 	s.send(sdk.StartToolCall(sdk.ToolCallId(id), label+title(e.Call),
 		sdk.WithStartKind(sdk.ToolKind(e.Kind)),
 		sdk.WithStartStatus(sdk.ToolCallStatusPending),

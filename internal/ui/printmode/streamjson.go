@@ -66,6 +66,8 @@ func eventObject(e face.Event) map[string]any {
 			m["note"] = e.Note
 		}
 		return m
+	case face.ToolDrafting:
+		return draftObject(e)
 	case face.ToolRunning:
 		return map[string]any{"type": "tool_running", "id": e.CallID, "name": e.Name}
 	case face.ToolFinished:

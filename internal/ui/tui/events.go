@@ -24,6 +24,7 @@ func (m *Model) event(e face.Event) {
 	case face.ThinkingDelta:
 		m.thinking.WriteString(e.Text)
 	case face.Retry:
+		m.drafts = nil // the failed attempt's calls
 		m.settleStream()
 		m.print(m.st.r(m.st.warn, fmt.Sprintf("↻ retrying the model request (attempt %d): %s", e.Attempt+1, termtext.FirstLine(e.Reason))))
 	case face.Notice:
@@ -40,7 +41,10 @@ func (m *Model) event(e face.Event) {
 		m.mode = e.Mode // the status line shows it
 	case face.ModelChanged:
 		m.model = e.Model
+	case face.ToolDrafting:
+		m.draft(e)
 	case face.ToolStarted:
+		m.undraft(e.CallID)
 		m.settleStream()
 		m.tools = append(m.tools, liveTool{id: e.CallID, line: termtext.ToolLine(e.Call), note: e.Note, started: time.Now(), pausedAt: m.pausedNow()})
 	case face.ToolFinished:

@@ -55,6 +55,7 @@ type Model struct {
 	thinking  strings.Builder
 	lastThink string
 	tools     []liveTool
+	drafts    []liveDraft // calls the model is still writing
 	todos     []face.TodoItem
 	queued    []string // prompts typed while a turn ran
 	attached  []llm.Image

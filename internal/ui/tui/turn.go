@@ -98,7 +98,7 @@ func (m *Model) turnDone(end face.TurnEnded) tea.Cmd {
 	for _, t := range m.tools { // calls the loop never finished (it always does; kept safe)
 		m.print(m.st.r(m.st.dim, t.line+" (interrupted)"))
 	}
-	m.tools = nil
+	m.tools, m.drafts = nil, nil
 	if s := termtext.CounterLine(end.Counters); s != "" {
 		m.print(m.st.r(m.st.dim, s))
 	}

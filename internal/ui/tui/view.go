@@ -74,7 +74,8 @@ func (m *Model) layout() (content string, inputRow int) {
 			top = append(top, m.st.r(m.st.dim, "  "+clip(l, m.width-4)))
 		}
 	}
-	if m.running && len(m.tools) == 0 && strings.TrimSpace(m.stream) == "" && m.thinking.Len() == 0 && len(m.dialogs) == 0 {
+	top = append(top, m.draftLines()...)
+	if m.running && len(m.tools) == 0 && len(m.drafts) == 0 && strings.TrimSpace(m.stream) == "" && m.thinking.Len() == 0 && len(m.dialogs) == 0 {
 		top = append(top, m.st.r(m.st.dim, "… working ("+elapsed(m.busyFor(m.turnStart, m.turnPaused))+" · esc or ctrl+c to interrupt)"))
 	}
 	if len(top) == 0 {

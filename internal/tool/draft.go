@@ -1,0 +1,59 @@
+package tool
+
+import (
+	"encoding/json"
+)
+
+// Draft is what faces show of a call of t whose arguments the model is still
+// writing: input is what came of them so far, closed into JSON
+// (llm.ClosePartialJSON). The tool's own definition reads them (its title, its
+// principal, its paths, its code) leniently: nothing is checked, nothing runs, and
+// what cannot be read yet is left out. A tool whose arguments are not a Go struct (an
+// MCP server's) is shown by its name alone.
+func Draft(t Tool, env Env, input json.RawMessage) Call {
+	for x := t; x != nil; {
+		switch d := x.(type) {
+		case interface {
+			draft(env Env, input json.RawMessage) Invocation
+		}:
+			return Describe(t, d.draft(env, input))
+		case interface{ Unwrap() Tool }:
+			x = d.Unwrap()
+		default:
+			x = nil
+		}
+	}
+	return Describe(t, Invocation{})
+}
+
+// draft decodes input as far as it goes, without the schema's checks nor the tool's
+// Check, and describes it; a fault in the tool's functions leaves the part out.
+func (t *defTool[T]) draft(env Env, input json.RawMessage) (inv Invocation) {
+	defer func() {
+		if r := recover(); r != nil {
+			inv = Invocation{} // a draft is a courtesy: a fault shows the name alone
+		}
+	}()
+	if len(input) == 0 {
+		return inv
+	}
+	input, _ = applyFormers(t.def.Formers, input)
+	var args T
+	// An argument of the wrong type is left at its zero value; the others are read.
+	_ = json.Unmarshal(input, &args)
+	if t.def.Principal != nil {
+		inv.Principal = t.def.Principal(args)
+	}
+	if t.def.Paths != nil {
+		inv.Paths = t.def.Paths(env, args)
+	}
+	if t.def.Title != nil {
+		inv.Title = t.def.Title(env, args, inv.Paths)
+	}
+	if t.def.Code != nil {
+		if lang, code := t.def.Code(args); code != "" {
+			inv.Code = &Code{Lang: lang, Text: code}
+		}
+	}
+	return inv
+}
