@@ -41,17 +41,29 @@ func (t *defTool[T]) draft(env Env, input json.RawMessage) (inv Invocation) {
 	var args T
 	// An argument of the wrong type is left at its zero value; the others are read.
 	_ = json.Unmarshal(input, &args)
-	if t.def.Principal != nil {
-		inv.Principal = t.def.Principal(args)
+	d := &t.def // the Def, or a copy with the operation's functions once its name is written
+	if t.def.Ops != nil {
+		var m map[string]any
+		_ = json.Unmarshal(input, &m)
+		op, _ := t.def.Ops.pick(t.def.Name, m)
+		if op == nil {
+			return Invocation{} // which operation it is is not written yet: the name alone
+		}
+		withOps := withOp(t.def, op)
+		d = &withOps
+		inv.Op = &OpInfo{Name: op.Name, Level: op.Level, Kind: op.Kind, Counter: op.Counter}
 	}
-	if t.def.Paths != nil {
-		inv.Paths = t.def.Paths(env, args)
+	if d.Principal != nil {
+		inv.Principal = d.Principal(args)
 	}
-	if t.def.Title != nil {
-		inv.Title = t.def.Title(env, args, inv.Paths)
+	if d.Paths != nil {
+		inv.Paths = d.Paths(env, args)
 	}
-	if t.def.Code != nil {
-		if lang, code := t.def.Code(args); code != "" {
+	if d.Title != nil {
+		inv.Title = d.Title(env, args, inv.Paths)
+	}
+	if d.Code != nil {
+		if lang, code := d.Code(args); code != "" {
 			inv.Code = &Code{Lang: lang, Text: code}
 		}
 	}

@@ -154,3 +154,21 @@ func TestNearest(t *testing.T) {
 		}
 	}
 }
+
+// A draft of a tool with operations is described by its operation's functions once
+// the operation's name is written, and by the tool's name alone before.
+func TestOpsDraftFollowsTheOperation(t *testing.T) {
+	tl := opsTool()
+	env := Env{Cwd: "/w"}
+	if c := Draft(tl, env, json.RawMessage(`{"path":"a"}`)); c.Title != "ops" || c.Principal != "" {
+		t.Errorf("a draft without its operation was described as %+v", c)
+	}
+	c := Draft(tl, env, json.RawMessage(`{"op":"look"}`))
+	if c.Title != "Look" || c.Level != LevelRead || c.Kind != KindRead {
+		t.Errorf("a look draft was described as %+v", c)
+	}
+	c = Draft(tl, env, json.RawMessage(`{"op":"write","path":"a"}`))
+	if c.Principal != "write a" || !slices.Equal(c.Locations, []string{"/w/a"}) || c.Title != "Def title write" {
+		t.Errorf("a write draft was described as %+v", c)
+	}
+}
