@@ -69,7 +69,7 @@ func open(ctx context.Context, m *lsp.Manager, env tool.Env, file string, whole 
 	}
 	files := filesOf(ctx, m)
 	files.refresh()
-	f, err := files.get(path)
+	f, err := files.queried(path, env.Cwd)
 	if err != nil {
 		if os.IsNotExist(err) {
 			return nil, tool.Fail(fmt.Sprintf("%s does not exist.", shown))
