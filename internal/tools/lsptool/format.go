@@ -44,7 +44,7 @@ func formatLocations(files *fileCache, env tool.Env, locs []protocol.Location, l
 		hidden error // reading the file is denied: its lines are not shown
 		prev   *protocol.Location
 	)
-	b.Grow(64 * min(len(locs), max(limit, 1)))
+	b.Grow(128 * min(len(locs), max(limit, 1))) // a line of code and its place: one allocation, not a regrowth
 	for i := range locs {
 		l := &locs[i]
 		newFile := prev == nil || prev.URI != l.URI
@@ -82,7 +82,7 @@ func formatLocations(files *fileCache, env tool.Env, locs []protocol.Location, l
 		fmt.Fprintf(&b, "\n(%d %s; the first %d are shown.)", n, what, limit)
 	}
 	if n > 1 {
-		summary = fmt.Sprintf("%d %s in %d file(s)", n, what, nfiles)
+		summary = strconv.Itoa(n) + " " + what + " in " + strconv.Itoa(nfiles) + " file(s)"
 	}
 	return b.String(), summary
 }
