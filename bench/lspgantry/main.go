@@ -211,6 +211,13 @@ func (q queryCase) gantry(ctx context.Context) gantryRound {
 		fmt.Printf("profiled %d lsp references calls: median %s\n", q.profileN, ms(median(ds)))
 	}
 	fmt.Printf("  first lsp references call after the settle %s\n", ms(first))
+	var extra []time.Duration // each pair's tool minus client: the server's drift taken out
+	for i := range q.n {
+		extra = append(extra, out.tool[i]-out.client[i])
+	}
+	mc, me := median(out.client), median(extra)
+	fmt.Printf("  warm references: paired extra %.0f µs, (client + extra) / client %.2f\n",
+		float64(me)/float64(time.Microsecond), float64(mc+me)/float64(mc))
 	if q.ops {
 		otherOps(ctx, lt, env, c, q, path, pos)
 	}

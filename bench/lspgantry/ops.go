@@ -17,8 +17,10 @@ import (
 // otherOps times, after the references loop, the other warm queries of the lsp tool
 // — definition, hover and symbols of the same file and position — through the tool
 // and straight on gantry's client (the request the tool sends), interleaved n times
-// each, and prints per operation the two medians and their ratio: what the tool adds
-// to the server's time on that connection.
+// each, and prints per operation the two medians and their ratio, and the median of
+// the differences of each pair (tool minus client, the server's drift between pairs
+// taken out) with (client + that) / client: what the tool adds to the server's time
+// on that connection.
 func otherOps(ctx context.Context, lt tool.Tool, env tool.Env, c *lsp.Client, q queryCase, path string, pos protocol.Position) {
 	doc := protocol.TextDocumentIdentifier{URI: uri.File(path)}
 	at := protocol.TextDocumentPositionParams{TextDocument: doc, Position: pos}
@@ -43,7 +45,7 @@ func otherOps(ctx context.Context, lt tool.Tool, env tool.Env, c *lsp.Client, q 
 	var lines []string
 	for _, op := range ops {
 		raw, _ := json.Marshal(op.args)
-		var viaTool, viaClient []time.Duration
+		var viaTool, viaClient, extra []time.Duration
 		timeTool := func() {
 			t := time.Now()
 			if r := callRaw(ctx, lt, env, raw); r.IsError {
@@ -69,11 +71,13 @@ func otherOps(ctx context.Context, lt tool.Tool, env tool.Env, c *lsp.Client, q 
 				timeClient()
 				timeTool()
 			}
+			extra = append(extra, viaTool[i]-viaClient[i])
 		}
 		slices.Sort(viaTool)
 		slices.Sort(viaClient)
-		mt, mc := median(viaTool), median(viaClient)
-		lines = append(lines, fmt.Sprintf("%s tool %s, client %s, ratio %.2f", op.name, ms(mt), ms(mc), float64(mt)/float64(mc)))
+		mt, mc, me := median(viaTool), median(viaClient), median(extra)
+		lines = append(lines, fmt.Sprintf("%s tool %s, client %s, ratio %.2f, paired extra %.0f µs (%.2f)",
+			op.name, ms(mt), ms(mc), float64(mt)/float64(mc), float64(me)/float64(time.Microsecond), float64(mc+me)/float64(mc)))
 	}
 	fmt.Printf("  other warm queries (median of %d, interleaved): %s\n", q.n, strings.Join(lines, "; "))
 }

@@ -213,6 +213,9 @@ func (c *Client) Server() protocol.Server { return c.srv }
 // WaitReady waits, at most d, for the server to say it is ready: the end of a
 // progress or the first diagnostics. A server that says nothing is taken as ready.
 func (c *Client) WaitReady(ctx context.Context, d time.Duration) {
+	if c.Ready() {
+		return // a warm query's case: no timer made
+	}
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {

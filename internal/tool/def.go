@@ -92,6 +92,7 @@ type defTool[T any] struct {
 	once   sync.Once
 	spec   llm.ToolSpec
 	schema *derived
+	flat   *flatArgs // nil: the arguments are decoded by json.Unmarshal alone
 }
 
 // New makes a Tool of a Def. The schema is derived on first use, once a process (once
@@ -120,6 +121,7 @@ func (t *defTool[T]) init() {
 			t.schema = derive(reflect.TypeFor[T]())
 		}
 		t.spec = llm.ToolSpec{Name: t.def.Name, Description: t.def.Description, Schema: t.schema.raw}
+		t.flat = flatArgsOf(reflect.TypeFor[T]())
 	})
 }
 
@@ -142,20 +144,24 @@ func (t *defTool[T]) Decode(env Env, input json.RawMessage) (inv Invocation, msg
 	if note != "" {
 		inv.Input = input
 	}
-	var first func(map[string]any) string
 	var op *Op[T]
-	if t.def.Ops != nil {
-		first = func(m map[string]any) (msg string) {
+	var parsed map[string]any // the object validation parsed, for flatArgs
+	first := func(m map[string]any) (msg string) {
+		parsed = m
+		if t.def.Ops != nil {
 			op, msg = t.def.Ops.pick(t.def.Name, m)
-			return msg
 		}
+		return msg
 	}
 	if m := validateWith(t.def.Name, t.schema.parsed(), input, first); m != "" {
 		return Invocation{}, withNote(m, " ", note)
 	}
 	var args T
-	if err := json.Unmarshal(input, &args); err != nil {
-		return Invocation{}, withNote(describeJSONError(t.def.Name, err), " ", note)
+	if !t.flat.fill(parsed, input, reflect.ValueOf(&args)) {
+		args = *new(T)
+		if err := json.Unmarshal(input, &args); err != nil {
+			return Invocation{}, withNote(describeJSONError(t.def.Name, err), " ", note)
+		}
 	}
 	d := &t.def // the Def, or a copy with the call's operation's functions in place of its own
 	if op != nil {

@@ -128,8 +128,8 @@ func validate(tool string, s *schemaNode, input json.RawMessage) string {
 // validateWith is validate with first, which looks at the arguments' object before
 // the schema does (a tool's operations table refuses an unknown operation so).
 func validateWith(tool string, s *schemaNode, input json.RawMessage, first func(map[string]any) string) string {
-	var v any
-	if err := json.Unmarshal(input, &v); err != nil {
+	v, err := parseArgs(input)
+	if err != nil {
 		return fmt.Sprintf("The arguments of %s are not valid JSON (%v); send one JSON object.", tool, err)
 	}
 	m, ok := v.(map[string]any)

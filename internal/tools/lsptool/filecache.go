@@ -43,12 +43,13 @@ const (
 
 // fileText is one file's content as read, and where its lines start.
 type fileText struct {
-	size    int64
-	mtime   time.Time
-	racy    bool // read within racyWindow of mtime
-	watched bool // its folder was watched before it was read
-	data    []byte
-	starts  []int // offset of each line's first byte
+	size     int64
+	mtime    time.Time
+	racy     bool // read within racyWindow of mtime
+	watched  bool // its folder was watched before it was read
+	anchored bool // so were the folders up to the workspace: trusted without a stat (queried)
+	data     []byte
+	starts   []int // offset of each line's first byte
 }
 
 // line is line n (0-based) without its end of line ("" past the end).

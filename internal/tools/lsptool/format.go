@@ -44,7 +44,7 @@ func formatLocations(files *fileCache, env tool.Env, locs []protocol.Location, l
 		hidden error // reading the file is denied: its lines are not shown
 		prev   *protocol.Location
 	)
-	b.Grow(64 * min(len(locs), max(limit, 1)))
+	b.Grow(128 * min(len(locs), max(limit, 1))) // a line of code and its place: one allocation, not a regrowth
 	for i := range locs {
 		l := &locs[i]
 		newFile := prev == nil || prev.URI != l.URI
@@ -82,7 +82,7 @@ func formatLocations(files *fileCache, env tool.Env, locs []protocol.Location, l
 		fmt.Fprintf(&b, "\n(%d %s; the first %d are shown.)", n, what, limit)
 	}
 	if n > 1 {
-		summary = fmt.Sprintf("%d %s in %d file(s)", n, what, nfiles)
+		summary = strconv.Itoa(n) + " " + what + " in " + strconv.Itoa(nfiles) + " file(s)"
 	}
 	return b.String(), summary
 }
@@ -154,31 +154,52 @@ func (q *query) documentSymbols(ctx context.Context) tool.Result {
 	if err != nil {
 		return tool.Fail(fmt.Sprintf("The language server could not list the symbols of %s: %v.", q.shown, serverError(err)))
 	}
-	var lines []string
+	// Written into one buffer, a line per symbol: `path:line: <indent>kind name`.
+	var b strings.Builder
+	n := 0
+	add := func(line uint32, depth int, k protocol.SymbolKind, name string) {
+		if n++; n > maxDocumentSym {
+			return
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(q.shown)
+		b.WriteByte(':')
+		b.WriteString(strconv.FormatUint(uint64(line)+1, 10))
+		b.WriteString(": ")
+		for range depth {
+			b.WriteString("  ")
+		}
+		b.WriteString(kind(k))
+		b.WriteByte(' ')
+		b.WriteString(name)
+	}
 	var walk func(ss []protocol.DocumentSymbol, depth int)
 	walk = func(ss []protocol.DocumentSymbol, depth int) {
-		for _, s := range ss {
-			lines = append(lines, fmt.Sprintf("%s:%d: %s%s %s", q.shown, s.SelectionRange.Start.Line+1, strings.Repeat("  ", depth),
-				kind(s.Kind), s.Name))
+		for i := range ss {
+			s := &ss[i]
+			add(s.SelectionRange.Start.Line, depth, s.Kind, s.Name)
 			walk(s.Children, depth+1)
 		}
 	}
 	switch v := r.(type) {
 	case protocol.DocumentSymbolSlice:
+		b.Grow(48 * min(len(v), maxDocumentSym))
 		walk(v, 0)
 	case protocol.SymbolInformationSlice:
-		for _, s := range v {
-			lines = append(lines, fmt.Sprintf("%s:%d: %s %s", q.shown, s.Location.Range.Start.Line+1, kind(s.Kind), s.Name))
+		b.Grow(48 * min(len(v), maxDocumentSym))
+		for i := range v {
+			add(v[i].Location.Range.Start.Line, 0, v[i].Kind, v[i].Name)
 		}
 	}
-	if len(lines) == 0 {
+	if n == 0 {
 		return tool.Result{Text: fmt.Sprintf("%s has no symbols.", q.shown)}
 	}
-	if len(lines) > maxDocumentSym {
-		n := len(lines)
-		lines = append(lines[:maxDocumentSym], fmt.Sprintf("(%d symbols; the first %d are shown.)", n, maxDocumentSym))
+	if n > maxDocumentSym {
+		fmt.Fprintf(&b, "\n(%d symbols; the first %d are shown.)", n, maxDocumentSym)
 	}
-	return tool.Result{Text: strings.Join(lines, "\n")}
+	return tool.Result{Text: b.String()}
 }
 
 func workspaceSymbols(ctx context.Context, m *lsp.Manager, env tool.Env, query string) tool.Result {
@@ -286,18 +307,22 @@ func warmUp(ctx context.Context, c *lsp.Client, t lsp.Target) {
 	c.WaitIdle(ctx, lsp.ReadyWait)
 }
 
+// kindNames names the symbol kinds gantry shows by their own word; kind gives
+// "symbol" for the others. An array read, not a map built per call: an outline of a
+// few hundred symbols names a kind per line.
+var kindNames = [...]string{
+	protocol.SymbolKindFile: "file", protocol.SymbolKindModule: "module", protocol.SymbolKindNamespace: "namespace",
+	protocol.SymbolKindPackage: "package", protocol.SymbolKindClass: "class", protocol.SymbolKindMethod: "method",
+	protocol.SymbolKindProperty: "property", protocol.SymbolKindField: "field", protocol.SymbolKindConstructor: "constructor",
+	protocol.SymbolKindEnum: "enum", protocol.SymbolKindInterface: "interface", protocol.SymbolKindFunction: "func",
+	protocol.SymbolKindVariable: "var", protocol.SymbolKindConstant: "const", protocol.SymbolKindStruct: "struct",
+	protocol.SymbolKindTypeParameter: "type parameter",
+}
+
 // kind names a symbol kind.
 func kind(k protocol.SymbolKind) string {
-	names := map[protocol.SymbolKind]string{
-		protocol.SymbolKindFile: "file", protocol.SymbolKindModule: "module", protocol.SymbolKindNamespace: "namespace",
-		protocol.SymbolKindPackage: "package", protocol.SymbolKindClass: "class", protocol.SymbolKindMethod: "method",
-		protocol.SymbolKindProperty: "property", protocol.SymbolKindField: "field", protocol.SymbolKindConstructor: "constructor",
-		protocol.SymbolKindEnum: "enum", protocol.SymbolKindInterface: "interface", protocol.SymbolKindFunction: "func",
-		protocol.SymbolKindVariable: "var", protocol.SymbolKindConstant: "const", protocol.SymbolKindStruct: "struct",
-		protocol.SymbolKindTypeParameter: "type parameter",
-	}
-	if n, ok := names[k]; ok {
-		return n
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
 	}
 	return "symbol"
 }

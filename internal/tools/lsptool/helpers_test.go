@@ -15,7 +15,7 @@ import (
 )
 
 // needGopls skips a test when gopls is not installed.
-func needGopls(t *testing.T) { lsptest.NeedGopls(t) }
+func needGopls(t testing.TB) { lsptest.NeedGopls(t) }
 
 // writeTree writes files (path → content) under dir.
 func writeTree(t *testing.T, dir string, files map[string]string) {
@@ -31,7 +31,7 @@ func writeTree(t *testing.T, dir string, files map[string]string) {
 	}
 }
 
-func newManager(t *testing.T, o lsp.Options) *lsp.Manager {
+func newManager(t testing.TB, o lsp.Options) *lsp.Manager {
 	pool := resource.NewPool(nil)
 	t.Cleanup(func() {
 		if err := pool.Close(context.Background()); err != nil {

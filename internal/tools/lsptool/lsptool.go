@@ -69,7 +69,7 @@ func open(ctx context.Context, m *lsp.Manager, env tool.Env, file string, whole 
 	}
 	files := filesOf(ctx, m)
 	files.refresh()
-	f, err := files.get(path)
+	f, err := files.queried(path, env.Cwd)
 	if err != nil {
 		if os.IsNotExist(err) {
 			return nil, tool.Fail(fmt.Sprintf("%s does not exist.", shown))
@@ -272,8 +272,26 @@ func under(p, dir string) (string, bool) {
 	switch {
 	case len(p) == len(dir):
 		return ".", true
-	case p[len(dir)] == '/' && filepath.Clean(p) == p:
+	case p[len(dir)] == '/' && cleanTail(p[len(dir):]):
 		return p[len(dir)+1:], true
 	}
 	return "", false
+}
+
+// cleanTail says whether tail, the part of an absolute path after a clean folder
+// (it begins with '/'), is as filepath.Clean leaves it: no empty, "." or ".." element
+// and no '/' at its end. A scan, where Clean would build the path again to compare.
+func cleanTail(tail string) bool {
+	start := 1 // the element after each '/'
+	for i := 1; i <= len(tail); i++ {
+		if i < len(tail) && tail[i] != '/' {
+			continue
+		}
+		switch tail[start:i] {
+		case "", ".", "..":
+			return false
+		}
+		start = i + 1
+	}
+	return true
 }

@@ -3,6 +3,7 @@ package lsptool
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/gantry-dev/gantry/internal/lsp"
@@ -170,7 +171,7 @@ func title(env tool.Env, a args, paths []string) string {
 	what := "LSP " + strings.ReplaceAll(a.Action, "_", " ")
 	switch {
 	case a.Symbol != "" && len(paths) > 0:
-		return fmt.Sprintf("%s of %s at %s:%d", what, a.Symbol, rel(env.Cwd, paths[0]), a.Line)
+		return what + " of " + a.Symbol + " at " + rel(env.Cwd, paths[0]) + ":" + strconv.Itoa(a.Line)
 	case a.Query != "":
 		return fmt.Sprintf("%s matching %q", what, a.Query)
 	case a.File == "*":
