@@ -23,7 +23,11 @@ bt_drift=$(diff -rq "$bt_upstream" "$bt" | grep -v -e "^Only in $bt: GANTRY.md\$
 if [ -z "$bt_upstream" ] || [ -n "$bt_drift" ]; then
   echo "$bt is not upstream's $bt_version but for its patch:"; echo "${bt_drift:-upstream not downloaded}"; exit 1
 fi
-(cd "$bt" && go vet . && go test -race -count=1 .)
+# Upstream's TestClearMsg sends its commands from a goroutine started before the program
+# runs, so on a loaded machine their output may come before the first frame (rare: 0 in
+# 30 runs here, for upstream's copy as for ours): a failure is run once more, and a
+# second failure fails.
+(cd "$bt" && go vet . && { go test -race -count=1 . || { echo "$bt: upstream's tests again"; go test -race -count=1 .; }; })
 # Without cgo gantry still builds, and its parser says that it needs cgo (the tests
 # below run with cgo: -race needs it).
 CGO_ENABLED=0 go build -o /dev/null ./cmd/gantry
