@@ -136,7 +136,9 @@ func (p *Process) command(argv []string) *exec.Cmd {
 		}
 		return cmd
 	}
+	var flags []string
 	hm := m // how the helper itself is started
+	env := p.environ()
 	var sbFlags []string
 	if sb := p.opts.Sandbox; sb != nil {
 		switch b, _ := SandboxStatus(); b {
@@ -145,15 +147,21 @@ func (p *Process) command(argv []string) *exec.Cmd {
 			// not root), with a /proc that matches — inside gantry's own it cannot,
 			// since it reads /proc by its own pid — and dies with the helper, its
 			// parent, which dies with gantry: the helper stays out of namespaces.
-			argv = bwrapArgs(sb, p.opts.Dir, argv)
+			shellPath := ""
+			if len(p.opts.Argv) == 0 {
+				shellPath = lastValue(env, "PATH")
+			}
+			argv = bwrapArgs(sb, p.opts.Dir, argv, shellPath)
 			hm = ModeGroup
+			// The helper reaps bubblewrap's init too, which outlives bubblewrap
+			// while its namespaces are torn down (see helperMain's -w).
+			flags = append(flags, "-w")
 		case BackendLandlock:
 			sbFlags = append(sbFlags, landlockFlag(sb))
 		default:
 			p.sandboxFault = "no sandbox can be made here: " + backendWhy
 		}
 	}
-	var flags []string
 	if hm == ModeGroup {
 		flags = append(flags, "-r") // no namespace of its own: the helper is a subreaper
 	}
@@ -172,7 +180,7 @@ func (p *Process) command(argv []string) *exec.Cmd {
 		cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWNS
 	}
 	cmd.Dir = p.opts.Dir
-	cmd.Env = p.environ()
+	cmd.Env = env
 	if m == ModeGroup {
 		p.plat.cg = newCgroup(cmd)
 	}
@@ -245,4 +253,15 @@ func (p *Process) finish() {
 		p.plat.cg.remove()
 		p.plat.cg = nil
 	}
+}
+
+// lastValue is the value of the variable name in env, the last one set winning ("":
+// none).
+func lastValue(env []string, name string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(env[i], "="); ok && k == name {
+			return v
+		}
+	}
+	return ""
 }

@@ -30,7 +30,10 @@ const drainGrace = 250 * time.Millisecond
 // instead of init); -l=JSON restricts it (and so the command) with Landlock to a
 // Sandbox; -s installs the exec filter and sends its listener to gantry on superFD
 // before the command starts; -p mounts a /proc of the namespace (the helper was
-// started in a mount namespace of its own).
+// started in a mount namespace of its own); -w, with -r, reaps every child left once
+// the command ended (bubblewrap's init, which outlives bubblewrap while its
+// namespaces are torn down) before it exits, so that gantry finds the command's group
+// gone instead of polling it.
 // The helper's state that the lifeline's watcher reads when gantry dies.
 var (
 	asSubreaper atomic.Bool  // -r: no namespace of its own
@@ -44,7 +47,7 @@ func helperMain(args []string) int {
 	if len(args) == 1 && args[0] == "probe" {
 		return 0
 	}
-	subreaper, supervised, ownProc, sandbox, extra := false, false, false, "", 0
+	subreaper, supervised, ownProc, waitRest, sandbox, extra := false, false, false, false, "", 0
 	for len(args) > 0 && args[0] != "--" {
 		switch {
 		case args[0] == "-r":
@@ -53,6 +56,8 @@ func helperMain(args []string) int {
 			supervised = true
 		case args[0] == "-p":
 			ownProc = true
+		case args[0] == "-w":
+			waitRest = true
 		case strings.HasPrefix(args[0], "-x="):
 			n, err := strconv.Atoi(strings.TrimPrefix(args[0], "-x="))
 			if err != nil || n < 0 || n > 16 {
@@ -126,10 +131,45 @@ func helperMain(args []string) int {
 		}
 	}()
 	status := reap(proc.Pid)
-	if !subreaper {
+	switch {
+	case !subreaper:
 		drain()
+	case waitRest:
+		reapRest(drainGrace)
 	}
 	return status
+}
+
+// reapRest waits, as a subreaper, until it has no child left, and kills what is
+// still there after d: the wait ends when the last one is reaped, not on a poll.
+func reapRest(d time.Duration) {
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+			for _, c := range children() {
+				_ = syscall.Kill(c, syscall.SIGKILL)
+			}
+			t.Reset(10 * time.Millisecond) // an orphan of a killed one comes next
+		}
+	}()
+	for {
+		var ws syscall.WaitStatus
+		_, err := syscall.Wait4(-1, &ws, 0, nil)
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if err != nil {
+			return // ECHILD: none left
+		}
+	}
 }
 
 // mountProc mounts, in the helper's own mount namespace, a /proc that shows the
