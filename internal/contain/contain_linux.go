@@ -10,23 +10,20 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/gantry-dev/gantry/internal/contain/nsinit"
 )
 
 // helperArg, as the first argument, runs the binary as the namespace's init instead
-// of as itself (see init).
-const helperArg = "__gantry_contain"
-
-// The file descriptors the helper gets, after stdin, stdout and stderr.
-const (
-	lifelineFD = 3 // read end of a pipe whose write end only gantry holds
-	superFD    = 4 // with -s: the socket the seccomp listener is sent back on
-)
+// of as itself (see package nsinit).
+const helperArg = nsinit.Arg
 
 func init() {
 	// Any binary that links this package can be the helper: gantry, and the test
-	// binaries of the packages that run commands through it.
+	// binaries of the packages that run commands through it. nsinit's own init has
+	// run every helper already but a Landlock one, which needs this package.
 	if len(os.Args) > 1 && os.Args[1] == helperArg {
-		os.Exit(helperMain(os.Args[2:]))
+		os.Exit(nsinit.Main(os.Args[2:], landlockSelf))
 	}
 }
 
@@ -154,7 +151,7 @@ func (p *Process) command(argv []string) *exec.Cmd {
 			argv = bwrapArgs(sb, p.opts.Dir, argv, shellPath)
 			hm = ModeGroup
 			// The helper reaps bubblewrap's init too, which outlives bubblewrap
-			// while its namespaces are torn down (see helperMain's -w).
+			// while its namespaces are torn down (see nsinit.Main's -w).
 			flags = append(flags, "-w")
 		case BackendLandlock:
 			sbFlags = append(sbFlags, landlockFlag(sb))
@@ -200,7 +197,7 @@ func (p *Process) start() error {
 		}
 	}
 	if !p.loosened() {
-		// The command's own descriptors come after the helper's (see helperMain's -x).
+		// The command's own descriptors come after the helper's (see nsinit.Main's -x).
 		p.Cmd.ExtraFiles = append(p.Cmd.ExtraFiles, p.opts.ExtraFiles...)
 	}
 	err := p.Cmd.Start()
