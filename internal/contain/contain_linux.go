@@ -10,23 +10,20 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/gantry-dev/gantry/internal/contain/nsinit"
 )
 
 // helperArg, as the first argument, runs the binary as the namespace's init instead
-// of as itself (see init).
-const helperArg = "__gantry_contain"
-
-// The file descriptors the helper gets, after stdin, stdout and stderr.
-const (
-	lifelineFD = 3 // read end of a pipe whose write end only gantry holds
-	superFD    = 4 // with -s: the socket the seccomp listener is sent back on
-)
+// of as itself (see package nsinit).
+const helperArg = nsinit.Arg
 
 func init() {
 	// Any binary that links this package can be the helper: gantry, and the test
-	// binaries of the packages that run commands through it.
+	// binaries of the packages that run commands through it. nsinit's own init has
+	// run every helper already but a Landlock one, which needs this package.
 	if len(os.Args) > 1 && os.Args[1] == helperArg {
-		os.Exit(helperMain(os.Args[2:]))
+		os.Exit(nsinit.Main(os.Args[2:], landlockSelf))
 	}
 }
 
@@ -136,7 +133,9 @@ func (p *Process) command(argv []string) *exec.Cmd {
 		}
 		return cmd
 	}
+	var flags []string
 	hm := m // how the helper itself is started
+	env := p.environ()
 	var sbFlags []string
 	if sb := p.opts.Sandbox; sb != nil {
 		switch b, _ := SandboxStatus(); b {
@@ -145,15 +144,21 @@ func (p *Process) command(argv []string) *exec.Cmd {
 			// not root), with a /proc that matches — inside gantry's own it cannot,
 			// since it reads /proc by its own pid — and dies with the helper, its
 			// parent, which dies with gantry: the helper stays out of namespaces.
-			argv = bwrapArgs(sb, p.opts.Dir, argv)
+			shellPath := ""
+			if len(p.opts.Argv) == 0 {
+				shellPath = lastValue(env, "PATH")
+			}
+			argv = bwrapArgs(sb, p.opts.Dir, argv, shellPath)
 			hm = ModeGroup
+			// The helper reaps bubblewrap's init too, which outlives bubblewrap
+			// while its namespaces are torn down (see nsinit.Main's -w).
+			flags = append(flags, "-w")
 		case BackendLandlock:
 			sbFlags = append(sbFlags, landlockFlag(sb))
 		default:
 			p.sandboxFault = "no sandbox can be made here: " + backendWhy
 		}
 	}
-	var flags []string
 	if hm == ModeGroup {
 		flags = append(flags, "-r") // no namespace of its own: the helper is a subreaper
 	}
@@ -172,7 +177,7 @@ func (p *Process) command(argv []string) *exec.Cmd {
 		cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWNS
 	}
 	cmd.Dir = p.opts.Dir
-	cmd.Env = p.environ()
+	cmd.Env = env
 	if m == ModeGroup {
 		p.plat.cg = newCgroup(cmd)
 	}
@@ -192,7 +197,7 @@ func (p *Process) start() error {
 		}
 	}
 	if !p.loosened() {
-		// The command's own descriptors come after the helper's (see helperMain's -x).
+		// The command's own descriptors come after the helper's (see nsinit.Main's -x).
 		p.Cmd.ExtraFiles = append(p.Cmd.ExtraFiles, p.opts.ExtraFiles...)
 	}
 	err := p.Cmd.Start()
@@ -245,4 +250,15 @@ func (p *Process) finish() {
 		p.plat.cg.remove()
 		p.plat.cg = nil
 	}
+}
+
+// lastValue is the value of the variable name in env, the last one set winning ("":
+// none).
+func lastValue(env []string, name string) string {
+	for i := len(env) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(env[i], "="); ok && k == name {
+			return v
+		}
+	}
+	return ""
 }

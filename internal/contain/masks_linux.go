@@ -199,9 +199,9 @@ func sortMasks(ms []mask) {
 // bwrapMasks are bubblewrap's arguments that cover sb's masks: /dev/null bound
 // read-only over a file (it reads as empty, cannot be run or mapped), an empty
 // read-only tmpfs over a folder.
-func bwrapMasks(sb *Sandbox) []string {
+func bwrapMasks(ms []mask) []string {
 	var args []string
-	for _, m := range masks(sb) {
+	for _, m := range ms {
 		if m.dir {
 			args = append(args, "--tmpfs", m.path, "--remount-ro", m.path)
 			continue

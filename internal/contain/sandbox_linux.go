@@ -81,7 +81,7 @@ func within(cmd *exec.Cmd, d time.Duration) ([]byte, error) {
 func probeBwrap(path string) *exec.Cmd {
 	probeOnce.Do(probe) // the helper's lifeline is made there, maybe by another goroutine now
 	bwrapPath = path
-	argv := bwrapArgs(&Sandbox{Writable: []string{os.TempDir()}}, "", []string{"/bin/true"})
+	argv := bwrapArgs(&Sandbox{Writable: []string{os.TempDir()}}, "", []string{"/bin/true"}, "")
 	bwrapPath = ""
 	if lifeline == nil {
 		return exec.Command(argv[0], argv[1:]...)
@@ -97,8 +97,14 @@ func firstLine(s, fallback string) string {
 	return line
 }
 
-// bwrapArgs is the bubblewrap command line that runs argv in sb, in dir.
-func bwrapArgs(sb *Sandbox, dir string, argv []string) []string {
+// bwrapArgs is the bubblewrap command line that runs argv in sb, in dir. With
+// shellPath (the command's PATH) and argv gantry's own `bash -c script`, bash is
+// looked up here (see shellArgv).
+func bwrapArgs(sb *Sandbox, dir string, argv []string, shellPath string) []string {
+	ms := masks(sb)
+	if shellPath != "" {
+		argv = shellArgv(argv, shellPath, ms)
+	}
 	args := []string{bwrapPath, "--die-with-parent", "--unshare-pid", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"}
 	for _, w := range existing(sb.Writable) {
 		args = append(args, "--bind", w, w)
@@ -107,7 +113,7 @@ func bwrapArgs(sb *Sandbox, dir string, argv []string) []string {
 		args = append(args, "--ro-bind-try", r, r)
 	}
 	// The masks come last: they win over the binds above.
-	args = append(args, bwrapMasks(sb)...)
+	args = append(args, bwrapMasks(ms)...)
 	if !sb.Network {
 		args = append(args, "--unshare-net")
 	}

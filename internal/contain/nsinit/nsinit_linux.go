@@ -1,10 +1,9 @@
-package contain
+package nsinit
 
 import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"os/signal"
 	"runtime"
 	"strconv"
@@ -12,39 +11,62 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
+
+func init() {
+	// Every helper but a Landlock one runs from here, before the packages it does not
+	// need are initialised; package contain runs the Landlock one from its own init.
+	if len(os.Args) > 1 && os.Args[1] == Arg && !landlocked(os.Args[2:]) {
+		os.Exit(Main(os.Args[2:], nil))
+	}
+}
+
+// landlocked tells whether the helper's flags ask for Landlock.
+func landlocked(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if strings.HasPrefix(a, LandlockFlag) {
+			return true
+		}
+	}
+	return false
+}
 
 // drainGrace is how long, after the command's main process ended, the init waits for
 // what the command left running to end by itself (the last output of a background
 // job) before it exits and the kernel kills the rest.
 const drainGrace = 250 * time.Millisecond
 
-// helperMain is the init of a command's PID namespace: it starts the command, reaps
+// Main is the init of a command's PID namespace: it starts the command, reaps
 // every process that ends in the namespace, forwards the signals gantry sends, and
 // exits with the command's status once it ended — or at once when gantry dies. Its
 // exit kills every process left in the namespace.
 //
 // Flags, before "--": -r makes it a subreaper (no namespace: orphans come to it
 // instead of init); -l=JSON restricts it (and so the command) with Landlock to a
-// Sandbox; -s installs the exec filter and sends its listener to gantry on superFD
+// Sandbox; -s installs the exec filter and sends its listener to gantry on SuperFD
 // before the command starts; -p mounts a /proc of the namespace (the helper was
-// started in a mount namespace of its own).
+// started in a mount namespace of its own); -w, with -r, reaps every child left once
+// the command ended (bubblewrap's init, which outlives bubblewrap while its
+// namespaces are torn down) before it exits, so that gantry finds the command's group
+// gone instead of polling it.
 // The helper's state that the lifeline's watcher reads when gantry dies.
 var (
 	asSubreaper atomic.Bool  // -r: no namespace of its own
 	commandPID  atomic.Int64 // the command's process, once started
 )
 
-func helperMain(args []string) int {
+// landlock, given, restricts the helper's thread to the sandbox of -l's value.
+func Main(args []string, landlock func(spec string) error) int {
 	runtime.LockOSThread() // the filter is the thread's, and the command forks from it
-	syscall.CloseOnExec(lifelineFD)
+	syscall.CloseOnExec(LifelineFD)
 	go watchLifeline()
 	if len(args) == 1 && args[0] == "probe" {
 		return 0
 	}
-	subreaper, supervised, ownProc, sandbox, extra := false, false, false, "", 0
+	subreaper, supervised, ownProc, waitRest, sandbox, extra := false, false, false, false, "", 0
 	for len(args) > 0 && args[0] != "--" {
 		switch {
 		case args[0] == "-r":
@@ -53,6 +75,8 @@ func helperMain(args []string) int {
 			supervised = true
 		case args[0] == "-p":
 			ownProc = true
+		case args[0] == "-w":
+			waitRest = true
 		case strings.HasPrefix(args[0], "-x="):
 			n, err := strconv.Atoi(strings.TrimPrefix(args[0], "-x="))
 			if err != nil || n < 0 || n > 16 {
@@ -60,8 +84,8 @@ func helperMain(args []string) int {
 				return 127
 			}
 			extra = n
-		case strings.HasPrefix(args[0], "-l="):
-			sandbox = strings.TrimPrefix(args[0], "-l=")
+		case strings.HasPrefix(args[0], LandlockFlag):
+			sandbox = strings.TrimPrefix(args[0], LandlockFlag)
 		default:
 			fmt.Fprintf(os.Stderr, "gantry: the contain helper got an unknown flag %q\n", args[0])
 			return 127
@@ -75,7 +99,7 @@ func helperMain(args []string) int {
 	args = args[1:]
 	if subreaper {
 		asSubreaper.Store(true)
-		_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+		_ = prctl(prSetChildSubreaper, 1)
 	}
 	if ownProc {
 		if err := mountProc(); err != nil {
@@ -83,7 +107,11 @@ func helperMain(args []string) int {
 		}
 	}
 	if sandbox != "" {
-		if err := landlockSelf(sandbox); err != nil {
+		if landlock == nil {
+			fmt.Fprintln(os.Stderr, "gantry: the sandbox (Landlock) could not be made: the helper was started without it")
+			return 126
+		}
+		if err := landlock(sandbox); err != nil {
 			fmt.Fprintf(os.Stderr, "gantry: the sandbox (Landlock) could not be made: %v\n", err)
 			return 126
 		}
@@ -91,7 +119,7 @@ func helperMain(args []string) int {
 	if supervised {
 		superviseSelf()
 	}
-	path, err := exec.LookPath(args[0])
+	path, err := lookPath(args[0])
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "gantry: %v\n", err)
 		return 127
@@ -101,9 +129,9 @@ func helperMain(args []string) int {
 	files := []*os.File{os.Stdin, os.Stdout, os.Stderr}
 	// -x=N: the command's own descriptors follow the helper's (the lifeline, the
 	// supervisor's socket when supervised), and become its 3, 4, ….
-	base := lifelineFD + 1
+	base := LifelineFD + 1
 	if supervised {
-		base = superFD + 1
+		base = SuperFD + 1
 	}
 	for i := range extra {
 		syscall.CloseOnExec(base + i)
@@ -126,20 +154,55 @@ func helperMain(args []string) int {
 		}
 	}()
 	status := reap(proc.Pid)
-	if !subreaper {
+	switch {
+	case !subreaper:
 		drain()
+	case waitRest:
+		reapRest(drainGrace)
 	}
 	return status
+}
+
+// reapRest waits, as a subreaper, until it has no child left, and kills what is
+// still there after d: the wait ends when the last one is reaped, not on a poll.
+func reapRest(d time.Duration) {
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+			for _, c := range children() {
+				_ = syscall.Kill(c, syscall.SIGKILL)
+			}
+			t.Reset(10 * time.Millisecond) // an orphan of a killed one comes next
+		}
+	}()
+	for {
+		var ws syscall.WaitStatus
+		_, err := syscall.Wait4(-1, &ws, 0, nil)
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if err != nil {
+			return // ECHILD: none left
+		}
+	}
 }
 
 // mountProc mounts, in the helper's own mount namespace, a /proc that shows the
 // processes of its PID namespace by the pids they have there; nothing else of the
 // file system changes (mounts made here do not propagate out).
 func mountProc() error {
-	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+	if err := syscall.Mount("", "/", "", syscall.MS_REC|syscall.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("making the mounts private: %w", err)
 	}
-	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
+	if err := syscall.Mount("proc", "/proc", "proc", syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, ""); err != nil {
 		return fmt.Errorf("mounting /proc: %w", err)
 	}
 	return nil
@@ -149,13 +212,13 @@ func mountProc() error {
 // with the descriptor, or 'E' and the reason it could not be installed (the command
 // then runs unsupervised and gantry says so).
 func superviseSelf() {
-	defer syscall.Close(superFD)
+	defer syscall.Close(SuperFD)
 	fd, err := installFilter()
 	if err != nil {
-		_ = unix.Sendmsg(superFD, append([]byte{'E'}, err.Error()...), nil, nil, 0)
+		_ = syscall.Sendmsg(SuperFD, append([]byte{'E'}, err.Error()...), nil, nil, 0)
 		return
 	}
-	_ = unix.Sendmsg(superFD, []byte{'L'}, unix.UnixRights(fd), nil, 0)
+	_ = syscall.Sendmsg(SuperFD, []byte{'L'}, syscall.UnixRights(fd), nil, 0)
 	// The helper keeps its copy (close-on-exec: the command does not get it). Were
 	// gantry's the only one, gantry's death would fail an exec waiting for its
 	// answer with ENOSYS, and the shell would go on with its builtins (an echo into
@@ -170,7 +233,7 @@ func superviseSelf() {
 func watchLifeline() {
 	var b [1]byte
 	for {
-		n, err := syscall.Read(lifelineFD, b[:])
+		n, err := syscall.Read(LifelineFD, b[:])
 		if errors.Is(err, syscall.EINTR) {
 			continue
 		}
