@@ -71,7 +71,7 @@ func crushAgent(bin string) agent {
 			data, err := json.Marshal(cfg)
 			check(err)
 			check(os.WriteFile(filepath.Join(dir, "crush.json"), data, 0o644))
-			cmd := exec.Command(bin, "run", "--yolo", prompt)
+			cmd := exec.Command(bin, "run", "--quiet", prompt) // crush run approves its own session's calls
 			cmd.Dir, cmd.Env, cmd.Stderr = dir, environ(url, "CRUSH_DISABLE_METRICS=1"), new(bytes.Buffer)
 			return cmd
 		},
@@ -80,6 +80,9 @@ func crushAgent(bin string) agent {
 		},
 		bash: func(command string) (string, string) {
 			return "bash", `{"command":` + quote(command) + `,"description":"Run the tests"}`
+		},
+		read: func(dir string) (string, string) {
+			return "view", `{"file_path":` + quote(filepath.Join(dir, "calc.go")) + `}`
 		},
 	}
 }

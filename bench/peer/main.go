@@ -47,6 +47,9 @@ type agent struct {
 	// edit is the tool call that fixes calc.go; bash the one that runs a command.
 	edit func(dir string) (name, input string)
 	bash func(command string) (name, input string)
+	// read, when set, is the call that reads calc.go first: an agent that refuses to
+	// edit a file it has not read (crush) gets it before the edit.
+	read func(dir string) (name, input string)
 }
 
 // verbose is -v.
@@ -137,7 +140,15 @@ func (a agent) once(self, dir string) run {
 			// A request without tools is a side request (a title, a summary).
 			return fakellm.Turn{Parts: []fakellm.Part{fakellm.Text("Fix the sum")}}, "side"
 		}
-		switch toolResults(req.Body) {
+		results := toolResults(req.Body)
+		if a.read != nil {
+			if results == 0 {
+				name, input := a.read(proj)
+				return fakellm.Turn{Parts: []fakellm.Part{fakellm.Text("Let me read it."), fakellm.ToolCall("call_read", name, input)}}, "read"
+			}
+			results--
+		}
+		switch results {
 		case 0:
 			name, input := a.edit(proj)
 			return fakellm.Turn{Parts: []fakellm.Part{fakellm.Text("Add subtracts; I will fix it."), fakellm.ToolCall("call_edit", name, input)}}, "edit"
@@ -194,6 +205,9 @@ func toolResults(body map[string]any) int {
 		for _, c := range content {
 			if b, _ := c.(map[string]any); b["type"] == "tool_result" {
 				n++
+				if verbose {
+					fmt.Fprintf(os.Stderr, "tool result: %v\n", b["content"])
+				}
 			}
 		}
 	}
