@@ -2,6 +2,7 @@ package tool
 
 import (
 	"crypto/sha256"
+	"encoding"
 	"encoding/hex"
 	"encoding/json"
 	"reflect"
@@ -16,12 +17,23 @@ import (
 // first request. The schemas of gantry's own tools are derived once at build time
 // instead, into schemas_known.go (written by TestKnownSchemas in internal/app), and
 // found here by a key that names the argument type and fingerprints its shape: the
-// fields, their types and tags, each type's methods, and an operations table's names
-// and About lines. A type whose shape changed since has another key, so a stale entry
-// is never used: that schema is derived live, as before, and the test says the table
-// is out of date. What the shape cannot see — the body of a type's own JSONSchema
-// method, the reflector's settings, the library's version — only the test checks: it
-// runs with internal/app's tests.
+// fields, their types and tags, the schema methods each type has, and an operations
+// table's names and About lines. A type whose shape changed since has another key, so
+// a stale entry is never used: that schema is derived live, as before, and the test
+// says the table is out of date. What the shape cannot see — the body of a type's own
+// JSONSchema method, the reflector's settings, the library's version — only the test
+// checks: it runs with internal/app's tests.
+
+// schemaHooks are the methods by which a type changes its own schema (invopop's
+// hooks) or its JSON (and so the reflector's view of it).
+var schemaHooks = []reflect.Type{
+	reflect.TypeFor[interface{ JSONSchema() *jsonschema.Schema }](),
+	reflect.TypeFor[interface{ JSONSchemaExtend(*jsonschema.Schema) }](),
+	reflect.TypeFor[interface{ JSONSchemaAlias() any }](),
+	reflect.TypeFor[interface{ JSONSchemaProperty(string) any }](),
+	reflect.TypeFor[json.Marshaler](),
+	reflect.TypeFor[encoding.TextMarshaler](),
+}
 
 // knownSeen holds the types derived in this process by key, for KnownSchemaTable.
 var knownSeen sync.Map // key → knownType
@@ -48,10 +60,14 @@ func shape(t reflect.Type, b *strings.Builder, seen map[reflect.Type]bool) {
 	b.WriteByte('.')
 	b.WriteString(t.String())
 	b.WriteByte('(')
+	// Not the method set by name: reflect.Type.Method keeps every exported method of
+	// every type in the binary (the linker can no longer drop them), 36 MB more.
 	for _, mt := range []reflect.Type{t, reflect.PointerTo(t)} {
-		for i := range mt.NumMethod() {
-			b.WriteString(mt.Method(i).Name)
-			b.WriteByte(',')
+		for _, h := range schemaHooks {
+			if mt.Implements(h) {
+				b.WriteString(h.String())
+				b.WriteByte(',')
+			}
 		}
 	}
 	b.WriteByte(')')
