@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gantry-dev/gantry/internal/permission"
 	"github.com/gantry-dev/gantry/internal/tool"
@@ -159,18 +160,18 @@ func parseFlags(args []string) (*flags, error) {
 }
 
 // badValue is the flag package's message for a value it cannot parse.
-var badValue = regexp.MustCompile(`^invalid value "(.*)" for flag -(\S+): (.*)$`)
+var badValue = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^invalid value "(.*)" for flag -(\S+): (.*)$`) })
 
 // badBool is its message for a switch given a value that is not true or false.
-var badBool = regexp.MustCompile(`^invalid boolean value "(.*)" for -(\S+): `)
+var badBool = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^invalid boolean value "(.*)" for -(\S+): `) })
 
 // flagError says a flag mistake plainly: which flag, and what it takes.
 func flagError(err error) error {
-	if m := badBool.FindStringSubmatch(err.Error()); m != nil {
+	if m := badBool().FindStringSubmatch(err.Error()); m != nil {
 		name := dashed(m[2])
 		return fmt.Errorf("%s is on or off: give %s or %s=false, not %q", name, name, name, m[1])
 	}
-	m := badValue.FindStringSubmatch(err.Error())
+	m := badValue().FindStringSubmatch(err.Error())
 	if m == nil {
 		if s, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
 			return fmt.Errorf("unknown flag --%s (gantry --help lists them)", strings.TrimPrefix(s, "-"))

@@ -14,11 +14,8 @@ import (
 )
 
 func main() {
-	// gantry's live heap is small: a GC at 75% growth keeps about 0.8 MB less resident
-	// than Go's 100% at no measurable cost per turn (at 50% it cost 0.2 ms a turn;
-	// docs/benchmarks.md). GOGC still wins.
 	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(75)
+		debug.SetGCPercent(gcPercent) // startgc.go
 	}
 	releaseInitPages()
 	code := run(os.Args[1:])

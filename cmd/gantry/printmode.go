@@ -60,6 +60,8 @@ func runPrint(f *flags) int {
 		defer closeTTY()
 		asker = tty
 	}
+	resumeGC := deferGC() // until the model answers (startgc.go)
+	defer resumeGC()
 	opts := appOptions(f)
 	opts.OnePrompt = true // a hook's wake after the answer starts no turn: gantry exits
 	a, err := app.New(opts)
@@ -67,7 +69,7 @@ func runPrint(f *flags) int {
 		fmt.Fprintln(os.Stderr, "gantry:", sentence(err))
 		return exitCode(err)
 	}
-	code := runPrompt(ctx, a, asker, &printer, format, prompt)
+	code := runPrompt(ctx, a, asker, &printer, format, prompt, resumeGC)
 	for _, w := range a.EndSession(app.EndOther) {
 		fmt.Fprintln(os.Stderr, "gantry:", w)
 	}
@@ -79,13 +81,20 @@ func runPrint(f *flags) int {
 }
 
 // runPrompt runs prompt in a and prints it; it returns the exit status.
-func runPrompt(ctx context.Context, a *app.App, asker face.Asker, printer **printmode.Printer, format printmode.Format, prompt string) int {
+// resumeGC is called once the model's answer starts.
+func runPrompt(ctx context.Context, a *app.App, asker face.Asker, printer **printmode.Printer, format printmode.Format, prompt string, resumeGC func()) int {
 	*printer = printmode.New(os.Stdout, printmode.Options{
 		Format: format, PreviewLines: a.PreviewLines(), FlushAfter: 10 * time.Millisecond, Diag: os.Stderr,
 		Color: isTerminal(os.Stdout) && os.Getenv("NO_COLOR") == "",
 	})
 	p := *printer
-	if err := a.Start(ctx, p.Handle, asker); err != nil {
+	sink := func(e face.Event) {
+		if fromModel(e) {
+			resumeGC()
+		}
+		p.Handle(e)
+	}
+	if err := a.Start(ctx, sink, asker); err != nil {
 		p.Flush()
 		fmt.Fprintln(os.Stderr, "gantry:", sentence(err))
 		return 1

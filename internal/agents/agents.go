@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gantry-dev/gantry/internal/frontmatter"
 )
@@ -108,7 +109,7 @@ func Load(dirs []Dir) (defs []Def, notices []string) {
 	return defs, notices
 }
 
-var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]*$`)
+var validName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]*$`) })
 
 // known are the front-matter keys gantry reads; ignored are Claude Code's that
 // change nothing here (color is a terminal's); any other key is named in a notice.
@@ -144,7 +145,7 @@ func read(path string) (def Def, note string, err error) {
 	if def.Name == "" {
 		def.Name = strings.TrimSuffix(filepath.Base(path), ".md")
 	}
-	if !validName.MatchString(def.Name) {
+	if !validName().MatchString(def.Name) {
 		return def, "", fmt.Errorf("its name %q is not a name (letters, digits, hyphens, dots, underscores)", def.Name)
 	}
 	def.Description = strings.Join(strings.Fields(strings.ReplaceAll(str(fields["description"]), `\n`, " ")), " ")

@@ -126,6 +126,7 @@ func New(opts Options) (_ *App, err error) {
 	a.wake.ctx, a.wake.stop = context.WithCancel(context.Background())
 	defer func() {
 		if err != nil {
+			a.dropEarlyStore()
 			_ = a.Close()
 		}
 	}()
@@ -149,6 +150,7 @@ func New(opts Options) (_ *App, err error) {
 		opts.Store = filepath.Join(a.scratch, "sessions.db")
 		a.opts.Store = opts.Store
 	}
+	a.openStoreEarly(StorePath(opts))
 	if a.cfg, err = config.LoadHeld(opts.Cwd); err != nil {
 		return nil, err
 	}

@@ -50,6 +50,8 @@ type sessionRecords struct {
 	// from what is stored.
 	storeFailed error
 	scratch     string // a ToolServer's or a Preview's folder (its store, transcript, tasks), removed at Close
+	// storeEarly is the store being opened while New does the rest (sessions.go).
+	storeEarly chan storeOpened
 }
 
 // processRules is the gate, the folder's trust and the rules of every process the

@@ -16,8 +16,49 @@ func StorePath(opts Options) string {
 	return session.DefaultPath()
 }
 
+// storeOpened is what opening the session store on another goroutine gave.
+type storeOpened struct {
+	st  *session.Store
+	err error
+}
+
+// openStoreEarly starts opening the session store while New reads the config and
+// builds the gate and the provider, which do not need it: SQLite's open and schema
+// check are New's longest step (about 3 ms), on the way to the first request.
+// openSession takes the store; New's failure before that closes it (dropEarlyStore).
+func (a *App) openStoreEarly(path string) {
+	ch := make(chan storeOpened, 1)
+	go func() {
+		st, err := session.Open(path)
+		ch <- storeOpened{st, err}
+	}()
+	a.storeEarly = ch
+}
+
+// takeStore is the store openStoreEarly opens, once it is open; without it, the store
+// is opened now.
+func (a *App) takeStore(path string) (*session.Store, error) {
+	if a.storeEarly == nil {
+		return session.Open(path)
+	}
+	r := <-a.storeEarly
+	a.storeEarly = nil
+	return r.st, r.err
+}
+
+// dropEarlyStore closes the store opened early when New failed before it took it.
+func (a *App) dropEarlyStore() {
+	if a.storeEarly == nil {
+		return
+	}
+	if r := <-a.storeEarly; r.st != nil {
+		_ = r.st.Close() // nothing was written to it
+	}
+	a.storeEarly = nil
+}
+
 func (a *App) openSession(opts Options, model string) error {
-	st, err := session.Open(StorePath(opts))
+	st, err := a.takeStore(StorePath(opts))
 	var damaged *session.DamagedError
 	if errors.As(err, &damaged) {
 		return err // its sentence names the store and says what to do

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Shell runs one command line of a command's !`…` for the session: through its
@@ -32,13 +33,13 @@ func Lookup(cmds []Command, prompt string) (c Command, args string, ok bool) {
 }
 
 var (
-	shellLine = regexp.MustCompile("!`([^`\n]+)`")
+	shellLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("!`([^`\n]+)`") })
 	// shellBlock is a fenced block opened by ```! on its own line: a script of one or
 	// more lines run as one command, its output in the block's place.
-	shellBlock = regexp.MustCompile("(?m)^```![ \t]*\n((?s:.*?))\n?^```[ \t]*$")
+	shellBlock = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("(?m)^```![ \t]*\n((?s:.*?))\n?^```[ \t]*$") })
 	// placeholder is $ARGUMENTS, $1…$9, $$ and (Codex) $NAME.
-	placeholder = regexp.MustCompile(`\$(\$|ARGUMENTS|[1-9]|[A-Z][A-Z0-9_]*)`)
-	argName     = regexp.MustCompile(`^[A-Z][A-Z0-9_]*$`)
+	placeholder = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$(\$|ARGUMENTS|[1-9]|[A-Z][A-Z0-9_]*)`) })
+	argName     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z][A-Z0-9_]*$`) })
 )
 
 // Expand is the prompt c sends with args: its body with the arguments put in, then
@@ -58,7 +59,7 @@ func Expand(ctx context.Context, c Command, args string, sh Shell) (prompt strin
 		positional = append(positional, w)
 	}
 	used := false
-	body := placeholder.ReplaceAllStringFunc(c.Body, func(m string) string {
+	body := placeholder().ReplaceAllStringFunc(c.Body, func(m string) string {
 		key := m[1:]
 		switch {
 		case key == "$":
@@ -96,18 +97,18 @@ func Expand(ctx context.Context, c Command, args string, sh Shell) (prompt strin
 			}
 			return strings.TrimRight(out, "\n")
 		}
-		body = shellBlock.ReplaceAllStringFunc(body, func(m string) string {
-			return run(strings.TrimSpace(shellBlock.FindStringSubmatch(m)[1]))
+		body = shellBlock().ReplaceAllStringFunc(body, func(m string) string {
+			return run(strings.TrimSpace(shellBlock().FindStringSubmatch(m)[1]))
 		})
-		body = shellLine.ReplaceAllStringFunc(body, func(m string) string {
-			return run(shellLine.FindStringSubmatch(m)[1])
+		body = shellLine().ReplaceAllStringFunc(body, func(m string) string {
+			return run(shellLine().FindStringSubmatch(m)[1])
 		})
 	}
 	return strings.TrimSpace(body), notes
 }
 
 func isName(k string) bool {
-	return k != "" && k != "ARGUMENTS" && argName.MatchString(k)
+	return k != "" && k != "ARGUMENTS" && argName().MatchString(k)
 }
 
 // SplitArgs splits args into words as a shell would on spaces, keeping "quoted words"

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // ClaudeIf is a Claude Code hook's `if`: a permission rule (Bash(git commit:*),
@@ -65,7 +66,7 @@ func ParseClaudeIf(rule, root string) (*ClaudeIf, error) {
 
 // compound splits a command at &&, ||, ;, | and newlines, so that a Bash rule
 // matches a command anywhere in a compound one, as Claude Code's rules do.
-var compound = regexp.MustCompile(`\s*(?:&&|\|\||;|\||\n)\s*`)
+var compound = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s*(?:&&|\|\||;|\||\n)\s*`) })
 
 // Matches tells whether a call, as Claude Code names it (its tool name and
 // tool_input), matches the rule.
@@ -88,7 +89,7 @@ func (c *ClaudeIf) Matches(name string, input map[string]any) bool {
 	}
 	switch c.field {
 	case "command":
-		for _, part := range append([]string{arg}, compound.Split(arg, -1)...) {
+		for _, part := range append([]string{arg}, compound().Split(arg, -1)...) {
 			if part = strings.TrimSpace(part); part != "" && c.re.MatchString(part) {
 				return true
 			}

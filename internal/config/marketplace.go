@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sync"
 )
 
 // MarketplaceManifest is a marketplace's list of plugins, relative to its folder.
@@ -22,12 +23,12 @@ type MarketplacePlugin struct {
 }
 
 // githubRepo is a GitHub repository as Claude Code names one: owner/name.
-var githubRepo = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9_.-]+$`)
+var githubRepo = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9_.-]+$`) })
 
 // GitHubURL is the clone URL of the GitHub repository owner/name, "" when repo is
 // not of that form.
 func GitHubURL(repo string) string {
-	if !githubRepo.MatchString(repo) {
+	if !githubRepo().MatchString(repo) {
 		return ""
 	}
 	return "https://github.com/" + repo + ".git"

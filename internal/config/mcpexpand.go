@@ -6,10 +6,11 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // mcpVar is ${NAME} or ${NAME:-default}, as Claude Code reads them.
-var mcpVar = regexp.MustCompile(`\$\{([^}]+)\}`)
+var mcpVar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([^}]+)\}`) })
 
 // UnsetVarsError is a server's ${VAR} with no default whose variable is not set, and
 // its ${input:name}: VS Code's syntax for a value VS Code asks the person for, which
@@ -51,7 +52,7 @@ func (e *UnsetVarsError) Error() string {
 func ExpandMCP(s MCPServer, lookup func(string) (string, bool)) (MCPServer, error) {
 	missing := map[string]bool{}
 	expand := func(v string) string {
-		return mcpVar.ReplaceAllStringFunc(v, func(m string) string {
+		return mcpVar().ReplaceAllStringFunc(v, func(m string) string {
 			name, def, hasDef := strings.Cut(m[2:len(m)-1], ":-")
 			if val, ok := lookup(name); ok {
 				return val

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // The project files of opencode and Crush that define MCP servers, relative to the
@@ -246,15 +247,15 @@ func mapValues(m map[string]string, f func(string) string) map[string]string {
 }
 
 var (
-	opencodeVar = regexp.MustCompile(`\{env:([A-Za-z_][A-Za-z0-9_]*)\}`)
-	shellVar    = regexp.MustCompile(`\$([A-Za-z_][A-Za-z0-9_]*)`)
+	opencodeVar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{env:([A-Za-z_][A-Za-z0-9_]*)\}`) })
+	shellVar    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$([A-Za-z_][A-Za-z0-9_]*)`) })
 )
 
 // opencodeVars writes opencode's {env:VAR} as ${VAR}, which ExpandMCP expands.
-func opencodeVars(s string) string { return opencodeVar.ReplaceAllString(s, "$${$1}") }
+func opencodeVars(s string) string { return opencodeVar().ReplaceAllString(s, "$${$1}") }
 
 // shellVars writes Crush's $VAR as ${VAR}; ${VAR} is kept as it is.
-func shellVars(s string) string { return shellVar.ReplaceAllString(s, "$${$1}") }
+func shellVars(s string) string { return shellVar().ReplaceAllString(s, "$${$1}") }
 
 // commandSubstitution says, for a server whose values run a command to get their text
 // ($(…), as Crush allows, or opencode's {file:…}), that gantry does not; else "".

@@ -225,7 +225,7 @@ func (c *Config) loadPlugins() {
 			if dir = list[i].Dir; list[i].GitURL != "" {
 				// Cloned by `gantry plugin add name@marketplace`, never when loading.
 				dir = filepath.Join(PluginsDir(), r.name)
-				if !pluginName.MatchString(r.name) || !isDir(dir) {
+				if !pluginName().MatchString(r.name) || !isDir(dir) {
 					c.PluginProblems = append(c.PluginProblems, fmt.Sprintf("The plugin %s@%s (%s) is not loaded: its source is the git repository %s, not cloned yet: run gantry plugin add %s@%s.", r.name, r.market, r.from, list[i].GitURL, r.name, r.market))
 					continue
 				}

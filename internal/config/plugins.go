@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // PluginManifest is a plugin's manifest, relative to its root, as Claude Code lays
@@ -48,10 +49,10 @@ type Plugin struct {
 }
 
 // pluginName is the form Claude Code's manifest reference gives a plugin's name.
-var pluginName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+var pluginName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`) })
 
 // ValidPluginName says whether s can name a plugin (and so a folder of PluginsDir).
-func ValidPluginName(s string) bool { return pluginName.MatchString(s) }
+func ValidPluginName(s string) bool { return pluginName().MatchString(s) }
 
 // manifest is plugin.json: the component keys are a path, a list of paths, or (hooks
 // and mcpServers) the object itself.
@@ -98,7 +99,7 @@ func ReadPlugin(dir string) (Plugin, error) {
 		}
 		p.Description, p.Version, p.Author = m.Description, m.Version, authorName(m.Author)
 	}
-	if !pluginName.MatchString(p.Name) {
+	if !pluginName().MatchString(p.Name) {
 		return p, &FileError{Path: mpath, Key: "name", Msg: fmt.Sprintf("the plugin name %q is not one word of letters, digits, dots, dashes and underscores", p.Name)}
 	}
 	for _, part := range []struct {

@@ -2,6 +2,7 @@ package dap
 
 import (
 	"regexp"
+	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -9,10 +10,10 @@ import (
 
 // stopSignal finds the signal a stop names ("signal SIGSEGV: address not mapped…",
 // lldb's words for a crash): its number, or 0.
-var stopSignal = regexp.MustCompile(`\bSIG[A-Z0-9]+\b`)
+var stopSignal = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bSIG[A-Z0-9]+\b`) })
 
 func signalOfStop(description string) int {
-	if m := stopSignal.FindString(description); m != "" {
+	if m := stopSignal().FindString(description); m != "" {
 		return int(unix.SignalNum(m))
 	}
 	return 0

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	godap "github.com/google/go-dap"
@@ -95,7 +96,7 @@ func Attach(ctx context.Context, u Usability, port int, breakpoints map[string][
 	return s, nil
 }
 
-var listening = regexp.MustCompile(`listening at:?\s*\[?([0-9a-fA-F.:]+?)\]?:(\d+)`)
+var listening = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`listening at:?\s*\[?([0-9a-fA-F.:]+?)\]?:(\d+)`) })
 
 // startAdapter starts the adapter contained (a PID namespace of its own where the
 // machine allows: nothing it or the debuggee starts outlives the session) and
@@ -161,7 +162,7 @@ func (s *Session) readAddress(ctx context.Context, stdout io.Reader, bound time.
 			line, err := r.ReadString('\n')
 			s.log.Write([]byte(line))
 			if !sent {
-				if m := listening.FindStringSubmatch(line); m != nil {
+				if m := listening().FindStringSubmatch(line); m != nil {
 					found <- net.JoinHostPort(m[1], m[2])
 					sent = true
 				}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/goccy/go-yaml"
 )
@@ -32,12 +33,12 @@ func Decode(block string) (fields map[string]any, err error) {
 	return map[string]any{}, fmt.Errorf("it is %s, not a mapping of keys such as name and description", Kind(v))
 }
 
-var position = regexp.MustCompile(`^\[(\d+):(\d+)\]\s*(.*)$`)
+var position = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[(\d+):(\d+)\]\s*(.*)$`) })
 
 // problem is the first line of a YAML error, its position a line of the file.
 func problem(err error) error {
 	first, _, _ := strings.Cut(strings.TrimSpace(yaml.FormatError(err, false, false)), "\n")
-	if m := position.FindStringSubmatch(first); m != nil {
+	if m := position().FindStringSubmatch(first); m != nil {
 		if n, e := strconv.Atoi(m[1]); e == nil {
 			return fmt.Errorf("line %d: %s", n+1, strings.TrimSpace(m[3]))
 		}

@@ -3,9 +3,10 @@ package frontmatter
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
-var keyLine = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_-]*):(?:\s+(.*))?$`)
+var keyLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z][A-Za-z0-9_-]*):(?:\s+(.*))?$`) })
 
 // Loose reads a front matter block that is not valid YAML the way Claude Code still
 // uses it: each unindented "key: value" line (of a key isKey accepts; any key when
@@ -26,7 +27,7 @@ func Loose(block string, isKey func(string) bool) (fields map[string]any, ok boo
 		}
 	}
 	for line := range strings.SplitSeq(block, "\n") {
-		if m := keyLine.FindStringSubmatch(line); m != nil && (isKey == nil || isKey(m[1])) {
+		if m := keyLine().FindStringSubmatch(line); m != nil && (isKey == nil || isKey(m[1])) {
 			flush()
 			key, lines = m[1], []string{m[2]}
 			continue

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -12,10 +13,10 @@ import (
 // from a command, sed's e command and s///e flag).
 
 // awkRuns finds what an awk program runs: system("…"), "…" | getline, print | "…".
-var awkRuns = regexp.MustCompile(`system\s*\(|\|\s*getline|\|&|print[f]?[^;}\n]*\|`)
+var awkRuns = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`system\s*\(|\|\s*getline|\|&|print[f]?[^;}\n]*\|`) })
 
 // awkStrings are the string literals of an awk program.
-var awkStrings = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"`)
+var awkStrings = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"((?:[^"\\]|\\.)*)"`) })
 
 // unwrapAwk reads the program of awk for the commands it runs: the literal commands
 // of system() and of its pipes are read as scripts; any other (built from data) makes
@@ -41,10 +42,10 @@ func unwrapAwk(w *walker, i int, args []word, _ []*syntax.Redirect, depth int) {
 			w.opaque(i, fmt.Sprintf("its awk program is computed (%s)", clip(p.src)))
 			return
 		}
-		if !awkRuns.MatchString(p.val) {
+		if !awkRuns().MatchString(p.val) {
 			continue
 		}
-		lits := awkStrings.FindAllStringSubmatch(p.val, -1)
+		lits := awkStrings().FindAllStringSubmatch(p.val, -1)
 		if len(lits) == 0 || !awkCommandsLiteral(p.val) {
 			w.opaque(i, "its awk program runs a command it builds from data")
 			return
@@ -57,10 +58,12 @@ func unwrapAwk(w *walker, i int, args []word, _ []*syntax.Redirect, depth int) {
 
 // awkCommandsLiteral reports an awk program whose system() calls and pipes are all
 // given a string literal.
-var awkLiteralCall = regexp.MustCompile(`(system\s*\(\s*"|\|\s*"|"\s*\|\s*getline|"[^"]*"\s*\|&)`)
+var awkLiteralCall = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(system\s*\(\s*"|\|\s*"|"\s*\|\s*getline|"[^"]*"\s*\|&)`)
+})
 
 func awkCommandsLiteral(prog string) bool {
-	return len(awkLiteralCall.FindAllString(prog, -1)) >= len(awkRuns.FindAllString(prog, -1))
+	return len(awkLiteralCall().FindAllString(prog, -1)) >= len(awkRuns().FindAllString(prog, -1))
 }
 
 // unwrapSed reads a sed script for its e commands and s///e flags, which run a

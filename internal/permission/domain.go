@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // fencedTools are the read tools that reach outside the machine: once an allow rule
@@ -28,14 +29,16 @@ func (e *Engine) fencedByAllow(name string) bool {
 }
 
 // hostName is what a domain rule may name: labels of letters, digits and hyphens.
-var hostName = regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$`)
+var hostName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$`)
+})
 
 // domainPattern is the pattern of a rule's "domain:example.com": an http or https URL
 // whose host is the domain or one of its subdomains (never example.com.evil.net, nor
 // a user part like https://example.com@evil.net), with any port, path or query.
 func domainPattern(domain string) (string, error) {
 	domain = strings.TrimSuffix(strings.ToLower(strings.TrimSpace(domain)), ".")
-	if !hostName.MatchString(domain) {
+	if !hostName().MatchString(domain) {
 		return "", fmt.Errorf("%q is not a domain name (want example.com)", domain)
 	}
 	return `(?i:https?://([^/?#@\\]*\.)?` + regexp.QuoteMeta(domain) + `(:[0-9]+)?)([/?#].*)?`, nil

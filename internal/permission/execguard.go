@@ -193,9 +193,11 @@ func (g *ExecGuard) match(name string, args []string) contain.Refusal {
 }
 
 // loaderPattern names the dynamic loaders (ld-linux-x86-64.so.2, ld.so, ld-musl-…).
-var loaderPattern = regexp.MustCompile(`^(ld-linux.*\.so.*|ld\.so(\.[0-9]+)?|ld64\.so.*|ld-musl-.*\.so.*)$`)
+var loaderPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(ld-linux.*\.so.*|ld\.so(\.[0-9]+)?|ld64\.so.*|ld-musl-.*\.so.*)$`)
+})
 
-func isLoader(name string) bool { return loaderPattern.MatchString(name) }
+func isLoader(name string) bool { return loaderPattern().MatchString(name) }
 
 // loaderOptions are the dynamic loader's options that take a value.
 var loaderOptions = map[string]bool{

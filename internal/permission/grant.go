@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gantry-dev/gantry/internal/tool"
 )
@@ -135,7 +136,7 @@ var ReadOnlyPrograms = []string{
 var moduleFlag = []string{"python", "python3"}
 
 // subcommandWord is a word that can be a subcommand: no path, option or expansion.
-var subcommandWord = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:@-]*$`)
+var subcommandWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:@-]*$`) })
 
 // suggestBash is the grant of a bash command: one rule per simple command it runs.
 func suggestBash(command string) Grant {
@@ -190,14 +191,14 @@ func commandRule(sc SimpleCommand) (rule, name string) {
 	if slices.Contains(ReadOnlyPrograms, base) && !strings.Contains(prog, "/") {
 		return prefix(1)
 	}
-	if slices.Contains(moduleFlag, base) && len(words) >= 3 && words[1] == "-m" && subcommandWord.MatchString(words[2]) {
+	if slices.Contains(moduleFlag, base) && len(words) >= 3 && words[1] == "-m" && subcommandWord().MatchString(words[2]) {
 		return prefix(3)
 	}
 	more, ok := Subcommands[strings.TrimPrefix(base, "./")]
-	if !ok || len(words) < 2 || !subcommandWord.MatchString(words[1]) {
+	if !ok || len(words) < 2 || !subcommandWord().MatchString(words[1]) {
 		return exact, ""
 	}
-	if slices.Contains(more, words[1]) && len(words) >= 3 && subcommandWord.MatchString(words[2]) {
+	if slices.Contains(more, words[1]) && len(words) >= 3 && subcommandWord().MatchString(words[2]) {
 		return prefix(3)
 	}
 	return prefix(2)

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/gantry-dev/gantry/internal/tool"
 )
@@ -158,7 +159,7 @@ func (e *Engine) DeniedPrograms() []string {
 var wholeTails = []string{`( .*)?`, `(?: .*)?`, `(\s.*)?`, `(?:\s.*)?`, ` .*`, `\s.*`, `( .*|)`, ``}
 
 // programName is a program's name or path as a rule writes it, unescaped.
-var programName = regexp.MustCompile(`^[A-Za-z0-9_+./-]+$`)
+var programName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_+./-]+$`) })
 
 // programs are the programs r denies whole, or none.
 func (r Rule) programs() []string {
@@ -184,7 +185,7 @@ func (r Rule) alternatives(head, tail string) []string {
 	var out []string
 	for _, alt := range strings.Split(head, "|") {
 		name := unescapeLiteral(alt)
-		if name == "" || !programName.MatchString(name) {
+		if name == "" || !programName().MatchString(name) {
 			return nil
 		}
 		probe := name + " -x y"

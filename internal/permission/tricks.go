@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -66,10 +67,10 @@ func (w *walker) stringVar(name string, v word, depth int) {
 
 // codeSubscript is data that bash runs when it evaluates it as a number or a name: an
 // array subscript holding a command substitution ('a[$(cmd)]').
-var codeSubscript = regexp.MustCompile("\\[[^\\]]*(\\$\\(|`)")
+var codeSubscript = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("\\[[^\\]]*(\\$\\(|`)") })
 
 // holdsCodeSubscript reports a literal word that holds such a subscript.
-func holdsCodeSubscript(x word) bool { return x.lit && codeSubscript.MatchString(x.val) }
+func holdsCodeSubscript(x word) bool { return x.lit && codeSubscript().MatchString(x.val) }
 
 // promptExpansion finds ${x@P} in a word: the value of x is expanded as a prompt, its
 // command substitutions run.

@@ -116,7 +116,7 @@ func (t *defTool[T]) Info() Info {
 func (t *defTool[T]) init() {
 	t.once.Do(func() {
 		if t.def.Ops != nil {
-			t.schema = deriveWith(reflect.TypeFor[T](), t.def.Ops.patch)
+			t.schema = deriveKnown(reflect.TypeFor[T](), t.def.Ops.fingerprint(), t.def.Ops.patch)
 		} else {
 			t.schema = derive(reflect.TypeFor[T]())
 		}

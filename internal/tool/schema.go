@@ -85,7 +85,7 @@ func derive(t reflect.Type) *derived {
 	if d, ok := schemas.Load(t); ok {
 		return d.(*derived)
 	}
-	d, _ := schemas.LoadOrStore(t, deriveWith(t, nil))
+	d, _ := schemas.LoadOrStore(t, deriveKnown(t, "", nil))
 	return d.(*derived)
 }
 

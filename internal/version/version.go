@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"runtime/debug"
 	"strings"
+	"sync"
 )
 
 // version is set by a build that names it:
@@ -16,7 +17,9 @@ var version = ""
 
 // pseudoVersion is a version Go made from a commit: v0.0.0-20261201095457-f39123119e50,
 // with +dirty when the tree was modified.
-var pseudoVersion = regexp.MustCompile(`^v\d+\.\d+\.\d+-(?:0\.)?\d{14}-([0-9a-f]{12})(\+dirty)?$`)
+var pseudoVersion = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^v\d+\.\d+\.\d+-(?:0\.)?\d{14}-([0-9a-f]{12})(\+dirty)?$`)
+})
 
 // String is gantry's version: the one the build set, else the main module's tagged
 // version (go install …@v1.2.3), else a build of a commit as dev-COMMIT (its first
@@ -35,7 +38,7 @@ func of(set string, info *debug.BuildInfo) string {
 		return "dev"
 	}
 	if v := info.Main.Version; v != "" && v != "(devel)" {
-		m := pseudoVersion.FindStringSubmatch(v)
+		m := pseudoVersion().FindStringSubmatch(v)
 		if m == nil {
 			return v
 		}

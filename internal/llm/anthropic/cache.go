@@ -11,12 +11,16 @@ import (
 )
 
 // newBodyCache returns the request-body cache of the Messages API: the head is the
-// SDK's encoding of the parameters with an empty message list, each message the
-// SDK's encoding of its MessageParam (the last one carries the prompt-cache mark).
+// SDK's encoding of the parameters with an empty message list (the tools written as
+// the SDK writes them, tools.go), each message the SDK's encoding of its
+// MessageParam (the last one carries the prompt-cache mark).
 func newBodyCache() *reqbody.Cache {
 	return reqbody.New(reqbody.Encoder{
 		ListKey: "messages",
 		Head: func(req llm.Request) ([]byte, error) {
+			// The tools are written by appendTools (tools.go), the rest by the SDK.
+			specs := req.Tools
+			req.Tools = nil
 			p, err := encodeRequest(req)
 			if err != nil {
 				return nil, err
@@ -26,7 +30,7 @@ func newBodyCache() *reqbody.Cache {
 			if err != nil {
 				return nil, fmt.Errorf("encoding the request: %w", err)
 			}
-			return b, nil
+			return appendTools(b, specs)
 		},
 		Message: func(m llm.Message, last bool) ([]json.RawMessage, error) {
 			mp, err := encodeMessage(m, last)

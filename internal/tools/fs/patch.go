@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // A patchOp is one file section of a patch.
@@ -62,7 +63,7 @@ const (
 )
 
 // unifiedRange matches the "-12,7 +12,8 @@" some models put after "@@"; it is not an anchor.
-var unifiedRange = regexp.MustCompile(`^-\d+(,\d+)? \+\d+(,\d+)? @@`)
+var unifiedRange = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-\d+(,\d+)? \+\d+(,\d+)? @@`) })
 
 // parsePatch reads a patch in the Codex format. Lines are numbered from 1 as the model
 // sent them.
@@ -206,7 +207,7 @@ func (p *patchParser) chunks(path string) ([]chunk, error) {
 				return nil, &patchError{cur.line, "expected lines starting with ' ', '+' or '-' after this @@ line"}
 			}
 			anchor := strings.TrimSpace(strings.TrimPrefix(l, "@@"))
-			if unifiedRange.MatchString(anchor) {
+			if unifiedRange().MatchString(anchor) {
 				anchor = ""
 			}
 			out = append(out, chunk{anchor: anchor, line: p.i + 1})

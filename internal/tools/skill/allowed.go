@@ -5,6 +5,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Allower keeps allow rules ("tool" or "tool:regex") for the rest of the session: the
@@ -69,11 +70,11 @@ func allowanceOf(s Skill, known func(string) bool) allowance {
 	return a
 }
 
-var entryForm = regexp.MustCompile(`^([A-Za-z0-9_.*-]+)(?:\((.*)\))?$`)
+var entryForm = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z0-9_.*-]+)(?:\((.*)\))?$`) })
 
 // ruleOf is the rule of one entry, or why it is ignored.
 func ruleOf(entry, dir string, known func(string) bool) (rule, why string) {
-	m := entryForm.FindStringSubmatch(strings.TrimSpace(entry))
+	m := entryForm().FindStringSubmatch(strings.TrimSpace(entry))
 	if m == nil {
 		return "", "not a tool name, nor Tool(pattern)"
 	}

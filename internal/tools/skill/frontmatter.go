@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/gantry-dev/gantry/internal/frontmatter"
 )
@@ -52,7 +53,7 @@ func parseMeta(markdown string) (m meta) {
 	return m
 }
 
-var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+var validName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`) })
 
 // nameOf returns a usable front-matter name, or "" (with a problem when one was given
 // that cannot be used).
@@ -69,11 +70,11 @@ func (m *meta) nameOf(fields map[string]any) string {
 		return ""
 	case s == "":
 		return ""
-	case len([]rune(s)) <= maxName && !validName.MatchString(s) && validName.MatchString(strings.Join(strings.Fields(s), "-")):
+	case len([]rune(s)) <= maxName && !validName().MatchString(s) && validName().MatchString(strings.Join(strings.Fields(s), "-")):
 		// A title ("Agent Development", as plugin-dev's skills have): Claude Code
 		// names such a skill after its folder, and so does gantry, without a word.
 		return ""
-	case len([]rune(s)) > maxName || !validName.MatchString(s):
+	case len([]rune(s)) > maxName || !validName().MatchString(s):
 		m.problems = append(m.problems, fmt.Sprintf("its name %q is not a name gantry can use (at most %d letters, digits, hyphens, dots or underscores, starting with a letter or digit), so it is named after its file", clip(s), maxName))
 		return ""
 	}

@@ -113,7 +113,7 @@ func FuzzParseMeta(f *testing.F) {
 		if len([]rune(m.description)) > maxDescription {
 			t.Fatalf("description of %d characters", len([]rune(m.description)))
 		}
-		if m.name != "" && !validName.MatchString(m.name) {
+		if m.name != "" && !validName().MatchString(m.name) {
 			t.Fatalf("name %q", m.name)
 		}
 	})

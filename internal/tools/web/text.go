@@ -3,6 +3,7 @@ package web
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -119,13 +120,13 @@ func startsWithSpace(s string) bool { return s != "" && strings.TrimLeft(s, " \t
 func endsWithSpace(s string) bool   { return s != "" && strings.TrimRight(s, " \t\r\n\f") != s }
 
 var (
-	trailingBlanks = regexp.MustCompile(`[ \t]+\n`)
-	manyBreaks     = regexp.MustCompile(`\n{3,}`)
+	trailingBlanks = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[ \t]+\n`) })
+	manyBreaks     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\n{3,}`) })
 )
 
 // tidy trims the trailing blanks of lines and keeps at most one empty line in a row.
 func tidy(s string) string {
-	s = trailingBlanks.ReplaceAllString(s, "\n")
-	s = manyBreaks.ReplaceAllString(s, "\n\n")
+	s = trailingBlanks().ReplaceAllString(s, "\n")
+	s = manyBreaks().ReplaceAllString(s, "\n\n")
 	return strings.TrimSpace(s)
 }

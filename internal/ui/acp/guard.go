@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"regexp"
+	"sync"
 )
 
 // maxLine is the longest message passed to the SDK, whose reader gives up on a line
@@ -119,10 +120,10 @@ func validID(raw json.RawMessage) bool {
 }
 
 // idPattern finds a top-level-looking "id" in the head of a message too long to parse.
-var idPattern = regexp.MustCompile(`"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?[0-9]+)`)
+var idPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?[0-9]+)`) })
 
 func idOf(head []byte) json.RawMessage {
-	if m := idPattern.FindSubmatch(head); m != nil {
+	if m := idPattern().FindSubmatch(head); m != nil {
 		return m[1]
 	}
 	return nil

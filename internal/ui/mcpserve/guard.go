@@ -230,10 +230,10 @@ func wireError(raw json.RawMessage) bool {
 }
 
 // idPattern finds a top-level-looking "id" in the head of a message too long to parse.
-var idPattern = regexp.MustCompile(`"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?[0-9]{1,15})[\s,}]`)
+var idPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?[0-9]{1,15})[\s,}]`) })
 
 func idOf(head []byte) json.RawMessage {
-	if m := idPattern.FindSubmatch(head); m != nil && validID(m[1]) {
+	if m := idPattern().FindSubmatch(head); m != nil && validID(m[1]) {
 		return m[1]
 	}
 	return nil

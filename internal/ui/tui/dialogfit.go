@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"regexp"
+	"sync"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -46,7 +47,7 @@ func fitBody(m *Model, body []string, avail int) []string {
 	}
 	focus := -1
 	for i, l := range body {
-		if selectedChoice.MatchString(ansi.Strip(l)) {
+		if selectedChoice().MatchString(ansi.Strip(l)) {
 			focus = i
 		}
 	}
@@ -105,4 +106,4 @@ func (m *Model) scrollDialog(key string) bool {
 }
 
 // selectedChoice is the start of the row of a choice under the cursor.
-var selectedChoice = regexp.MustCompile(`^› \d+\. `)
+var selectedChoice = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^› \d+\. `) })

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
@@ -85,7 +86,7 @@ func wrap(l string, width int) []string {
 	}
 	plain := ansi.Strip(l)
 	indent := len(plain) - len(strings.TrimLeft(plain, " "))
-	if m := listMarker.FindString(plain[indent:]); m != "" {
+	if m := listMarker().FindString(plain[indent:]); m != "" {
 		indent += ansi.StringWidth(m)
 	}
 	if indent > width/2 {
@@ -107,7 +108,7 @@ func wrap(l string, width int) []string {
 
 // listMarker is the start of a line that lists something: the choice cursor, a number,
 // a dash.
-var listMarker = regexp.MustCompile(`^(› |  )?(\d+\. |- |\[[ x]\] )+`)
+var listMarker = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(› |  )?(\d+\. |- |\[[ x]\] )+`) })
 
 // permissionDialog asks whether a call may run.
 type permissionDialog struct {

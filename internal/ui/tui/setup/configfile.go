@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/goccy/go-yaml"
 
@@ -194,7 +195,7 @@ func decodesTo(lines []string, key string, value any) bool {
 // when the entry is not written so (its value on the key's line, a block where a
 // scalar is, an indentation it cannot follow); the caller checks the result decodes.
 func setLeaf(lines []string, i, end int, path []string, v string) ([]string, bool) {
-	if m := keyRE.FindStringSubmatch(lines[i]); m == nil || trailingComment(m[2]) != strings.TrimLeft(m[2], " \t") {
+	if m := keyRE().FindStringSubmatch(lines[i]); m == nil || trailingComment(m[2]) != strings.TrimLeft(m[2], " \t") {
 		return nil, false // a value on the key's line
 	}
 	scalar, err := yamlScalar(v)
@@ -357,12 +358,12 @@ func lastEntryEnd(lines []string, set []setting) int {
 }
 
 // keyRE splits a top-level key line into the key with its colon, and the rest.
-var keyRE = regexp.MustCompile(`^((?:[^\s:"']+|"[^"]*"|'[^']*')[ \t]*:)(.*)$`)
+var keyRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^((?:[^\s:"']+|"[^"]*"|'[^']*')[ \t]*:)(.*)$`) })
 
 // replaceValue returns the key line with its value replaced by scalar ("" for a
 // block that follows), keeping a trailing comment.
 func replaceValue(line, scalar string) string {
-	m := keyRE.FindStringSubmatch(line)
+	m := keyRE().FindStringSubmatch(line)
 	if m == nil {
 		return line // not reached: findTopLevel matched the line
 	}
@@ -415,7 +416,7 @@ func trailingComment(rest string) string {
 // whose value is not a block scalar (whose lines are all text), indented as they
 // were.
 func keptComments(keyLine string, cont []string) []string {
-	m := keyRE.FindStringSubmatch(keyLine)
+	m := keyRE().FindStringSubmatch(keyLine)
 	if m != nil {
 		if v := strings.TrimLeft(m[2], " \t"); v != "" && (v[0] == '|' || v[0] == '>') {
 			return nil
