@@ -37,9 +37,9 @@ var vocabulary = []string{"internal/face", "internal/tool", "internal/llm", "int
 // importRules is the table docs/architecture.md's "Imports" states, in its order.
 var importRules = []importRule{
 	{
-		doc:  "The vocabulary (`llm`, `tool`, `face`, `permission`) imports only itself and `contain` (for `permission`'s exec guard).",
+		doc:  "The vocabulary (`llm`, `tool`, `face`, `permission`) imports only itself, `contain` (for `permission`'s exec guard) and `editdist` (the nearest name of a mistyped one).",
 		from: vocabulary,
-		only: append([]string{"internal/contain"}, vocabulary...),
+		only: append([]string{"internal/contain", "internal/editdist"}, vocabulary...),
 	},
 	{
 		doc:  "`agent` knows `llm`, `tool`, `permission`, `face` and `compact`.",

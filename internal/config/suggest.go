@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+
+	"github.com/gantry-dev/gantry/internal/editdist"
 )
 
 // suggest returns `; did you mean "x"?` when the last part of the unknown key is close
@@ -38,7 +40,7 @@ func suggest(key string) string {
 func closest(s string, candidates []string) string {
 	best, bestD := "", 1<<30
 	for _, c := range candidates {
-		d := distance(strings.ToLower(s), strings.ToLower(c))
+		d := editdist.Distance(strings.ToLower(s), strings.ToLower(c))
 		if d < bestD {
 			best, bestD = c, d
 		}
@@ -47,31 +49,4 @@ func closest(s string, candidates []string) string {
 		return ""
 	}
 	return best
-}
-
-// distance is the Damerau–Levenshtein (optimal string alignment) distance of a and b,
-// counting a swap of two neighbouring letters as one edit.
-func distance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev2 := make([]int, len(rb)+1)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(rb)]
 }

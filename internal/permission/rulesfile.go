@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gantry-dev/gantry/internal/editdist"
+
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 )
@@ -86,37 +88,11 @@ func CheckTools(rules []Rule, known func(tool string) bool, names []string) erro
 func closest(s string, names []string) string {
 	best, bestD := "", max(len(s)/3, 1)+1
 	for _, n := range names {
-		if d := distance(s, n); d < bestD {
+		if d := editdist.Distance(s, n); d < bestD {
 			best, bestD = n, d
 		}
 	}
 	return best
-}
-
-// distance is the edit distance of a and b, with a swap of two letters one edit
-// (optimal string alignment).
-func distance(a, b string) int {
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
 }
 
 func loadRulesFile(path string) (RuleSet, error) {

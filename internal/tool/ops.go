@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gantry-dev/gantry/internal/editdist"
+
 	"github.com/invopop/jsonschema"
 )
 
@@ -186,7 +188,7 @@ func Nearest(given string, names []string) string {
 	g := strings.ToLower(strings.TrimSpace(given))
 	best, bestD := "", -1
 	for _, n := range names {
-		d := distance(g, strings.ToLower(n))
+		d := editdist.Distance(g, strings.ToLower(n))
 		if strings.HasPrefix(n, g) && len(g) >= 3 {
 			d = min(d, 1)
 		}
@@ -198,26 +200,4 @@ func Nearest(given string, names []string) string {
 		return ""
 	}
 	return best
-}
-
-// distance is the Levenshtein distance of a and b, in runes.
-func distance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
