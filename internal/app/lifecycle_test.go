@@ -3,32 +3,16 @@ package app
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/gantry-dev/gantry/internal/testenv"
+
 	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/resource"
 )
-
-// inotifyFDs counts the process's open inotify instances.
-func inotifyFDs(t *testing.T) int {
-	t.Helper()
-	fds, err := os.ReadDir("/proc/self/fd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, fd := range fds {
-		if l, err := os.Readlink(filepath.Join("/proc/self/fd", fd.Name())); err == nil && l == "anon_inode:inotify" {
-			n++
-		}
-	}
-	return n
-}
 
 // Nothing live opens before a call needs it: the packages' start (this test binary
 // links every tool, as `gantry version` does) and a preview App built and closed
@@ -37,7 +21,7 @@ func TestNoInotifyBeforeACall(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("inotify is Linux's")
 	}
-	if n := inotifyFDs(t); n != 0 {
+	if n := testenv.InotifyFDs(t); n != 0 {
 		t.Fatalf("%d inotify instance(s) open before any App was built: something opens one at start", n)
 	}
 	project(t, "", map[string]string{}) // a config folder of the test's own
@@ -45,13 +29,13 @@ func TestNoInotifyBeforeACall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := inotifyFDs(t); n != 0 {
+	if n := testenv.InotifyFDs(t); n != 0 {
 		t.Errorf("building a preview App opened %d inotify instance(s)", n)
 	}
 	if err := a.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if n := inotifyFDs(t); n != 0 {
+	if n := testenv.InotifyFDs(t); n != 0 {
 		t.Errorf("%d inotify instance(s) outlive the App", n)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gantry-dev/gantry/internal/testenv"
+
 	"github.com/gantry-dev/gantry/internal/dirwatch"
 	"github.com/gantry-dev/gantry/internal/lsp"
 	"github.com/gantry-dev/gantry/internal/resource"
@@ -172,22 +174,6 @@ func TestFormatLocationsCut(t *testing.T) {
 	}
 }
 
-// inotifyFDs counts the process's open inotify instances.
-func inotifyFDs(t *testing.T) int {
-	t.Helper()
-	fds, err := os.ReadDir("/proc/self/fd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, fd := range fds {
-		if l, err := os.Readlink(filepath.Join("/proc/self/fd", fd.Name())); err == nil && l == "anon_inode:inotify" {
-			n++
-		}
-	}
-	return n
-}
-
 // The file cache is a resource of the process's pool: none before a query needs it,
 // its journal opened by the first file it reads, shared by the sessions' pools, and
 // closed with the process's pool — no inotify instance outlives it.
@@ -195,18 +181,18 @@ func TestFileCacheIsAProcessResource(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the change journal is inotify, on Linux only")
 	}
-	before := inotifyFDs(t)
+	before := testenv.InotifyFDs(t)
 	proc := resource.NewPool(nil)
 	s1, s2 := proc.Child(resource.Session), proc.Child(resource.Session)
 	m1, m2 := lsp.NewManager(s1, lsp.Options{}), lsp.NewManager(s2, lsp.Options{})
-	if got := proc.Running(); len(got) != 0 || inotifyFDs(t) != before {
-		t.Fatalf("building Managers started %v and opened %d inotify instances", got, inotifyFDs(t)-before)
+	if got := proc.Running(); len(got) != 0 || testenv.InotifyFDs(t) != before {
+		t.Fatalf("building Managers started %v and opened %d inotify instances", got, testenv.InotifyFDs(t)-before)
 	}
 	fc := filesOf(context.Background(), m1)
 	if fc != filesOf(context.Background(), m2) {
 		t.Error("two sessions of one process have two file caches")
 	}
-	if inotifyFDs(t) != before {
+	if testenv.InotifyFDs(t) != before {
 		t.Error("the cache opened its journal before reading a file")
 	}
 	p := filepath.Join(t.TempDir(), "a.go")
@@ -217,19 +203,19 @@ func TestFileCacheIsAProcessResource(t *testing.T) {
 	if _, err := fc.get(p); err != nil {
 		t.Fatal(err)
 	}
-	if inotifyFDs(t) != before+1 {
-		t.Errorf("after the first read %d inotify instances are open, want 1", inotifyFDs(t)-before)
+	if testenv.InotifyFDs(t) != before+1 {
+		t.Errorf("after the first read %d inotify instances are open, want 1", testenv.InotifyFDs(t)-before)
 	}
 	if err := s1.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if inotifyFDs(t) != before+1 {
+	if testenv.InotifyFDs(t) != before+1 {
 		t.Error("a session's end closed the process's file cache")
 	}
 	if err := proc.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if inotifyFDs(t) != before {
-		t.Errorf("%d inotify instances outlive the process's pool", inotifyFDs(t)-before)
+	if testenv.InotifyFDs(t) != before {
+		t.Errorf("%d inotify instances outlive the process's pool", testenv.InotifyFDs(t)-before)
 	}
 }
