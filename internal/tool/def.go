@@ -179,22 +179,9 @@ func (t *defTool[T]) Decode(env Env, input json.RawMessage) (inv Invocation, msg
 			return Invocation{}, withNote(m, " ", note)
 		}
 	}
-	if d.Principal != nil {
-		inv.Principal = d.Principal(args)
-	}
-	if d.Paths != nil {
-		inv.Paths = d.Paths(env, args)
-	}
-	if d.Title != nil {
-		inv.Title = d.Title(env, args, inv.Paths)
-	}
+	d.describe(env, args, &inv)
 	if t.def.Claude != nil {
 		inv.Claude = t.def.Claude(env, args)
-	}
-	if t.def.Code != nil {
-		if lang, code := t.def.Code(args); code != "" {
-			inv.Code = &Code{Lang: lang, Text: code}
-		}
 	}
 	run := d.Run
 	name := t.def.Name
@@ -229,4 +216,23 @@ func withNote(text, sep, note string) string {
 		return note
 	}
 	return text + sep + note
+}
+
+// describe fills what a face shows of a call of these arguments: its principal, the
+// paths it touches, its title and the code it runs (Decode and Draft alike).
+func (d *Def[T]) describe(env Env, args T, inv *Invocation) {
+	if d.Principal != nil {
+		inv.Principal = d.Principal(args)
+	}
+	if d.Paths != nil {
+		inv.Paths = d.Paths(env, args)
+	}
+	if d.Title != nil {
+		inv.Title = d.Title(env, args, inv.Paths)
+	}
+	if d.Code != nil {
+		if lang, code := d.Code(args); code != "" {
+			inv.Code = &Code{Lang: lang, Text: code}
+		}
+	}
 }

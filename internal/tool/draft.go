@@ -53,19 +53,6 @@ func (t *defTool[T]) draft(env Env, input json.RawMessage) (inv Invocation) {
 		d = &withOps
 		inv.Op = &OpInfo{Name: op.Name, Level: op.Level, Kind: op.Kind, Counter: op.Counter}
 	}
-	if d.Principal != nil {
-		inv.Principal = d.Principal(args)
-	}
-	if d.Paths != nil {
-		inv.Paths = d.Paths(env, args)
-	}
-	if d.Title != nil {
-		inv.Title = d.Title(env, args, inv.Paths)
-	}
-	if d.Code != nil {
-		if lang, code := d.Code(args); code != "" {
-			inv.Code = &Code{Lang: lang, Text: code}
-		}
-	}
+	d.describe(env, args, &inv)
 	return inv
 }
