@@ -170,9 +170,7 @@ func (t *defTool[T]) Decode(env Env, input json.RawMessage) (inv Invocation, msg
 				return Invocation{}, withNote(m, " ", note)
 			}
 		}
-		withOps := withOp(t.def, op)
-		d = &withOps
-		inv.Op = &OpInfo{Name: op.Name, Level: op.Level, Kind: op.Kind, Counter: op.Counter}
+		d, inv.Op = withOp(t.def, op)
 	}
 	if d.Check != nil {
 		if m := d.Check(args); m != "" {

@@ -49,9 +49,7 @@ func (t *defTool[T]) draft(env Env, input json.RawMessage) (inv Invocation) {
 		if op == nil {
 			return Invocation{} // which operation it is is not written yet: the name alone
 		}
-		withOps := withOp(t.def, op)
-		d = &withOps
-		inv.Op = &OpInfo{Name: op.Name, Level: op.Level, Kind: op.Kind, Counter: op.Counter}
+		d, inv.Op = withOp(t.def, op)
 	}
 	d.describe(env, args, &inv)
 	return inv

@@ -57,8 +57,9 @@ type OpInfo struct {
 	Counter Counter
 }
 
-// withOp is d with op's functions in place of its own, where op has them.
-func withOp[T any](d Def[T], op *Op[T]) Def[T] {
+// withOp is d with op's functions in place of its own, where op has them, and what op
+// says of the call (its name, level, kind and counter).
+func withOp[T any](d Def[T], op *Op[T]) (*Def[T], *OpInfo) {
 	if op.Principal != nil {
 		d.Principal = op.Principal
 	}
@@ -74,7 +75,7 @@ func withOp[T any](d Def[T], op *Op[T]) Def[T] {
 	if op.Run != nil {
 		d.Run = op.Run
 	}
-	return d
+	return &d, &OpInfo{Name: op.Name, Level: op.Level, Kind: op.Kind, Counter: op.Counter}
 }
 
 // find returns the operation of that name.
