@@ -259,7 +259,6 @@ func New(opts Options) (_ *App, err error) {
 	a.spawner = &spawner{app: a}
 	a.loadAgents(a.trust.Trusted())
 	a.reg, a.shell, a.skills, a.skillNotes = buildTools(a.sessionDeps())
-	a.warmSpecs()
 	a.agentNotes = append(a.agentNotes, agentToolNotices(a.Agents(), a.reg)...)
 	a.agent.Tools = a.reg
 	a.agent.Config.ToolSearch, _ = a.reg.Find(toolsearch.Name)

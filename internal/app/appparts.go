@@ -63,9 +63,7 @@ type processRules struct {
 	// policy is the session's rules for every process it starts (see contain.Policy).
 	policy *contain.Policy
 	// lostDone: the notice of what the sandbox cannot guarantee here has been sent.
-	lostDone sync.WaitGroup
-	// specsWarm: the tools' schemas are derived (warmspecs.go).
-	specsWarm   sync.WaitGroup
+	lostDone    sync.WaitGroup
 	yoloRefused string // the yolo mode asked for at the start was refused (said by Start)
 
 	// trust is the folder's trust: while not trusted, its project files' servers,

@@ -62,7 +62,6 @@ func (a *App) Close() error {
 	a.closed = true
 	a.mu.Unlock()
 	a.lostDone.Wait()
-	a.specsWarm.Wait()
 	a.stopWakes() // a turn an asyncRewake hook started is stopped; later wakes are dropped
 	for _, w := range a.EndSession(EndOther) {
 		a.emit(face.Notice{Text: w})
