@@ -1,56 +1,31 @@
 package config
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/gantry-dev/gantry/internal/config/configtest"
 )
 
-// env is a sandbox: a home folder, a user configuration folder and a git project.
+// env is a sandbox of config files (configtest's: a home folder, a user
+// configuration folder and a git project), under the short names config's own tests
+// use.
 type env struct {
 	home, user, root string
+	sandbox          configtest.Env
 }
 
 func newEnv(t *testing.T) env {
 	t.Helper()
-	base := t.TempDir()
-	e := env{
-		home: filepath.Join(base, "home"),
-		user: filepath.Join(base, "home", "cfg"),
-		root: filepath.Join(base, "proj"),
-	}
-	t.Setenv("HOME", e.home)
-	t.Setenv("GANTRY_CONFIG_DIR", e.user)
-	t.Setenv("XDG_CONFIG_HOME", "")
-	t.Setenv("CLAUDE_CONFIG_DIR", "") // Claude Code's ~/.claude.json is the sandbox's
-	t.Setenv("CODEX_HOME", "")        // Codex's ~/.codex too
-	write(t, filepath.Join(e.root, ".git", "HEAD"), "ref: refs/heads/main\n")
-	if err := os.MkdirAll(e.user, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	return e
+	s := configtest.New(t)
+	return env{home: s.Home, user: s.User, root: s.Root, sandbox: s}
 }
 
-func write(t *testing.T, path, content string) { writeB(t, path, content) }
+func write(t *testing.T, path, content string) { configtest.Write(t, path, content) }
 
-func writeB(t testing.TB, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+func writeB(t testing.TB, path, content string) { configtest.Write(t, path, content) }
 
-func (e env) userFile(t *testing.T, content string) string {
-	p := filepath.Join(e.user, "config.yaml")
-	write(t, p, content)
-	return p
-}
+func (e env) userFile(t *testing.T, content string) string { return e.sandbox.UserFile(t, content) }
 
 func (e env) projectFile(t *testing.T, content string) string {
-	p := filepath.Join(e.root, ".gantry", "config.yaml")
-	write(t, p, content)
-	return p
+	return e.sandbox.ProjectFile(t, content)
 }

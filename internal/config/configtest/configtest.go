@@ -35,6 +35,7 @@ func New(t testing.TB) Env {
 
 // UserFile writes the user's config.yaml and returns its path.
 func (e Env) UserFile(t testing.TB, content string) string {
+	t.Helper()
 	p := filepath.Join(e.User, "config.yaml")
 	Write(t, p, content)
 	return p
@@ -42,6 +43,7 @@ func (e Env) UserFile(t testing.TB, content string) string {
 
 // ProjectFile writes the project's .gantry/config.yaml and returns its path.
 func (e Env) ProjectFile(t testing.TB, content string) string {
+	t.Helper()
 	p := filepath.Join(e.Root, ".gantry", "config.yaml")
 	Write(t, p, content)
 	return p
