@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -62,7 +61,7 @@ func sandboxLookPath(name, path string, ms []mask) string {
 // masked folder.
 func coveredBy(p string, ms []mask) bool {
 	for _, m := range ms {
-		if p == m.path || m.dir && strings.HasPrefix(p, strings.TrimSuffix(m.path, "/")+"/") {
+		if p == m.path || m.dir && beneath(p, m.path) {
 			return true
 		}
 	}
