@@ -145,7 +145,7 @@ func (a *agent) open(ctx context.Context, cwd string, servers []sdk.McpServer, r
 	a.mu.Lock()
 	caps := a.caps
 	a.mu.Unlock()
-	s := &session{ag: a, caps: caps}
+	s := &session{ag: a, caps: caps, isOpen: make(chan struct{})}
 	opts := a.opts.App
 	opts.Cwd, opts.Resume, opts.Continue = cwd, resume, false
 	opts.MCPServers = append(append([]app.MCPServer(nil), opts.MCPServers...), mcpServers(servers)...)

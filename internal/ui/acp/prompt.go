@@ -28,6 +28,9 @@ func (a *agent) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResp
 	if strings.TrimSpace(text) == "" && len(attached) == 0 {
 		return sdk.PromptResponse{}, sdk.NewInvalidParams(map[string]any{"error": "the prompt is empty: send at least one text, image or resource block"})
 	}
+	if s.waitOpen(ctx) != nil {
+		return sdk.PromptResponse{StopReason: sdk.StopReasonCancelled}, nil
+	}
 	turn, done, ok := s.startTurn(ctx)
 	if !ok {
 		return sdk.PromptResponse{}, notFound(fmt.Sprintf("session %s was closed", s.id))

@@ -22,6 +22,10 @@ type session struct {
 	sendMu sync.Mutex
 	ready  bool
 	queue  []sdk.SessionUpdate
+	// isOpen is closed once opened has run: a prompt waits for it, so that its
+	// updates never go out after its answer (the client may send the prompt as
+	// soon as it reads the session/new response, before opened runs).
+	isOpen chan struct{}
 	calls  map[string]string // tool call id → the id the client knows it by
 	terms  map[string]bool   // tool calls shown with a live terminal
 	// drafted are the calls shown while the model wrote them (drafts.go).
@@ -67,7 +71,18 @@ func (s *session) opened(replayed ...sdk.SessionUpdate) {
 		s.write(u)
 	}
 	s.sendMu.Unlock()
+	close(s.isOpen)
 	s.offerCommands()
+}
+
+// waitOpen waits until the client has been sent the session's first updates.
+func (s *session) waitOpen(ctx context.Context) error {
+	select {
+	case <-s.isOpen:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // send sends one update in order, or queues it until the session is opened. It never
