@@ -55,6 +55,9 @@ type agent struct {
 // verbose is -v.
 var verbose bool
 
+// smapsOf is -smaps: the agent whose memory map at its peak is printed.
+var smapsOf string
+
 // run is one agent's run of the scenario.
 type run struct {
 	startup, afterEdit, afterTest, testOwn time.Duration
@@ -72,6 +75,7 @@ func main() {
 	crush := flag.String("crush", "", "crush's binary (default: bench/peer/node_modules/.bin/crush, else crush on PATH)")
 	rounds := flag.Int("rounds", 5, "rounds; each runs every agent once, in turn")
 	flag.BoolVar(&verbose, "v", false, "print each run's figures and the agent's stderr")
+	flag.StringVar(&smapsOf, "smaps", "", "an agent's name: print, on stderr, its resident memory per mapping at its peak (the last round's)")
 	flag.Parse()
 	self, err := os.Executable()
 	check(err)
@@ -163,7 +167,7 @@ func (a agent) once(self, dir string) run {
 	start := time.Now()
 	check(cmd.Start())
 	peak := make(chan int64)
-	go func() { peak <- sampleHWM(cmd.Process.Pid) }()
+	go func() { peak <- sampleHWM(cmd.Process.Pid, a.name == smapsOf) }()
 	if err := cmd.Wait(); err != nil {
 		check(fmt.Errorf("%s: %v\n%s", a.name, err, cmd.Stderr))
 	}
@@ -215,9 +219,16 @@ func toolResults(body map[string]any) int {
 }
 
 // sampleHWM reads the peak resident size of pid every millisecond until it exits and
-// returns the last value read, in kB.
-func sampleHWM(pid int) int64 {
+// returns the last value read, in kB. With smaps, it keeps the process's memory map
+// each time the peak rises and prints the last one kept, by resident size.
+func sampleHWM(pid int, smaps bool) int64 {
 	var last int64
+	var atPeak []byte
+	defer func() {
+		if smaps {
+			printSmaps(atPeak)
+		}
+	}()
 	path := fmt.Sprintf("/proc/%d/status", pid)
 	for {
 		data, err := os.ReadFile(path)
@@ -230,9 +241,52 @@ func sampleHWM(pid int) int64 {
 		}
 		f := strings.Fields(rest)
 		if v, err := strconv.ParseInt(f[0], 10, 64); err == nil {
+			if smaps && v > last {
+				if m, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps", pid)); err == nil {
+					atPeak = m
+				}
+			}
 			last = v
 		}
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// printSmaps prints the mappings of a /proc/PID/smaps text with their resident and
+// anonymous sizes, the largest first.
+func printSmaps(data []byte) {
+	type mapping struct {
+		name      string
+		rss, anon int64
+	}
+	var ms []mapping
+	var total, anon int64
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) >= 5 && strings.Contains(f[0], "-") && !strings.HasSuffix(f[0], ":"):
+			name := "[anon]"
+			if len(f) >= 6 {
+				name = f[5]
+			}
+			ms = append(ms, mapping{name: f[1] + " " + name})
+		case len(f) >= 2 && len(ms) > 0 && (f[0] == "Rss:" || f[0] == "Anonymous:"):
+			v, _ := strconv.ParseInt(f[1], 10, 64)
+			if f[0] == "Rss:" {
+				ms[len(ms)-1].rss += v
+				total += v
+			} else {
+				ms[len(ms)-1].anon += v
+				anon += v
+			}
+		}
+	}
+	slices.SortFunc(ms, func(a, b mapping) int { return int(b.rss - a.rss) })
+	fmt.Fprintf(os.Stderr, "resident at the peak: %d kB, of which anonymous %d kB\n", total, anon)
+	for _, m := range ms {
+		if m.rss > 0 {
+			fmt.Fprintf(os.Stderr, "%8d kB %8d kB anon  %s\n", m.rss, m.anon, m.name)
+		}
 	}
 }
 
