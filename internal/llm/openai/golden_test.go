@@ -42,6 +42,10 @@ func goldenCorpus() map[string]llm.Request {
 			user(text("first <b>&</b>"), text(""), text("third \"quoted\" héllo"))}},
 		"images": {Model: "gpt-4o", System: "s", Messages: []llm.Message{
 			user(text("look at these"), llm.Block{Type: llm.BlockImage, Images: append(png, jpeg...)}, text("and say"))}},
+		"images_empty_text": {Model: "gpt-4o", Messages: []llm.Message{
+			user(text(""), llm.Block{Type: llm.BlockImage, Images: png}),
+			asst(call("c1", "shot", `{}`)),
+			user(result("c1", ""))}},
 		"image_only": {Model: "gpt-4o", Messages: []llm.Message{user(llm.Block{Type: llm.BlockImage, Images: png})}},
 		"tool_round": {Model: "gpt-4.1", System: "sys", Messages: []llm.Message{
 			user(text("module?")),
