@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/responses"
 
 	"github.com/gantry-dev/gantry/internal/llm"
@@ -12,9 +11,9 @@ import (
 )
 
 // newChatCache returns the request-body cache of Chat Completions: the head is the
-// SDK's encoding of the parameters with an empty message list, the system prompt
-// its first message, and each message the SDK's encoding of the chat messages it
-// becomes (a user message with tool results becomes several).
+// encoding of the request with an empty message list, the system prompt its first
+// message, and each message the encoding of the chat messages it becomes (a user
+// message with tool results becomes several).
 func newChatCache() *reqbody.Cache {
 	return reqbody.New(reqbody.Encoder{
 		ListKey: "messages",
@@ -24,14 +23,14 @@ func newChatCache() *reqbody.Cache {
 			if err != nil {
 				return nil, err
 			}
-			p.Messages = []openai.ChatCompletionMessageParamUnion{}
+			p.Messages = []chatMessage{}
 			return marshalHead(p)
 		},
 		Prefix: func(req llm.Request) ([]json.RawMessage, error) {
 			if req.System == "" {
 				return nil, nil
 			}
-			return reqbody.Marshal(openai.SystemMessage(req.System))
+			return reqbody.Marshal(chatSystem(req.System))
 		},
 		Message: func(m llm.Message, _ bool) ([]json.RawMessage, error) {
 			switch m.Role {

@@ -20,7 +20,7 @@ func decoded(t testing.TB, b []byte) map[string]any {
 }
 
 // growing plays a conversation of text, tool calls, tool results (one with an
-// image) and checks each cached body against the SDK's fresh encoding.
+// image) and checks each cached body against a fresh encoding of the request.
 func growing(t *testing.T, cache *reqbody.Cache, fresh func(llm.Request) ([]byte, error)) {
 	t.Helper()
 	tools := []llm.ToolSpec{{Name: "read_file", Description: "reads", Schema: json.RawMessage(`{"type":"object","properties":{"input":{"type":"array"}}}`)}}
@@ -54,7 +54,7 @@ func growing(t *testing.T, cache *reqbody.Cache, fresh func(llm.Request) ([]byte
 	}
 }
 
-func TestChatBodyCacheMatchesSDKEncoding(t *testing.T) {
+func TestChatBodyCacheMatchesFreshEncoding(t *testing.T) {
 	growing(t, newChatCache(), func(req llm.Request) ([]byte, error) {
 		p, err := encodeChat(req)
 		if err != nil {

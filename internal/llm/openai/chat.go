@@ -5,9 +5,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/packages/ssestream"
 
 	"github.com/gantry-dev/gantry/internal/llm"
@@ -15,13 +14,24 @@ import (
 )
 
 // NewChat returns the provider for the Chat Completions API, of OpenAI or of any
-// compatible server at Options.BaseURL.
+// compatible server at Options.BaseURL. It speaks the API with its own wire types
+// (chat_wire.go) over plain HTTP.
 func NewChat(o Options) llm.Provider {
-	return &chatProvider{client: newClient(o), cache: newChatCache(), maxBytes: o.MaxResponseBytes}
+	o = o.resolved()
+	return &chatProvider{
+		url:      strings.TrimRight(o.BaseURL, "/") + "/chat/completions",
+		key:      o.APIKey,
+		headers:  extraHeaders(),
+		client:   o.HTTPClient,
+		cache:    newChatCache(),
+		maxBytes: o.MaxResponseBytes,
+	}
 }
 
 type chatProvider struct {
-	client   openai.Client
+	url, key string
+	headers  http.Header
+	client   *http.Client
 	cache    *reqbody.Cache
 	maxBytes int
 }
@@ -36,17 +46,14 @@ func (p *chatProvider) Stream(ctx context.Context, req llm.Request, emit func(ll
 	if err != nil {
 		return llm.Response{}, fmt.Errorf("%s: %w", name, err)
 	}
-	// The body is built by the cache from the SDK's own encoding; the params beside
-	// it only name the model. The SDK's stream ends alike on data: [DONE] and on a
-	// clean EOF; the raw response lets doneDecoder tell the two apart.
-	var raw *http.Response
-	if _, err := p.client.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{Model: req.Model},
-		option.WithRequestBody("application/json", body),
-		option.WithJSONSet("stream", true), option.WithResponseBodyInto(&raw)); err != nil {
+	res, err := p.post(ctx, body)
+	if err != nil {
 		return llm.Response{}, classify(ctx, name, err)
 	}
-	dec := &doneDecoder{Decoder: ssestream.NewDecoder(raw)}
-	stream := ssestream.NewStream[openai.ChatCompletionChunk](dec, nil)
+	// The stream ends alike on data: [DONE] and on a clean EOF; doneDecoder tells
+	// the two apart.
+	dec := &doneDecoder{Decoder: ssestream.NewDecoder(res)}
+	stream := ssestream.NewStream[chatChunk](dec, nil)
 	defer stream.Close()
 
 	a := chatAssembly{budget: llm.NewBudget(p.maxBytes)}
@@ -62,6 +69,32 @@ func (p *chatProvider) Stream(ctx context.Context, req llm.Request, emit func(ll
 		return llm.Response{}, &llm.RetryableError{Err: fmt.Errorf("%s: stream ended before finish_reason and [DONE]", name)}
 	}
 	return a.response(), nil
+}
+
+// post sends body and returns the response when its status is a success; an
+// error status is returned as an *httpError.
+func (p *chatProvider) post(ctx context.Context, body []byte) (*http.Response, error) {
+	r, err := http.NewRequestWithContext(ctx, http.MethodPost, p.url, bytes.NewReader(body))
+	if err != nil {
+		return nil, fmt.Errorf("making the request: %w", err)
+	}
+	for k, v := range p.headers {
+		r.Header[k] = v
+	}
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Accept", "text/event-stream")
+	if p.key != "" {
+		r.Header.Set("Authorization", "Bearer "+p.key)
+	}
+	res, err := p.client.Do(r)
+	if err != nil {
+		return nil, err
+	}
+	if res.StatusCode >= 400 {
+		defer res.Body.Close()
+		return nil, readHTTPError(res)
+	}
+	return res, nil
 }
 
 // doneDecoder notes whether the stream ended with its data: [DONE] event.

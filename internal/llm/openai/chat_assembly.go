@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/openai/openai-go/v3"
-
 	"github.com/gantry-dev/gantry/internal/llm"
 )
 
@@ -14,7 +12,7 @@ type chatAssembly struct {
 	thinking, text strings.Builder
 	calls          []*chatCall
 	finish         string
-	usage          openai.CompletionUsage
+	usage          chatUsage
 	budget         *llm.Budget
 }
 
@@ -27,12 +25,12 @@ type chatCall struct {
 
 // add takes one chunk of choice 0, emitting its deltas. It fails once the
 // response has streamed more than its budget.
-func (a *chatAssembly) add(chunk openai.ChatCompletionChunk, emit func(llm.Delta)) error {
+func (a *chatAssembly) add(chunk chatChunk, emit func(llm.Delta)) error {
 	if a.budget == nil {
 		a.budget = llm.NewBudget(0)
 	}
-	if chunk.JSON.Usage.Valid() {
-		a.usage = chunk.Usage
+	if chunk.Usage != nil {
+		a.usage = *chunk.Usage
 	}
 	for _, ch := range chunk.Choices {
 		if ch.Index != 0 {
@@ -75,21 +73,17 @@ func (a *chatAssembly) add(chunk openai.ChatCompletionChunk, emit func(llm.Delta
 // reasoningDelta reads the reasoning text that compatible servers send in the
 // non-standard reasoning_content (DeepSeek, vLLM, llama.cpp) or reasoning
 // (Ollama, OpenRouter) field.
-func reasoningDelta(d openai.ChatCompletionChunkChoiceDelta) string {
-	for _, k := range []string{"reasoning_content", "reasoning"} {
-		if f, ok := d.JSON.ExtraFields[k]; ok {
-			if s := rawString(f.Raw()); s != "" {
-				return s
-			}
-		}
+func reasoningDelta(d chatDelta) string {
+	if d.ReasoningContent != "" {
+		return string(d.ReasoningContent)
 	}
-	return ""
+	return string(d.Reasoning)
 }
 
 // call adds a tool call delta and returns the call's place among the response's
 // calls, and the call. A delta with a new id starts a call; one without continues
 // the latest call at its index.
-func (a *chatAssembly) call(tc openai.ChatCompletionChunkChoiceDeltaToolCall) (int, *chatCall) {
+func (a *chatAssembly) call(tc chatCallDelta) (int, *chatCall) {
 	n := -1
 	for i := len(a.calls) - 1; i >= 0; i-- {
 		if x := a.calls[i]; (tc.ID != "" && x.id == tc.ID) || (tc.ID == "" && x.index == tc.Index) {

@@ -4,27 +4,22 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/shared"
-
 	"github.com/gantry-dev/gantry/internal/llm"
 )
 
-// encodeChat maps req to Chat Completions parameters, asking for a usage chunk at
+// encodeChat maps req to a Chat Completions request, asking for a usage chunk at
 // the end of the stream.
-func encodeChat(req llm.Request) (openai.ChatCompletionNewParams, error) {
-	p := openai.ChatCompletionNewParams{
-		Model:         req.Model,
-		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
-	}
-	if req.CacheKey != "" {
-		p.PromptCacheKey = openai.String(req.CacheKey)
+func encodeChat(req llm.Request) (chatRequest, error) {
+	p := chatRequest{
+		Model:          req.Model,
+		StreamOptions:  chatStreamOptions{IncludeUsage: true},
+		PromptCacheKey: req.CacheKey,
 	}
 	if req.MaxTokens > 0 {
-		p.MaxCompletionTokens = openai.Int(int64(req.MaxTokens))
+		p.MaxCompletionTokens = int64(req.MaxTokens)
 	}
 	if req.System != "" {
-		p.Messages = append(p.Messages, openai.SystemMessage(req.System))
+		p.Messages = append(p.Messages, chatSystem(req.System))
 	}
 	for i, m := range req.Messages {
 		switch m.Role {
@@ -44,33 +39,32 @@ func encodeChat(req llm.Request) (openai.ChatCompletionNewParams, error) {
 		if err != nil {
 			return p, fmt.Errorf("tool %s: %w", t.Name, err)
 		}
-		fn := shared.FunctionDefinitionParam{Name: t.Name, Parameters: shared.FunctionParameters(schema)}
-		if t.Description != "" {
-			fn.Description = openai.String(t.Description)
-		}
-		p.Tools = append(p.Tools, openai.ChatCompletionToolUnionParam{OfFunction: &openai.ChatCompletionFunctionToolParam{Function: fn}})
+		p.Tools = append(p.Tools, chatTool{Type: "function",
+			Function: chatFunction{Name: t.Name, Description: t.Description, Parameters: schema}})
 	}
 	return p, nil
 }
+
+func chatSystem(text string) chatMessage { return chatMessage{Role: "system", Content: text} }
 
 // appendChatUser adds a user message. Its tool results become role "tool"
 // messages, which must directly follow the assistant's tool calls; tool messages
 // carry text only, so the images of tool results follow in a user message, before
 // the message's own text and images.
-func appendChatUser(msgs []openai.ChatCompletionMessageParamUnion, m llm.Message) []openai.ChatCompletionMessageParamUnion {
-	var toolImages, own []openai.ChatCompletionContentPartUnionParam
+func appendChatUser(msgs []chatMessage, m llm.Message) []chatMessage {
+	var toolImages, own []chatPart
 	hasImages := false
 	for _, b := range m.Content {
 		switch b.Type {
 		case llm.BlockToolResult:
-			msgs = append(msgs, openai.ToolMessage(resultText(b), b.ToolCallID))
+			msgs = append(msgs, chatMessage{Role: "tool", Content: resultText(b), ToolCallID: b.ToolCallID})
 			if len(b.Images) > 0 {
-				toolImages = append(toolImages, openai.TextContentPart(fmt.Sprintf("Images from the result of tool call %s:", b.ToolCallID)))
+				toolImages = append(toolImages, textPart(fmt.Sprintf("Images from the result of tool call %s:", b.ToolCallID)))
 				toolImages = append(toolImages, imageParts(b.Images)...)
 				hasImages = true
 			}
 		case llm.BlockText:
-			own = append(own, openai.TextContentPart(b.Text))
+			own = append(own, textPart(b.Text))
 		case llm.BlockImage:
 			own = append(own, imageParts(b.Images)...)
 			hasImages = true
@@ -84,34 +78,31 @@ func appendChatUser(msgs []openai.ChatCompletionMessageParamUnion, m llm.Message
 		// Plain text as a string: not every compatible server takes content parts.
 		texts := make([]string, len(parts))
 		for i, p := range parts {
-			texts[i] = p.OfText.Text
+			texts[i] = *p.Text
 		}
-		return append(msgs, openai.UserMessage(strings.Join(texts, "\n\n")))
+		return append(msgs, chatMessage{Role: "user", Content: strings.Join(texts, "\n\n")})
 	}
-	return append(msgs, openai.UserMessage(parts))
+	return append(msgs, chatMessage{Role: "user", Content: parts})
 }
 
-func imageParts(imgs []llm.Image) []openai.ChatCompletionContentPartUnionParam {
-	parts := make([]openai.ChatCompletionContentPartUnionParam, len(imgs))
+func imageParts(imgs []llm.Image) []chatPart {
+	parts := make([]chatPart, len(imgs))
 	for i, img := range imgs {
-		parts[i] = openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{URL: dataURL(img)})
+		parts[i] = chatPart{Type: "image_url", ImageURL: &chatImageURL{URL: dataURL(img)}}
 	}
 	return parts
 }
 
 // chatAssistant maps an assistant message: its text joined, its tool calls.
 // Thinking is not sent back; the Chat API has no field for it.
-func chatAssistant(m llm.Message) openai.ChatCompletionMessageParamUnion {
-	a := &openai.ChatCompletionAssistantMessageParam{}
+func chatAssistant(m llm.Message) chatMessage {
+	a := chatMessage{Role: "assistant"}
 	if text := m.Text(); text != "" || len(m.ToolCalls()) == 0 {
-		a.Content.OfString = openai.String(text)
+		a.Content = text
 	}
 	for _, b := range m.ToolCalls() {
-		a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
-			OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
-				ID:       b.ToolCallID,
-				Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: b.ToolName, Arguments: arguments(b)},
-			}})
+		a.ToolCalls = append(a.ToolCalls, chatToolCall{ID: b.ToolCallID, Type: "function",
+			Function: chatFunctionCall{Name: b.ToolName, Arguments: arguments(b)}})
 	}
-	return openai.ChatCompletionMessageParamUnion{OfAssistant: a}
+	return a
 }

@@ -1,9 +1,17 @@
-// Package openai holds the llm.Providers for OpenAI's APIs, on the official SDK,
-// streaming always: NewResponses for the Responses API and NewChat for Chat
-// Completions, which also serves the many compatible servers (Ollama, vLLM,
-// llama.cpp, LM Studio, OpenRouter) by base URL. The SDK does not retry; wrap a
-// provider with llm.WithRetry, which understands the *llm.RetryableError returned
-// for rate limits, server errors and cut streams.
+// Package openai holds the llm.Providers for OpenAI's APIs, streaming always:
+// NewResponses for the Responses API and NewChat for Chat Completions, which also
+// serves the many compatible servers (Ollama, vLLM, llama.cpp, LM Studio,
+// OpenRouter) by base URL. Neither retries; wrap a provider with llm.WithRetry,
+// which understands the *llm.RetryableError returned for rate limits, server
+// errors and cut streams.
+//
+// The Responses provider is on the official SDK, but only on its responses
+// package (and option, param, ssestream): the SDK's root package links every
+// endpoint of the API, about 19 MB of the binary, and its package initialisation
+// cost every gantry run, whatever the provider, some 5.7 MB of memory and 2 ms of
+// start-up. Chat Completions, a small and stable wire format spoken by many
+// servers, is spoken directly: its own wire types (chat_wire.go) over net/http,
+// with the SDK's server-sent-events decoder.
 //
 // The conversation's tool results travel in user messages; they become
 // function_call_output items (Responses) or role "tool" messages (Chat). Neither
@@ -15,17 +23,17 @@ package openai
 import (
 	"encoding/base64"
 	"net/http"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
+	"os"
+	"strings"
+	"time"
 
 	"github.com/gantry-dev/gantry/internal/llm"
 )
 
-// Options configure a provider. Empty fields fall back to what the SDK does by
-// default: the API key from OPENAI_API_KEY, the base URL from OPENAI_BASE_URL or
-// the production API, and the SDK's HTTP client. A compatible server's base URL
-// usually ends in /v1.
+// Options configure a provider. Empty fields fall back to what the SDK's client
+// does by default: the API key from OPENAI_API_KEY, the base URL from
+// OPENAI_BASE_URL or the production API, and an HTTP client of its own. A
+// compatible server's base URL usually ends in /v1.
 type Options struct {
 	APIKey     string
 	BaseURL    string
@@ -35,18 +43,56 @@ type Options struct {
 	MaxResponseBytes int
 }
 
-func newClient(o Options) openai.Client {
-	opts := []option.RequestOption{option.WithMaxRetries(0)}
-	if o.APIKey != "" {
-		opts = append(opts, option.WithAPIKey(o.APIKey))
+// defaultBaseURL is the production API's, the SDK's default.
+const defaultBaseURL = "https://api.openai.com/v1"
+
+// resolved fills the empty fields of o with their defaults.
+func (o Options) resolved() Options {
+	if o.APIKey == "" {
+		o.APIKey = os.Getenv("OPENAI_API_KEY")
 	}
-	if o.BaseURL != "" {
-		opts = append(opts, option.WithBaseURL(o.BaseURL))
+	if o.BaseURL == "" {
+		o.BaseURL = os.Getenv("OPENAI_BASE_URL")
 	}
-	if o.HTTPClient != nil {
-		opts = append(opts, option.WithHTTPClient(o.HTTPClient))
+	if o.BaseURL == "" {
+		o.BaseURL = defaultBaseURL
 	}
-	return openai.NewClient(opts...)
+	if o.HTTPClient == nil {
+		o.HTTPClient = defaultHTTPClient()
+	}
+	return o
+}
+
+// defaultHTTPClient is the SDK's default client: the default transport, with a
+// bound on the wait for the response headers (streams are not cut by it).
+func defaultHTTPClient() *http.Client {
+	if t, ok := http.DefaultTransport.(*http.Transport); ok {
+		t = t.Clone()
+		t.ResponseHeaderTimeout = 10 * time.Minute
+		return &http.Client{Transport: t}
+	}
+	return &http.Client{Transport: http.DefaultTransport}
+}
+
+// extraHeaders are the headers that the SDK's client takes from the environment:
+// the organization (OPENAI_ORG_ID), the project (OPENAI_PROJECT_ID) and the
+// "Name: value" lines of OPENAI_CUSTOM_HEADERS.
+func extraHeaders() http.Header {
+	h := http.Header{}
+	if v, ok := os.LookupEnv("OPENAI_ORG_ID"); ok {
+		h.Set("OpenAI-Organization", v)
+	}
+	if v, ok := os.LookupEnv("OPENAI_PROJECT_ID"); ok {
+		h.Set("OpenAI-Project", v)
+	}
+	if v, ok := os.LookupEnv("OPENAI_CUSTOM_HEADERS"); ok {
+		for _, line := range strings.Split(v, "\n") {
+			if name, value, ok := strings.Cut(line, ":"); ok {
+				h.Set(strings.TrimSpace(name), strings.TrimSpace(value))
+			}
+		}
+	}
+	return h
 }
 
 // dataURL is img as a data: URL.

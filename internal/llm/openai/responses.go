@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/responses"
 
@@ -14,13 +13,30 @@ import (
 	"github.com/gantry-dev/gantry/internal/llm/reqbody"
 )
 
-// NewResponses returns the provider for the OpenAI Responses API.
+// NewResponses returns the provider for the OpenAI Responses API, on the SDK's
+// responses package alone (see the package comment).
 func NewResponses(o Options) llm.Provider {
-	return &responsesProvider{client: newClient(o), cache: newResponsesCache(), maxBytes: o.MaxResponseBytes}
+	return &responsesProvider{client: newResponsesService(o), cache: newResponsesCache(), maxBytes: o.MaxResponseBytes}
+}
+
+// newResponsesService makes the SDK's service without its root client, with the
+// defaults that client would apply (Options.resolved, extraHeaders) and no
+// retries: llm.WithRetry retries.
+func newResponsesService(o Options) responses.ResponseService {
+	o = o.resolved()
+	opts := []option.RequestOption{option.WithMaxRetries(0), option.WithBaseURL(o.BaseURL), option.WithHTTPClient(o.HTTPClient)}
+	if o.APIKey != "" {
+		opts = append(opts, option.WithAPIKey(o.APIKey))
+	}
+	h := extraHeaders()
+	for k := range h {
+		opts = append(opts, option.WithHeader(k, h.Get(k)))
+	}
+	return responses.NewResponseService(opts...)
 }
 
 type responsesProvider struct {
-	client   openai.Client
+	client   responses.ResponseService
 	cache    *reqbody.Cache
 	maxBytes int
 }
@@ -38,7 +54,7 @@ func (p *responsesProvider) Stream(ctx context.Context, req llm.Request, emit fu
 	}
 	// The body is built by the cache from the SDK's own encoding; the params beside
 	// it only name the model.
-	stream := p.client.Responses.NewStreaming(ctx, responses.ResponseNewParams{Model: req.Model},
+	stream := p.client.NewStreaming(ctx, responses.ResponseNewParams{Model: req.Model},
 		option.WithRequestBody("application/json", body))
 	defer stream.Close()
 

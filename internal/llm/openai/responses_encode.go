@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/packages/param"
 	"github.com/openai/openai-go/v3/responses"
 
 	"github.com/gantry-dev/gantry/internal/llm"
@@ -43,16 +43,16 @@ func encodeResponses(req llm.Request) (responses.ResponseNewParams, error) {
 	// Nothing is stored on the server: the conversation is sent whole each time,
 	// reasoning items with their encrypted content, so that a session resumed later
 	// (or elsewhere) never depends on what the server kept.
-	p := responses.ResponseNewParams{Model: req.Model, Store: openai.Bool(false),
+	p := responses.ResponseNewParams{Model: req.Model, Store: param.NewOpt(false),
 		Include: []responses.ResponseIncludable{responses.ResponseIncludableReasoningEncryptedContent}}
 	if req.CacheKey != "" {
-		p.PromptCacheKey = openai.String(req.CacheKey)
+		p.PromptCacheKey = param.NewOpt(req.CacheKey)
 	}
 	if req.System != "" {
-		p.Instructions = openai.String(req.System)
+		p.Instructions = param.NewOpt(req.System)
 	}
 	if req.MaxTokens > 0 {
-		p.MaxOutputTokens = openai.Int(int64(req.MaxTokens))
+		p.MaxOutputTokens = param.NewOpt(int64(req.MaxTokens))
 	}
 	var items responses.ResponseInputParam
 	for i, m := range req.Messages {
@@ -72,12 +72,12 @@ func encodeResponses(req llm.Request) (responses.ResponseNewParams, error) {
 		if err != nil {
 			return p, fmt.Errorf("tool %s: %w", t.Name, err)
 		}
-		ft := &responses.FunctionToolParam{Name: t.Name, Parameters: schema, Strict: openai.Bool(false)}
+		ft := &responses.FunctionToolParam{Name: t.Name, Parameters: schema, Strict: param.NewOpt(false)}
 		if t.Description != "" {
-			ft.Description = openai.String(t.Description)
+			ft.Description = param.NewOpt(t.Description)
 		}
 		if t.Defer {
-			ft.DeferLoading = openai.Bool(true)
+			ft.DeferLoading = param.NewOpt(true)
 			deferred = true
 		}
 		p.Tools = append(p.Tools, responses.ToolUnionParam{OfFunction: ft})
@@ -112,7 +112,7 @@ func appendUserItems(items responses.ResponseInputParam, m llm.Message) response
 		case llm.BlockImage:
 			for _, img := range b.Images {
 				content = append(content, responses.ResponseInputContentUnionParam{OfInputImage: &responses.ResponseInputImageParam{
-					ImageURL: openai.String(dataURL(img)), Detail: responses.ResponseInputImageDetailAuto}})
+					ImageURL: param.NewOpt(dataURL(img)), Detail: responses.ResponseInputImageDetailAuto}})
 			}
 		case llm.BlockToolResult:
 			flush()
@@ -124,15 +124,15 @@ func appendUserItems(items responses.ResponseInputParam, m llm.Message) response
 }
 
 func functionCallOutput(b llm.Block) *responses.ResponseInputItemFunctionCallOutputParam {
-	out := &responses.ResponseInputItemFunctionCallOutputParam{CallID: openai.String(b.ToolCallID)}
+	out := &responses.ResponseInputItemFunctionCallOutputParam{CallID: param.NewOpt(b.ToolCallID)}
 	if len(b.Images) == 0 {
-		out.Output.OfString = openai.String(resultText(b))
+		out.Output.OfString = param.NewOpt(resultText(b))
 		return out
 	}
 	list := responses.ResponseFunctionCallOutputItemListParam{{OfInputText: &responses.ResponseInputTextContentParam{Text: resultText(b)}}}
 	for _, img := range b.Images {
 		list = append(list, responses.ResponseFunctionCallOutputItemUnionParam{OfInputImage: &responses.ResponseInputImageContentParam{
-			ImageURL: openai.String(dataURL(img))}})
+			ImageURL: param.NewOpt(dataURL(img))}})
 	}
 	out.Output.OfResponseFunctionCallOutputItemArray = list
 	return out
@@ -149,7 +149,7 @@ func appendAssistantItems(items responses.ResponseInputParam, m llm.Message) res
 			}
 			items = append(items, responses.ResponseInputItemUnionParam{OfMessage: &responses.EasyInputMessageParam{
 				Role:    responses.EasyInputMessageRoleAssistant,
-				Content: responses.EasyInputMessageContentUnionParam{OfString: openai.String(b.Text)},
+				Content: responses.EasyInputMessageContentUnionParam{OfString: param.NewOpt(b.Text)},
 			}})
 		case llm.BlockThinking:
 			ref, ok := parseReasoningRef(b.Signature)
@@ -161,7 +161,7 @@ func appendAssistantItems(items responses.ResponseInputParam, m llm.Message) res
 				r.Summary = append(r.Summary, responses.ResponseReasoningItemSummaryParam{Text: b.Text})
 			}
 			if ref.EncryptedContent != "" {
-				r.EncryptedContent = openai.String(ref.EncryptedContent)
+				r.EncryptedContent = param.NewOpt(ref.EncryptedContent)
 			}
 			items = append(items, responses.ResponseInputItemUnionParam{OfReasoning: r})
 		case llm.BlockToolUse:
