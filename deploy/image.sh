@@ -7,7 +7,8 @@
 #   deploy/image.sh save FILE     save the image $GANTRY_IMAGE as an OCI archive in FILE
 #   deploy/image.sh flags         print the podman run flags this machine needs, one a line
 #   deploy/image.sh run ARGS…     podman run the image with those flags, the current folder
-#                                 mounted at /work, and ARGS given to gantry
+#                                 mounted at /work, the model's keys and base URLs passed on,
+#                                 and ARGS given to gantry
 #   deploy/image.sh run-test      the image's Go test (deploy/image_test.go) with go test -v
 #
 # Environment (every one optional):
@@ -78,7 +79,7 @@ rootfs() {
 # build puts the tarball and the static gantry in the build context and builds the image.
 build() {
   need "$podman" podman
-  local tar ctx version revision
+  local tar ctx version revision old new
   tar=$(rootfs)
   ctx=$cache/context
   rm -rf "$ctx"
@@ -89,9 +90,15 @@ build() {
     -ldflags="-s -w -linkmode external -extldflags -static" -o "$ctx/gantry" ./cmd/gantry)
   version=$("$ctx/gantry" version | awk 'NR == 1 { print $2 }')
   revision=$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)
-  "$podman" build --quiet --file "$root/deploy/Containerfile" --tag "$image" \
-    --build-arg GANTRY_VERSION="$version" --build-arg GANTRY_REVISION="$revision" "$ctx" >/dev/null
+  old=$("$podman" image inspect --format '{{.Id}}' "$image" 2>/dev/null || true)
+  new=$("$podman" build --quiet --file "$root/deploy/Containerfile" --tag "$image" \
+    --build-arg GANTRY_VERSION="$version" --build-arg GANTRY_REVISION="$revision" "$ctx")
   rm -rf "$ctx"
+  # The image this one replaces (now untagged) goes, with its build's intermediate
+  # images; one a container still uses stays, and podman says so.
+  if [ -n "$old" ] && [ "$old" != "$new" ]; then
+    "$podman" rmi "$old" >/dev/null || echo "image.sh: the previous $image ($old) is kept" >&2
+  fi
   echo "$image"
 }
 
@@ -141,7 +148,12 @@ case "${1:-}" in
     mapfile -t f < <(flags)
     tty=()
     [ -t 0 ] && [ -t 1 ] && tty=(--tty)
-    exec "$podman" run --rm --interactive "${tty[@]}" "${f[@]}" -v "$PWD:/work" "$image" "$@"
+    # The model's keys and base URLs, where the caller has them set.
+    envs=()
+    for v in ANTHROPIC_API_KEY ANTHROPIC_AUTH_TOKEN ANTHROPIC_BASE_URL OPENAI_API_KEY OPENAI_BASE_URL; do
+      [ -z "${!v:-}" ] || envs+=(--env "$v")
+    done
+    exec "$podman" run --rm --interactive "${tty[@]}" "${f[@]}" "${envs[@]}" --volume "$PWD:/work" "$image" "$@"
     ;;
   run-test)
     cd "$root"
