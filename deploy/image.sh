@@ -92,7 +92,7 @@ build() {
   revision=$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)
   old=$("$podman" image inspect --format '{{.Id}}' "$image" 2>/dev/null || true)
   new=$("$podman" build --quiet --file "$root/deploy/Containerfile" --tag "$image" \
-    --build-arg GANTRY_VERSION="$version" --build-arg GANTRY_REVISION="$revision" "$ctx")
+    --label org.opencontainers.image.version="$version" --label org.opencontainers.image.revision="$revision" "$ctx")
   rm -rf "$ctx"
   # The image this one replaces (now untagged) goes, with its build's intermediate
   # images; one a container still uses stays, and podman says so.

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -65,14 +66,14 @@ func printMode(t *testing.T, image string, flags []string) {
 	srv := fakellm.New(
 		fakellm.Turn{Parts: []fakellm.Part{fakellm.Text("Reading it."), fakellm.ToolCall("c1", "read_file", `{"path":"hello.txt"}`)}},
 		fakellm.Turn{Parts: []fakellm.Part{fakellm.ToolCall("c2", "edit_file", `{"path":"hello.txt","edits":[{"old":"from the host","new":"from the container"}]}`)}},
-		fakellm.Turn{Parts: []fakellm.Part{fakellm.ToolCall("c3", "bash", `{"command":"id -un; id -u; echo \"home=$HOME\"; git --version; cat hello.txt"}`)}},
+		fakellm.Turn{Parts: []fakellm.Part{fakellm.ToolCall("c3", "bash", `{"command":"id -un; id -u; echo \"home=$HOME\"; git --version; cat hello.txt; if touch \"$HOME/outside\" 2>/dev/null; then echo home:writable; else echo home:read-only; fi"}`)}},
 		fakellm.Turn{Parts: []fakellm.Part{fakellm.Text("Edited inside the container.")}},
 	)
 	defer srv.Close()
 	project := projectDir(t, map[string]string{"hello.txt": "hello from the host\n"})
 
-	out, err := command(3*time.Minute, nil, "podman", podmanRun(flags, project, srv.URL(),
-		image, "-p", "change the greeting", "--permission-mode", "yolo")...)
+	out, err := inImage(3*time.Minute, podmanRun(flags, project, srv.URL(),
+		image, "-p", "change the greeting", "--permission-mode", "yolo"))
 	if err != nil {
 		t.Fatalf("gantry -p in the image: %v\n%s", err, out)
 	}
@@ -91,10 +92,12 @@ func printMode(t *testing.T, image string, flags []string) {
 		t.Fatalf("%d requests, want 4:\n%s", len(reqs), out)
 	}
 	// The bash call's result, as the model got it (JSON-encoded newlines): the image's
-	// user gantry, uid 1000, its HOME, git, and the edited file.
-	want := `gantry\n1000\nhome=/home/gantry\ngit version 2.`
-	if !strings.Contains(string(reqs[3].Raw), want) || !strings.Contains(string(reqs[3].Raw), `hello from the container`) {
-		t.Errorf("the bash call's result lacks %q and the edited file:\n%s", want, reqs[3].Raw)
+	// user gantry, uid 1000, its HOME, git, the edited file, and HOME read-only to the
+	// command (yolo mode runs it in the sandbox, which Doctor finds is bubblewrap's).
+	for _, want := range []string{`gantry\n1000\nhome=/home/gantry\ngit version 2.`, `hello from the container\nhome:read-only`} {
+		if !strings.Contains(string(reqs[3].Raw), want) {
+			t.Errorf("the bash call's result lacks %q:\n%s", want, reqs[3].Raw)
+		}
 	}
 }
 
@@ -103,7 +106,7 @@ func printMode(t *testing.T, image string, flags []string) {
 // fallback, saying that the container's runtime is the cause and which flag fixes it.
 func doctor(t *testing.T, image string, flags []string) {
 	project := projectDir(t, nil)
-	out, err := command(2*time.Minute, nil, "podman", podmanRun(flags, project, "", image, "doctor")...)
+	out, err := inImage(2*time.Minute, podmanRun(flags, project, "", image, "doctor"))
 	if err != nil {
 		t.Fatalf("gantry doctor in the image: %v\n%s", err, out)
 	}
@@ -119,7 +122,7 @@ func doctor(t *testing.T, image string, flags []string) {
 	}
 
 	masked := slices.DeleteFunc(slices.Clone(flags), func(f string) bool { return strings.HasPrefix(f, "--security-opt=unmask=") })
-	out, err = command(2*time.Minute, nil, "podman", podmanRun(masked, project, "", image, "doctor")...)
+	out, err = inImage(2*time.Minute, podmanRun(masked, project, "", image, "doctor"))
 	if err != nil {
 		t.Fatalf("gantry doctor in the image without unmask: %v\n%s", err, out)
 	}
@@ -148,22 +151,22 @@ func startUp(t *testing.T, image string, flags []string) {
 	}
 	project := projectDir(t, nil)
 	home := t.TempDir()
-	var inImage, onHost []time.Duration
+	var container, onHost []time.Duration
 	for range 3 {
-		inImage = append(inImage, firstRequest(t, project, func(url string) []string {
-			return append([]string{"podman"}, podmanRun(flags, project, url, image, "-p", "hi")...)
-		}, nil))
-		onHost = append(onHost, firstRequest(t, project, func(url string) []string {
-			return []string{host, "-p", "hi"}
-		}, []string{"HOME=" + home, "ANTHROPIC_API_KEY=k", "NO_COLOR=1"}))
+		container = append(container, firstRequest(t, func(url string) (string, error) {
+			return inImage(2*time.Minute, podmanRun(flags, project, url, image, "-p", "hi"))
+		}))
+		onHost = append(onHost, firstRequest(t, func(url string) (string, error) {
+			env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "NO_COLOR=1", "ANTHROPIC_API_KEY=k", "ANTHROPIC_BASE_URL=" + url}
+			return commandIn(project, 2*time.Minute, env, host, "-p", "hi")
+		}))
 	}
-	t.Logf("time to the model's first request: in the image %v, on this machine %v", inImage, onHost)
+	t.Logf("time to the model's first request: in the image %v, on this machine %v", container, onHost)
 }
 
-// firstRequest runs the command argv(url) makes in dir, against a fake model at url
-// answering one text, and returns the time from its start to the model's first
-// request.
-func firstRequest(t *testing.T, dir string, argv func(url string) []string, env []string) time.Duration {
+// firstRequest runs run(url) against a fake model at url answering one text, and
+// returns the time from its start to the model's first request.
+func firstRequest(t *testing.T, run func(url string) (string, error)) time.Duration {
 	var first atomic.Int64
 	var once sync.Once
 	srv := fakellm.NewFunc(func(fakellm.Recorded) fakellm.Turn {
@@ -171,14 +174,10 @@ func firstRequest(t *testing.T, dir string, argv func(url string) []string, env 
 		return fakellm.Turn{Parts: []fakellm.Part{fakellm.Text("hello")}}
 	})
 	defer srv.Close()
-	a := argv(srv.URL())
-	if env != nil {
-		env = append(env, "ANTHROPIC_BASE_URL="+srv.URL(), "PATH="+os.Getenv("PATH"))
-	}
 	start := time.Now()
-	out, err := commandIn(dir, 2*time.Minute, env, a[0], a[1:]...)
+	out, err := run(srv.URL())
 	if err != nil || !strings.Contains(out, "hello") {
-		t.Fatalf("%s: %v\n%s", strings.Join(a, " "), err, out)
+		t.Fatalf("gantry -p hi: %v\n%s", err, out)
 	}
 	return time.Unix(0, first.Load()).Sub(start).Round(100 * time.Microsecond)
 }
@@ -187,12 +186,33 @@ func firstRequest(t *testing.T, dir string, argv func(url string) []string, env 
 // flags, the project mounted at /work, the host's network (the fake model listens on
 // its loopback) and the model's base URL when there is one.
 func podmanRun(flags []string, project, url, image string, args ...string) []string {
-	a := append([]string{"run", "--rm", "--network=host", "--env=NO_COLOR=1"}, flags...)
+	name := fmt.Sprintf("--name=gantry-test-%d-%d", os.Getpid(), containers.Add(1))
+	a := append([]string{"run", "--rm", name, "--network=host", "--env=NO_COLOR=1"}, flags...)
 	a = append(a, "--volume="+project+":/work")
 	if url != "" {
 		a = append(a, "--env=ANTHROPIC_BASE_URL="+url, "--env=ANTHROPIC_API_KEY=test-key")
 	}
 	return append(append(a, image), args...)
+}
+
+// containers numbers the containers the test runs, for their names.
+var containers atomic.Int64
+
+// inImage runs podman with podmanRun's arguments args for bound at most, and returns
+// what it printed; the container a failed or timed-out run leaves behind is removed.
+func inImage(bound time.Duration, args []string) (string, error) {
+	out, err := command(bound, nil, "podman", args...)
+	if err == nil {
+		return out, nil
+	}
+	for _, a := range args {
+		if name, ok := strings.CutPrefix(a, "--name="); ok {
+			if rm, rmErr := command(time.Minute, nil, "podman", "rm", "--force", "--ignore", name); rmErr != nil {
+				err = fmt.Errorf("%w; removing its container %s: %v %s", err, name, rmErr, rm)
+			}
+		}
+	}
+	return out, err
 }
 
 // projectDir is a temporary project folder with files, writable by the image's user
