@@ -94,9 +94,13 @@ func printMode(t *testing.T, image string, flags []string) {
 	// The bash call's result, as the model got it (JSON-encoded newlines): the image's
 	// user gantry, uid 1000, its HOME, git, the edited file, and HOME read-only to the
 	// command (yolo mode runs it in the sandbox, which Doctor finds is bubblewrap's).
+	result := string(reqs[3].Raw)
+	if i := strings.Index(result, `"tool_use_id":"c3"`); i >= 0 {
+		result = result[i:min(len(result), i+400)]
+	}
 	for _, want := range []string{`gantry\n1000\nhome=/home/gantry\ngit version 2.`, `hello from the container\nhome:read-only`} {
-		if !strings.Contains(string(reqs[3].Raw), want) {
-			t.Errorf("the bash call's result lacks %q:\n%s", want, reqs[3].Raw)
+		if !strings.Contains(result, want) {
+			t.Errorf("the bash call's result lacks %q:\n%s", want, result)
 		}
 	}
 }
