@@ -33,6 +33,7 @@ func TestImage(t *testing.T) {
 	testenv.Need(t, "podman")
 	testenv.Need(t, "mmdebstrap")
 	testenv.Need(t, "bash")
+	testenv.Need(t, "gcc") // the README's install command links gantry statically through cgo
 	image := "localhost/gantry-test:" + strconv.Itoa(os.Getpid())
 	env := append(os.Environ(), "GANTRY_IMAGE="+image)
 
