@@ -35,7 +35,7 @@ func probeSandbox() (Backend, string) {
 		// /proc is another namespace's (gantry run by a gantry) it waits for ever.
 		why = "gantry runs in a PID namespace whose /proc is another's (inside another gantry?), where bubblewrap hangs"
 	} else if out, err := within(probeBwrap(p), 10*time.Second); err != nil {
-		why = fmt.Sprintf("bubblewrap cannot make its namespaces here (%s)", strings.TrimSpace(firstLine(string(out), err.Error())))
+		why = fmt.Sprintf("bubblewrap cannot make its namespaces here (%s)%s", strings.TrimSpace(firstLine(string(out), err.Error())), containerHint())
 	} else {
 		bwrapPath = p
 		return BackendBubblewrap, ""
