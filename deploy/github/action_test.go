@@ -315,6 +315,34 @@ func TestReviewCommentIsAnsweredInItsThread(t *testing.T) {
 	}
 }
 
+// The review workflow's case: a pull_request event with a prompt runs without a
+// mention, the model is sent the prompt with the pull request's context from the
+// payload, and the review is posted on the pull request.
+func TestPromptOnAPullRequestIsAReview(t *testing.T) {
+	g := newFakeGitHub(t)
+	payload := map[string]any{
+		"action": "opened",
+		"pull_request": map[string]any{"number": 7, "title": "Fix Add", "body": "Add subtracted; now it adds.",
+			"html_url": "https://github.example/acme/widgets/pull/7", "author_association": "MEMBER",
+			"base": map[string]any{"ref": "main", "sha": "b45e2222"}, "head": map[string]any{"ref": "fix-add", "sha": "4ead2222"},
+			"user": map[string]any{"login": "carol", "type": "User"}},
+	}
+	r := runStep(t, g, "pull_request", payload, map[string]string{"prompt": "Review this pull request."}, say("One bug: none. WIDGETS-RULE"))
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{"Review this pull request.\n\n---\n", "pull request #7 of acme/widgets (the pull_request event, by carol)",
+		"git diff b45e2222...4ead2222", "Its description:\nAdd subtracted; now it adds."} {
+		if !strings.Contains(r.prompt, want) {
+			t.Errorf("the model was not sent %q:\n%s", want, r.prompt)
+		}
+	}
+	posts := g.posts()
+	if len(posts) != 1 || posts[0].path != "/repos/acme/widgets/issues/7/comments" || len(g.requests()) != 1 {
+		t.Fatalf("GitHub got %v, want one post on the pull request", g.requests())
+	}
+}
+
 // workflow_dispatch runs the prompt input, with the args input split as a shell
 // splits words; there is nothing to comment on, so nothing is posted; the
 // repository's project files do not run without the trust input.
