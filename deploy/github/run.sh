@@ -36,9 +36,6 @@ skip() {
   exit 0
 }
 
-# field reads one jq path of the event payload ("" when it is null or absent).
-field() { jq -r "$1 // empty" "$GITHUB_EVENT_PATH"; }
-
 # api METHOD PATH [BODY-FILE] calls GitHub's REST API with the token and prints the
 # answer; any status but 2xx fails the step with GitHub's message. The token goes to
 # curl on its standard input, never on its command line.
@@ -80,30 +77,27 @@ work=$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/gantry.XXXXXX")
 # What the event is about: the text that may mention gantry, who wrote it, and the issue
 # or pull request an answer goes to. Events without one (workflow_dispatch, push,
 # schedule, …) run the prompt input alone.
+# One jq reads them all, as shell words (@sh quotes each value); an event file it cannot
+# read fails the step.
 number='' text='' login='' user_type='' association='' is_pr=false reply_to=''
-case "$GITHUB_EVENT_NAME" in
-issue_comment)
-  number=$(field .issue.number) text=$(field .comment.body)
-  login=$(field .comment.user.login) user_type=$(field .comment.user.type)
-  association=$(field .comment.author_association)
-  if [ -n "$(field .issue.pull_request.url)" ]; then is_pr=true; fi
-  ;;
-pull_request_review_comment)
-  number=$(field .pull_request.number) text=$(field .comment.body) is_pr=true
-  login=$(field .comment.user.login) user_type=$(field .comment.user.type)
-  association=$(field .comment.author_association) reply_to=$(field .comment.id)
-  ;;
-issues)
-  number=$(field .issue.number) text="$(field .issue.title)"$'\n'"$(field .issue.body)"
-  login=$(field .issue.user.login) user_type=$(field .issue.user.type)
-  association=$(field .issue.author_association)
-  ;;
-pull_request | pull_request_target)
-  number=$(field .pull_request.number) text="$(field .pull_request.title)"$'\n'"$(field .pull_request.body)" is_pr=true
-  login=$(field .pull_request.user.login) user_type=$(field .pull_request.user.type)
-  association=$(field .pull_request.author_association)
-  ;;
-esac
+fields=$(jq -r --arg event "$GITHUB_EVENT_NAME" '
+  (if $event == "issue_comment" then
+    {number: .issue.number, text: .comment.body, user: .comment.user, association: .comment.author_association,
+     is_pr: (.issue.pull_request != null)}
+  elif $event == "pull_request_review_comment" then
+    {number: .pull_request.number, text: .comment.body, user: .comment.user, association: .comment.author_association,
+     is_pr: true, reply_to: .comment.id}
+  elif $event == "issues" then
+    {number: .issue.number, text: "\(.issue.title // "")\n\(.issue.body // "")", user: .issue.user,
+     association: .issue.author_association}
+  elif $event == "pull_request" or $event == "pull_request_target" then
+    {number: .pull_request.number, text: "\(.pull_request.title // "")\n\(.pull_request.body // "")",
+     user: .pull_request.user, association: .pull_request.author_association, is_pr: true}
+  else {} end) as $f
+  | @sh "number=\($f.number // "") text=\($f.text // "") login=\($f.user.login // "") user_type=\($f.user.type // "")",
+    @sh "association=\($f.association // "") is_pr=\($f.is_pr // false) reply_to=\($f.reply_to // "")"
+' "$GITHUB_EVENT_PATH") || die "the event file $GITHUB_EVENT_PATH cannot be read as JSON"
+eval "$fields"
 
 if [ -z "$number" ]; then
   [ -n "$INPUT_PROMPT" ] || die "the prompt input is empty: a $GITHUB_EVENT_NAME run has no comment to answer, so it needs one"
@@ -209,12 +203,14 @@ if [ -s "$work/stderr" ]; then
   echo "::$stop::"
 fi
 
-# The answer: the stream's last result line (none when gantry stopped before a turn).
-jq -cR 'fromjson? | select(type == "object")' "$log" >"$work/events.jsonl" || true
-result=$(jq -rs 'map(select(.type == "result")) | last | .result // empty' "$work/events.jsonl")
-session=$(jq -rs 'map(select(.session_id? // "" | length > 0)) | last | .session_id // empty' "$work/events.jsonl")
-subtype=$(jq -rs 'map(select(.type == "result")) | last | .subtype // empty' "$work/events.jsonl")
-failure=$(jq -rs 'map(select(.type == "result")) | last | .error // empty' "$work/events.jsonl")
+# The answer: the stream's last result line (none when gantry stopped before a turn),
+# and the session's id from any line that has one; lines that are not JSON are passed.
+result='' subtype='' failure='' session=''
+fields=$(jq -rRn '[inputs | fromjson? | select(type == "object")] as $events
+  | ($events | map(select(.type == "result")) | last // {}) as $r
+  | ($events | map(.session_id | select(type == "string" and length > 0)) | last // "") as $session
+  | @sh "result=\($r.result // "") subtype=\($r.subtype // "") failure=\($r.error // "") session=\($session)"' "$log") || die "the log $log cannot be read"
+eval "$fields"
 if [ "$code" -ne 0 ] && [ -z "$failure" ]; then
   failure=$(grep -v '^[[:space:]]*$' "$work/stderr" | tail -n 1 || true)
 fi
