@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -272,5 +274,27 @@ func TestMentionInANewIssue(t *testing.T) {
 	}
 	if posts := g.posts(); len(posts) != 1 || posts[0].path != "/repos/acme/widgets/issues/12/comments" {
 		t.Errorf("posts: %v", posts)
+	}
+}
+
+// Flags in args reach gantry as they are: with --output-schema (issue 34's bounds), the
+// answer validated against the schema is the structured_output output, as JSON.
+func TestStructuredOutputPassesThrough(t *testing.T) {
+	help, _ := exec.Command(gantryBin, "--help").CombinedOutput()
+	if !strings.Contains(string(help), "--output-schema") {
+		t.Skip("this gantry has no --output-schema")
+	}
+	schema := filepath.Join(t.TempDir(), "verdict.json")
+	if err := os.WriteFile(schema, []byte(`{"type":"object","properties":{"verdict":{"enum":["ok","bad"]}},"required":["verdict"]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g := newFakeGitHub(t)
+	r := runStep(t, g, "workflow_dispatch", map[string]any{}, map[string]string{"prompt": "Judge the code.", "args": "--output-schema " + schema},
+		say(`{"verdict": "ok"}`))
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	if r.outputs["structured_output"] != `{"verdict":"ok"}` {
+		t.Errorf("outputs: %v", r.outputs)
 	}
 }

@@ -205,11 +205,13 @@ fi
 
 # The answer: the stream's last result line (none when gantry stopped before a turn),
 # and the session's id from any line that has one; lines that are not JSON are passed.
-result='' subtype='' failure='' session=''
+# With --output-schema in args, the result also holds the answer as JSON.
+result='' subtype='' failure='' session='' structured=''
 fields=$(jq -rRn '[inputs | fromjson? | select(type == "object")] as $events
   | ($events | map(select(.type == "result")) | last // {}) as $r
   | ($events | map(.session_id | select(type == "string" and length > 0)) | last // "") as $session
-  | @sh "result=\($r.result // "") subtype=\($r.subtype // "") failure=\($r.error // "") session=\($session)"' "$log") || die "the log $log cannot be read"
+  | @sh "result=\($r.result // "") subtype=\($r.subtype // "") failure=\($r.error // "") session=\($session)",
+    @sh "structured=\($r.structured_output | if . == null then "" else tojson end)"' "$log") || die "the log $log cannot be read"
 eval "$fields"
 if [ "$code" -ne 0 ] && [ -z "$failure" ]; then
   failure=$(grep -v '^[[:space:]]*$' "$work/stderr" | tail -n 1 || true)
@@ -217,6 +219,7 @@ fi
 
 output skipped false
 output result "$result"
+output structured_output "$structured"
 output session_id "$session"
 output exit_code "$code"
 output log "$log"
