@@ -59,7 +59,7 @@ func followsSchema(t *testing.T, rs *jsonschema.Resolved, out string) map[string
 // TestStreamJSONFollowsTheSchema runs print mode for real through turns that make
 // every event print mode can write without a person — text, thinking, a draft, a
 // call start to finish, a denial, a blocked program, a retry, a notice, a todo list,
-// a subagent's events, usage — and one run per outcome, and validates every line
+// a subagent's events, usage, a language server's diagnostics — and one run per outcome, and validates every line
 // against the schema in the repository, whose objects take no field it does not list.
 // (mode_changed and model_changed come only from a person's answer or command, in
 // the terminal UI, ACP or -i: printmode's TestEveryEventFollowsTheSchema has them.)
@@ -105,6 +105,18 @@ func TestStreamJSONFollowsTheSchema(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
 	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &res); err != nil || len(res["permission_denials"].([]any)) != 1 {
 		t.Errorf("the result's denials: %v (%v)", res["permission_denials"], err)
+	}
+
+	// An edit that breaks the build: the language server's diagnostics.
+	if testenv.Has(t, "gopls") {
+		mod := t.TempDir()
+		writeFiles(t, mod, map[string]string{"go.mod": "module m\n\ngo 1.22\n", "a.go": "package m\n\nfunc A() int { return 1 }\n"})
+		_, environ := fakeModel(t, call("e1", "edit_file", `{"path":"a.go","edits":[{"old":"return 1","new":"return \"one\""}]}`), say("Broken."))
+		r := gantry(t, mod, environ, "-p", "break it", "--permission-mode", "yolo", "--output-format", "stream-json")
+		followsSchema(t, rs, r.stdout)
+		if r.code != 0 || !strings.Contains(r.stdout, `"diagnostics":["a.go:3: error: cannot use`) {
+			t.Errorf("no diagnostics: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+		}
 	}
 
 	// Each outcome's result follows it too, in both formats.
