@@ -103,7 +103,7 @@ Flags:
   -i, --interactive               ask permission, ask_user questions and plan approval at the terminal
       --trust                     run this folder's .mcp.json servers, project hooks, Claude env and
                                   .gantry config without asking whether to trust it (this session);
-                                  --trust=false runs none of them without asking
+                                  in print mode --trust=false runs none of them without asking
       --refuse-questions          print mode without -i: refuse what would ask a person (the model
                                   is told, the run goes on) instead of ending with exit status 5
       --vibe                      vibe mode: the model may start background workers by tier
