@@ -61,6 +61,8 @@ func followsSchema(t *testing.T, rs *jsonschema.Resolved, out string) map[string
 // call start to finish, a denial, a blocked program, a retry, a notice, a todo list,
 // a subagent's events, usage, a language server's diagnostics — and one run per outcome, and validates every line
 // against the schema in the repository, whose objects take no field it does not list.
+// (error_store and error_cancelled need a full disk or a signal: printmode's test has
+// their results.)
 // (mode_changed and model_changed come only from a person's answer or command, in
 // the terminal UI, ACP or -i: printmode's TestEveryEventFollowsTheSchema has them.)
 func TestStreamJSONFollowsTheSchema(t *testing.T) {
@@ -128,6 +130,7 @@ func TestStreamJSONFollowsTheSchema(t *testing.T) {
 		{[]fakellm.Turn{{Status: 400}}, nil, "error_during_execution"},
 		{[]fakellm.Turn{call("r1", "read_file", `{"path":"y"}`)}, []string{"--max-turns", "1"}, "error_max_turns"},
 		{[]fakellm.Turn{{Parts: []fakellm.Part{fakellm.Text("No.")}, StopReason: "refusal"}}, nil, "error_blocked"},
+		{[]fakellm.Turn{{Parts: []fakellm.Part{fakellm.Text("A long answer, cut")}, StopReason: "max_tokens"}}, nil, "error_max_tokens"},
 		{[]fakellm.Turn{call("b1", "bash", `{"command":"touch z"}`)}, nil, "error_needs_person"},
 	} {
 		for _, format := range []string{"json", "stream-json"} {
