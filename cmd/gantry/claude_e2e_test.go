@@ -73,7 +73,7 @@ if os.path.basename(path) == ".env":
 		call("w2", "write_file", `{"path":"notes.txt","content":"written\n"}`),
 		say("Done."),
 	)
-	r := gantry(t, dir, environ, "-p", "go", "--permission-mode", "yolo", "--sandbox=false", "--output-format", "stream-json", "--trust")
+	r := gantry(t, dir, environ, "-p", "go", "--permission-mode", "yolo", "--sandbox=false", "--output-format", "stream-json", "--trust", "--refuse-questions")
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
@@ -133,8 +133,8 @@ if os.path.basename(path) == ".env":
 }
 
 // A hook's continue: false ends the turn and shows its stopReason; a
-// permissionDecision ask is asked even in yolo (refused in print mode, with no one
-// to ask); a systemMessage is shown.
+// permissionDecision ask is asked even in yolo (refused in print mode with
+// --refuse-questions, with no one to ask); a systemMessage is shown.
 func TestClaudeHookOutputs(t *testing.T) {
 	dir := t.TempDir()
 	os.Mkdir(filepath.Join(dir, ".git"), 0o755)
@@ -150,8 +150,8 @@ func TestClaudeHookOutputs(t *testing.T) {
 		call("n1", "bash", `{"command":"echo never > never"}`),
 		say("not reached"),
 	)
-	r := gantry(t, dir, environ, "-p", "go", "--permission-mode", "yolo", "--sandbox=false", "--trust")
-	if r.code != 1 || !strings.Contains(r.stderr, "the hook says enough") {
+	r := gantry(t, dir, environ, "-p", "go", "--permission-mode", "yolo", "--sandbox=false", "--trust", "--refuse-questions")
+	if r.code != exitBlocked || !strings.Contains(r.stderr, "the hook says enough") {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 	if !strings.Contains(r.stdout, "deploys are asked") || !strings.Contains(r.stdout, "stopping now") {

@@ -234,6 +234,8 @@ func TestNothingConfigured(t *testing.T) {
 	}
 }
 
+// With --refuse-questions, print mode refuses what it would ask to the model (naming
+// the flag that allows it) and goes on.
 func TestPrintModeRefusesWhatItWouldAsk(t *testing.T) {
 	srv := fakellm.New(
 		fakellm.Turn{Parts: []fakellm.Part{fakellm.ToolCall("b1", "bash", `{"command":"touch made-it"}`)}},
@@ -241,7 +243,7 @@ func TestPrintModeRefusesWhatItWouldAsk(t *testing.T) {
 	)
 	defer srv.Close()
 	dir := t.TempDir()
-	r := gantry(t, dir, env(t, "ANTHROPIC_BASE_URL="+srv.URL(), "ANTHROPIC_API_KEY=k"), "-p", "make a file", "--output-format", "json")
+	r := gantry(t, dir, env(t, "ANTHROPIC_BASE_URL="+srv.URL(), "ANTHROPIC_API_KEY=k"), "-p", "make a file", "--output-format", "json", "--refuse-questions")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -561,7 +563,7 @@ func TestRulesFileAndHooks(t *testing.T) {
 		fakellm.Turn{Parts: []fakellm.Part{fakellm.Text("done")}},
 	)
 	defer srv.Close()
-	r := gantry(t, dir, env(t, "ANTHROPIC_BASE_URL="+srv.URL(), "ANTHROPIC_API_KEY=k"), "-p", "go", "--output-format", "json", "--trust")
+	r := gantry(t, dir, env(t, "ANTHROPIC_BASE_URL="+srv.URL(), "ANTHROPIC_API_KEY=k"), "-p", "go", "--output-format", "json", "--trust", "--refuse-questions")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}

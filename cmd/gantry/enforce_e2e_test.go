@@ -32,7 +32,7 @@ func TestAcceptEditsRefusesProtectedPaths(t *testing.T) {
 	turns = append(turns, say("done"))
 	srv, environ := fakeModel(t, turns...)
 	environ = append(environ, "HOME="+home)
-	r := gantry(t, dir, environ, "-p", "write them", "--permission-mode", "accept-edits")
+	r := gantry(t, dir, environ, "-p", "write them", "--permission-mode", "accept-edits", "--refuse-questions")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}

@@ -33,6 +33,8 @@ type flags struct {
 	interactive        bool
 	vibe               bool
 	trust              bool
+	trustGiven         bool // --trust or --trust=false was given: the folder's trust is not asked
+	refuseQuestions    bool
 	prompt             string
 }
 
@@ -100,7 +102,10 @@ Flags:
   -C, --cwd DIR                   work in DIR instead of the current folder
   -i, --interactive               ask permission, ask_user questions and plan approval at the terminal
       --trust                     run this folder's .mcp.json servers, project hooks, Claude env and
-                                  .gantry config without asking whether to trust it (this session)
+                                  .gantry config without asking whether to trust it (this session);
+                                  in print mode --trust=false runs none of them without asking
+      --refuse-questions          print mode without -i: refuse what would ask a person (the model
+                                  is told, the run goes on) instead of ending with exit status 5
       --vibe                      vibe mode: the model may start background workers by tier
                                   (models.fast, models.good); /vibe in the terminal UI
   -h, --help                      this help
@@ -141,6 +146,7 @@ func parseFlags(args []string) (*flags, error) {
 	fs.BoolVar(&f.interactive, "i", false, "")
 	fs.BoolVar(&f.vibe, "vibe", false, "")
 	fs.BoolVar(&f.trust, "trust", false, "")
+	fs.BoolVar(&f.refuseQuestions, "refuse-questions", false, "")
 
 	words, err := parseArgs(fs, bareResume(args))
 	if err != nil {
@@ -149,6 +155,7 @@ func parseFlags(args []string) (*flags, error) {
 		}
 		return nil, flagError(err)
 	}
+	fs.Visit(func(fl *flag.Flag) { f.trustGiven = f.trustGiven || fl.Name == "trust" })
 	if f.maxTurns < 0 {
 		return nil, fmt.Errorf("--max-turns must be positive")
 	}

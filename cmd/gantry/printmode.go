@@ -49,7 +49,10 @@ func runPrint(f *flags) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 
-	var asker face.Asker = face.NoHuman{}
+	var asker face.Asker = &headless{} // a question ends the run (headless.go)
+	if f.refuseQuestions {
+		asker = face.NoHuman{} // a question is refused to the model, and the run goes on
+	}
 	var printer *printmode.Printer
 	if f.interactive {
 		tty, closeTTY, ok := printmode.OpenTerminal(func() { printer.Flush() })
@@ -67,7 +70,13 @@ func runPrint(f *flags) int {
 	a, err := app.New(opts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gantry:", sentence(err))
+		if isStoreErr(err) {
+			return exitStore
+		}
 		return exitCode(err)
+	}
+	if h, ok := asker.(*headless); ok && !f.trustGiven && !a.FolderTrust().Trusted() {
+		h.asked(trustQuestion(a.FolderTrust())) // before anything of the session runs
 	}
 	code := runPrompt(ctx, a, asker, &printer, format, prompt, resumeGC)
 	for _, w := range a.EndSession(app.EndOther) {
@@ -88,6 +97,14 @@ func runPrompt(ctx context.Context, a *app.App, asker face.Asker, printer **prin
 		Color: isTerminal(os.Stdout) && os.Getenv("NO_COLOR") == "",
 	})
 	p := *printer
+	h, _ := asker.(*headless)
+	if h != nil {
+		ctx = h.bind(ctx)
+		defer h.stop()
+		if need := h.question(); need != "" { // the folder's trust, asked before the run
+			return finishRun(p, face.TurnEnded{StopReason: "cancelled"}, need)
+		}
+	}
 	sink := func(e face.Event) {
 		if fromModel(e) {
 			resumeGC()
@@ -105,22 +122,18 @@ func runPrompt(ctx context.Context, a *app.App, asker face.Asker, printer **prin
 		p.Handle(face.Notice{Text: n})
 	}
 	end := a.Run(ctx, prompt, nil)
-	res := p.Finish(end)
-	switch {
-	case end.StopReason == "cancelled":
-		fmt.Fprintln(os.Stderr, "gantry: cancelled")
-		return 130
-	case end.StopReason != "end_turn" && end.Err != nil:
-		fmt.Fprintln(os.Stderr, "gantry:", sentence(end.Err))
-		return 1
-	case end.StopReason != "end_turn":
-		fmt.Fprintf(os.Stderr, "gantry: the model stopped early (%s)\n", res.StopReason)
-		return 1
-	case end.StoreErr != nil:
-		fmt.Fprintln(os.Stderr, "gantry: the session could not be stored:", sentence(end.StoreErr))
-		return 1
+	return finishRun(p, end, h.question())
+}
+
+// finishRun writes the run's result and its sentence on stderr, and returns its exit
+// status (runOutcome).
+func finishRun(p *printmode.Printer, end face.TurnEnded, need string) int {
+	code, o, say := runOutcome(end, need)
+	p.FinishAs(end, o)
+	if say != "" {
+		fmt.Fprintln(os.Stderr, "gantry:", say)
 	}
-	return 0
+	return code
 }
 
 // readPrompt is the prompt of print mode: the words given, and what is piped on

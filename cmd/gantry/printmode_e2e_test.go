@@ -242,7 +242,7 @@ func TestAlwaysRemembersTheCommandsSubcommand(t *testing.T) {
 
 // A full disk for the store, filled by the model's own command: the turn stops at
 // the record that cannot be written (the command's result), before the next model
-// request, and print mode exits 1 with one sentence naming the store and the cause.
+// request, and print mode exits 9 (exitStore) with one sentence naming the store and the cause.
 // The data folder is a tiny tmpfs of a mount namespace of the test's own (so it
 // runs without root; TestFullDiskStopsTheTurnAndContinueFinishes, as root, goes on
 // after the disk is freed).
@@ -278,8 +278,8 @@ func TestFullDiskForTheStore(t *testing.T) {
 	if len(srv.Requests()) != 1 || strings.Contains(out.String(), "The final answer.") {
 		t.Fatalf("the turn went on after its results could not be stored:\n%s\n%s", out.String(), errb.String())
 	}
-	if code != 1 {
-		t.Errorf("exit %d, want 1", code)
+	if code != exitStore {
+		t.Errorf("exit %d, want %d", code, exitStore)
 	}
 	lines := strings.Split(strings.TrimSpace(errb.String()), "\n")
 	if len(lines) != 1 || !strings.Contains(lines[0], "could not be written: the disk is full; the turn stopped there") {

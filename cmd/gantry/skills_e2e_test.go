@@ -73,7 +73,7 @@ Say "tidy" with echo, then read CHECKLIST.md beside this file.
 		call("r1", "read_file", `{"path":`+fmt.Sprintf("%q", filepath.Join(dir, ".claude/skills/tidy-folder/CHECKLIST.md"))+`}`),
 		say("tidied"))
 	e = append(e, "HOME="+home)
-	r := gantry(t, dir, e, "--permission-mode", "default", "--deny", "bash:echo tidy --secret.*", "-p", "tidy the folder")
+	r := gantry(t, dir, e, "--permission-mode", "default", "--deny", "bash:echo tidy --secret.*", "-p", "tidy the folder", "--refuse-questions")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}

@@ -63,7 +63,7 @@ func fill(t *testing.T, path string) {
 }
 
 // A disk that fills mid-run: the turn stops at the record that could not be
-// written — no call of that response runs — with one sentence and exit 1; freed,
+// written — no call of that response runs — with one sentence and exit 9 (exitStore); freed,
 // --continue finishes the plan with nothing lost and nothing run twice.
 func TestFullDiskStopsTheTurnAndContinueFinishes(t *testing.T) {
 	disk := smallDisk(t, 2<<20)
@@ -84,7 +84,7 @@ func TestFullDiskStopsTheTurnAndContinueFinishes(t *testing.T) {
 	common := []string{"--permission-mode", "yolo", "--sandbox=false"}
 
 	r := gantry(t, dir, environ, append([]string{"-p", "run the plan"}, common...)...)
-	if r.code != 1 {
+	if r.code != exitStore {
 		t.Fatalf("exit %d on a full disk\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")

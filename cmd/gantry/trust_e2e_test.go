@@ -44,14 +44,15 @@ func trustLines(out string) []string {
 	return lines
 }
 
-// In a folder not yet trusted, print mode runs neither its .mcp.json server, nor its
-// SessionStart hook, nor gives its env, and says so in one line naming --trust and
-// trustedFolders; with --trust all three run.
+// In a folder not yet trusted, print mode with --trust=false runs neither its .mcp.json
+// server, nor its SessionStart hook, nor gives its env, and says so in one line naming
+// --trust and trustedFolders; with --trust all three run (without either flag: exit 5,
+// TestHeadlessTrustQuestionExits5).
 func TestPrintModeUntrustedFolder(t *testing.T) {
 	dir := trustProject(t)
 	envCall := call("e1", "bash", `{"command":"echo \"env=[$GANTRY_TRUST_ENV]\""}`)
 	srv, environ := fakeModel(t, envCall, say("done"), envCall, say("done"))
-	r := gantry(t, dir, environ, "-p", "go", "--allow", "bash")
+	r := gantry(t, dir, environ, "-p", "go", "--allow", "bash", "--trust=false")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -122,7 +123,7 @@ func TestTrustKeptUntilAFileChanges(t *testing.T) {
 
 	os.Remove(filepath.Join(dir, "hook-ran"))
 	writeFiles(t, dir, map[string]string{".mcp.json": `{"mcpServers": {"marker": {"command": "sh", "args": ["-c", "touch changed-ran; exit 1"]}}}`})
-	r = gantry(t, dir, environ, "-p", "go")
+	r = gantry(t, dir, environ, "-p", "go", "--trust=false")
 	lines := trustLines(r.stdout + r.stderr)
 	if r.code != 0 || exists(dir, "changed-ran") || exists(dir, "hook-ran") || len(lines) != 1 || !strings.Contains(lines[0], "changed since it was trusted (.mcp.json)") {
 		t.Errorf("after a change: exit %d, server %v, hook %v, %q", r.code, exists(dir, "changed-ran"), exists(dir, "hook-ran"), lines)
@@ -142,7 +143,7 @@ func TestYoloCannotPlantCodeForTheNextSession(t *testing.T) {
 	settings, _ := json.Marshal(map[string]string{"path": ".claude/settings.json", "content": `{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "touch hook-ran"}]}]}}`})
 	turns := append([]fakellm.Turn{}, call("w1", "write_file", string(mcp)), call("w2", "write_file", string(settings)), say("done"))
 	srv, environ := fakeModel(t, append(turns, append([]fakellm.Turn{}, call("w1", "write_file", string(mcp)), call("w2", "write_file", string(settings)), say("done"), say("hello"))...)...)
-	r := gantry(t, dir, environ, "-p", "plant", "--permission-mode", "yolo")
+	r := gantry(t, dir, environ, "-p", "plant", "--permission-mode", "yolo", "--refuse-questions")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
@@ -160,7 +161,7 @@ func TestYoloCannotPlantCodeForTheNextSession(t *testing.T) {
 	if r.code != 0 || !exists(dir, ".mcp.json") || !exists(dir, ".claude/settings.json") {
 		t.Fatalf("the rules named did not allow them: exit %d: %s", r.code, r.stderr)
 	}
-	r = gantry(t, dir, environ, "-p", "hello")
+	r = gantry(t, dir, environ, "-p", "hello", "--trust=false")
 	if r.code != 0 || exists(dir, "server-ran") || exists(dir, "hook-ran") || len(trustLines(r.stdout+r.stderr)) != 1 {
 		t.Errorf("the next session: exit %d, server %v, hook %v: %s", r.code, exists(dir, "server-ran"), exists(dir, "hook-ran"), r.stderr)
 	}

@@ -231,7 +231,8 @@ func (a *Agent) permit(ctx context.Context, p *pending) bool {
 		return true
 	}
 	v := a.Gate.Check(call)
-	if p.askHook != "" && v.Decision != permission.Deny {
+	byHook := p.askHook != "" && v.Decision != permission.Deny
+	if byHook {
 		// A hook asked for the question: asked whatever the mode and the allow
 		// rules say (no "always": the hook asks each time).
 		v = permission.Verdict{Decision: permission.Ask, Reason: p.askHook}
@@ -256,7 +257,7 @@ func (a *Agent) permit(ctx context.Context, p *pending) bool {
 			"message": fmt.Sprintf("gantry needs your permission to use %s", call.Tool)})
 	}
 	req := face.PermissionRequest{CallID: p.block.ToolCallID, Call: p.call, Input: p.block.Input, Reason: v.Reason,
-		Always: a.Gate.Suggest(call)}
+		Always: a.Gate.Suggest(call), EveryMode: v.EveryMode || byHook, ByHook: byHook}
 	if !nobody && p.inv.Preview != nil {
 		req.Preview = p.inv.Preview(ctx)
 	}

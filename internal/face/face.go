@@ -230,6 +230,9 @@ type PermissionRequest struct {
 	Preview tool.Display
 	// Always is what an "always" answer remembers, to show before the person picks it.
 	Always permission.Grant
+	// EveryMode: no permission mode lets the call through without the question (a
+	// protected path); ByHook: a PreToolUse hook asked it, so no rule does either.
+	EveryMode, ByHook bool
 }
 
 // Answer is the person's answer to a permission request.

@@ -164,6 +164,7 @@ func (p *Printer) flushLocked() {
 type Result struct {
 	Type       string        `json:"type"`
 	Subtype    string        `json:"subtype"`
+	Version    string        `json:"schema_version"` // SchemaVersion (schema.go)
 	IsError    bool          `json:"is_error"`
 	Result     string        `json:"result"`
 	Error      string        `json:"error,omitempty"`
@@ -180,11 +181,15 @@ type Result struct {
 
 // Finish writes the end of the run: the JSON result object (json and stream-json) or a
 // closing newline (text). It returns the result for the caller's exit status.
-func (p *Printer) Finish(end face.TurnEnded) Result {
+func (p *Printer) Finish(end face.TurnEnded) Result { return p.FinishAs(end, Outcome{}) }
+
+// FinishAs is Finish with an outcome the face knows and the turn's end does not (a
+// question nobody could answer); an empty Outcome changes nothing.
+func (p *Printer) FinishAs(end face.TurnEnded, o Outcome) Result {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	r := Result{
-		Type: "result", Subtype: "success", Result: end.Text, StopReason: end.StopReason,
+		Type: "result", Subtype: "success", Version: SchemaVersion, Result: end.Text, StopReason: end.StopReason,
 		SessionID: p.sessionID, Model: p.model, Turns: end.Steps,
 		DurationMS: time.Since(p.start).Milliseconds(), Usage: p.usage.SessionUsage,
 		CostUSD: p.usage.SessionCost, Counters: end.Counters, Denials: p.denials,
@@ -206,6 +211,7 @@ func (p *Printer) Finish(end face.TurnEnded) Result {
 			r.Error = end.Err.Error()
 		}
 	}
+	o.apply(&r)
 	switch p.opts.Format {
 	case FormatText:
 		if !p.atLineEnd {
@@ -217,16 +223,4 @@ func (p *Printer) Finish(end face.TurnEnded) Result {
 	}
 	p.flushLocked()
 	return r
-}
-
-// Subtype is the result's subtype for a turn that stopped for reason (not end_turn),
-// in Claude Code's words where it has them.
-func Subtype(reason string) string {
-	switch reason {
-	case "error", "":
-		return "error_during_execution"
-	case "max_turns":
-		return "error_max_turns"
-	}
-	return "error_" + reason
 }

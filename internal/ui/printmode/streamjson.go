@@ -29,7 +29,7 @@ func eventObject(e face.Event) map[string]any {
 		if tools == nil {
 			tools = []string{}
 		}
-		return map[string]any{"type": "system", "subtype": "init", "session_id": e.SessionID, "model": e.Model, "cwd": e.Cwd,
+		return map[string]any{"type": "system", "subtype": "init", "schema_version": SchemaVersion, "session_id": e.SessionID, "model": e.Model, "cwd": e.Cwd,
 			"tools": tools, "permission_mode": string(e.Mode), "provider": e.Provider, "resumed": e.Resumed}
 	case face.ModeChanged:
 		return map[string]any{"type": "mode_changed", "mode": string(e.Mode), "previous": string(e.Previous)}
