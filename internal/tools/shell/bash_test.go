@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -170,6 +171,24 @@ func TestBashEnvironment(t *testing.T) {
 	res := bash(t, t.TempDir(), map[string]any{"command": `echo "$GANTRY_INHERITED $GANTRY $PAGER $GIT_PAGER $TERM"`})
 	if want := "yes 1 cat cat dumb"; res.Text != want {
 		t.Fatalf("got %q, want %q", res.Text, want)
+	}
+}
+
+// gantry's keys to the model are not a command's: a prompt injected into a file cannot
+// have one printed. The session's own environment still gives one where it is set.
+func TestBashDoesNotInheritGantrysKeys(t *testing.T) {
+	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-secret")
+	t.Setenv("OPENAI_API_KEY", "sk-secret")
+	t.Setenv("GANTRY_MCP_TOKEN", "tok")
+	t.Setenv("GANTRY_INHERITED", "yes")
+	cmd := map[string]any{"command": `echo "${ANTHROPIC_API_KEY:-none} ${OPENAI_API_KEY:-none} ${GANTRY_MCP_TOKEN:-none} $GANTRY_INHERITED"`}
+	if res := bash(t, t.TempDir(), cmd); res.Text != "none none none yes" {
+		t.Fatalf("got %q, want the keys left out", res.Text)
+	}
+	pol := &contain.Policy{Env: func() []string { return []string{"OPENAI_API_KEY=from-settings"} }}
+	res := call(t, context.Background(), toolNamed(t, Options{Policy: pol}, "bash"), tool.Env{Cwd: t.TempDir()}, cmd)
+	if res.Text != "none from-settings none yes" {
+		t.Fatalf("got %q, want the session's own OPENAI_API_KEY", res.Text)
 	}
 }
 

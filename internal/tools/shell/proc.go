@@ -2,6 +2,7 @@ package shell
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/contain"
@@ -28,13 +29,28 @@ var extraEnv = []string{
 	"GIT_TERMINAL_PROMPT=0",
 }
 
+// credentials are the variables of gantry's own environment that hold its keys to the
+// model and its MCP server: a command the model runs does not inherit them, so that a
+// prompt injected through a file or a pull request cannot have a command print them.
+// The session's environment (Options.Policy's Env: config.yaml's and Claude settings'
+// env) still sets them where a person wants commands to have one.
+var credentials = []string{
+	"ANTHROPIC_API_KEY",
+	"ANTHROPIC_AUTH_TOKEN",
+	"OPENAI_API_KEY",
+	"GANTRY_MCP_TOKEN",
+}
+
+// isCredential reports whether name is one of credentials.
+func isCredential(name string) bool { return slices.Contains(credentials, name) }
+
 // newProcess prepares `bash -c script` in dir with the session's environment and
 // extraEnv added, contained: the first process of a PID namespace of its own, so that
 // nothing it starts outlives it, in a process group of its own either way, every
 // program it runs checked by judge when there is one (see package contain).
 func newProcess(script, dir string, g guard) *contain.Process {
 	pinned := &contain.Policy{Judge: g.judge, Sandbox: func() *contain.Sandbox { return g.sandbox }}
-	return pinned.Process(contain.Spec{Script: script, Dir: dir, Env: append(append([]string(nil), g.env...), extraEnv...)})
+	return pinned.Process(contain.Spec{Script: script, Dir: dir, Env: append(append([]string(nil), g.env...), extraEnv...), DropEnv: isCredential})
 }
 
 // guard is how a command runs: the exec supervisor's judge and the sandbox (each may
