@@ -32,8 +32,8 @@ var extraEnv = []string{
 // credentials are the variables of gantry's own environment that hold its keys to the
 // model and its MCP server: a command the model runs does not inherit them, so that a
 // prompt injected through a file or a pull request cannot have a command print them.
-// The session's environment (Options.Policy's Env: config.yaml's and Claude settings'
-// env) still sets them where a person wants commands to have one.
+// The session's environment (Options.Policy's Env: Claude Code settings' env, what a
+// SessionStart hook exports) still sets them where a person wants commands to have one.
 var credentials = []string{
 	"ANTHROPIC_API_KEY",
 	"ANTHROPIC_AUTH_TOKEN",
