@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# The entry script of the gantry Indexed Job (deploy/k8s/README.md): runs task number
+# $JOB_COMPLETION_INDEX of the tasks ConfigMap with gantry in print mode, and leaves its
+# results where the Job collects them. It needs only bash, coreutils, sed, grep and git
+# (the image's), no jq.
+#
+# A task is a set of files in $GANTRY_TASKS_DIR, named after its index N:
+#   N.prompt  the prompt (required), given to gantry on stdin;
+#   N.repo    a git URL to clone and work in (optional: without it the task works in an
+#             empty folder);
+#   N.ref     the branch or tag to clone (optional);
+#   N.flags   more gantry flags for this task alone, split on white space (optional).
+#
+# The environment (each optional but JOB_COMPLETION_INDEX):
+#   JOB_COMPLETION_INDEX   the task's index (Kubernetes sets it in an Indexed Job);
+#   GANTRY_TASKS_DIR       where the tasks ConfigMap is mounted (default /tasks);
+#   GANTRY_RESULTS_DIR     where results go (default /results);
+#   GANTRY_WORK_DIR        where the task's project is made (default /work): N/ under it;
+#   GANTRY_EXTRA_FLAGS     gantry flags for every task, split on white space, with {index}
+#                          replaced by the index: for the bounds of a build that has them,
+#                          e.g. "--permission-mode yolo --max-cost 2 --max-duration 20m
+#                          --session-dir /results/sessions/{index}". A value cannot hold a
+#                          space; put such settings in the project's .gantry/config.yaml;
+#   GANTRY_TERMINATION_LOG the file Kubernetes reads as the container's termination
+#                          message (default /dev/termination-log): the summary is written
+#                          there too when it exists.
+#
+# What it leaves, for index N:
+#   stdout                    gantry's stream-json events, one JSON object a line;
+#   stderr                    gantry's diagnostics (and this script's), not JSON;
+#   $GANTRY_RESULTS_DIR/N.jsonl   the same events;
+#   $GANTRY_RESULTS_DIR/N.stderr  the same diagnostics;
+#   $GANTRY_RESULTS_DIR/N.json    a one-line summary: index, exit code, session id, cost,
+#                                 duration, turns and outcome, from the final result event.
+#
+# Its exit status is gantry's (README "Exit status": 0 success, 1 error, 2 usage, 3 max
+# turns, …, 130 interrupted), or its own when gantry never ran:
+#   66  there is no task N (no N.prompt);
+#   75  the repository could not be cloned (worth a retry).
+set -uo pipefail
+
+index="${JOB_COMPLETION_INDEX:?JOB_COMPLETION_INDEX is not set: run this script in an Indexed Job}"
+tasks="${GANTRY_TASKS_DIR:-/tasks}"
+results="${GANTRY_RESULTS_DIR:-/results}"
+work="${GANTRY_WORK_DIR:-/work}"
+termlog="${GANTRY_TERMINATION_LOG:-/dev/termination-log}"
+
+started="$(date -u +%Y-%m-%dT%H:%M:%S.%3NZ)"
+repo=""
+code=0
+note=""
+
+# summary writes N.json (and the termination message) from the stream's last result
+# event, and exits with the task's status. Every string put in it is made safe for JSON
+# first: the result event's own strings have no quotes or backslashes once its escapes
+# are blanked out.
+summary() {
+  local stream="$results/$index.jsonl" line="" session="" cost="null" duration="null" turns="null" subtype="" is_error="null"
+  if [ -s "$stream" ]; then
+    # Blank every escape (\" \\ \n \u…) so that each remaining quote delimits a string;
+    # then "key": matches only a real key, and the first match is the top level's (the
+    # result event names its own fields before any nested tool input).
+    line="$(grep '^{"type":"result"' "$stream" | tail -n 1 | sed -E 's/\\./__/g')"
+  fi
+  if [ -n "$line" ]; then
+    session="$(field_string "$line" session_id)"
+    subtype="$(field_string "$line" subtype)"
+    cost="$(field_number "$line" total_cost_usd)"
+    duration="$(field_number "$line" duration_ms)"
+    turns="$(field_number "$line" num_turns)"
+    is_error="$(printf '%s' "$line" | grep -oE '"is_error":(true|false)' | head -n 1 | cut -d: -f2)"
+    : "${is_error:=null}"
+  elif [ -z "$note" ]; then
+    note="gantry printed no result event"
+  fi
+  local finished
+  finished="$(date -u +%Y-%m-%dT%H:%M:%S.%3NZ)"
+  local json
+  json="$(printf '{"index":%s,"exit_code":%s,"session_id":%s,"total_cost_usd":%s,"duration_ms":%s,"num_turns":%s,"subtype":%s,"is_error":%s,"repo":%s,"started_at":"%s","finished_at":"%s","note":%s}' \
+    "$index" "$code" "$(json_string "$session")" "$cost" "$duration" "$turns" "$(json_string "$subtype")" \
+    "$is_error" "$(json_string "$repo")" "$started" "$finished" "$(json_string "$note")")"
+  printf '%s\n' "$json" >"$results/$index.json.tmp" && mv "$results/$index.json.tmp" "$results/$index.json"
+  if [ -f "$termlog" ] && [ -w "$termlog" ]; then
+    printf '%s\n' "$json" >"$termlog"
+  fi
+  exit "$code"
+}
+
+# field_string prints the string value of key in the blanked line ("" when absent).
+field_string() {
+  printf '%s' "$1" | grep -oE "\"$2\":\"[^\"]*\"" | head -n 1 | sed -E "s/^\"$2\":\"(.*)\"\$/\\1/"
+}
+
+# field_number prints the number value of key in the blanked line (null when absent).
+field_number() {
+  local v
+  v="$(printf '%s' "$1" | grep -oE "\"$2\":-?[0-9][0-9.eE+-]*" | head -n 1 | cut -d: -f2)"
+  printf '%s' "${v:-null}"
+}
+
+# json_string quotes s as a JSON string, or prints null for an empty one. Backslashes,
+# quotes and control characters are dropped rather than escaped: the values are ids,
+# names, URLs and this script's notes.
+json_string() {
+  if [ -z "$1" ]; then
+    printf 'null'
+    return
+  fi
+  printf '"%s"' "$(printf '%s' "$1" | tr -d '\\"\000-\037')"
+}
+
+fail() { # fail CODE MESSAGE: this script's own failure, before or instead of gantry
+  code="$1"
+  note="$2"
+  printf 'task.sh: %s\n' "$note" >&2
+  printf '%s\n' "$note" >>"$results/$index.stderr"
+  summary
+}
+
+if ! mkdir -p "$results"; then
+  echo "task.sh: cannot make the results folder $results" >&2
+  exit 1
+fi
+: >"$results/$index.stderr"
+rm -f "$results/$index.jsonl" "$results/$index.json"
+
+prompt="$tasks/$index.prompt"
+[ -s "$prompt" ] || fail 66 "there is no task $index: $prompt is missing or empty"
+[ -f "$tasks/$index.repo" ] && repo="$(tr -d '[:space:]' <"$tasks/$index.repo")"
+
+dir="$work/$index"
+if [ -n "$repo" ]; then
+  ref=""
+  [ -f "$tasks/$index.ref" ] && ref="$(tr -d '[:space:]' <"$tasks/$index.ref")"
+  rm -rf "$dir"
+  clone=(git clone --quiet --depth 1)
+  [ -n "$ref" ] && clone+=(--branch "$ref")
+  if ! "${clone[@]}" -- "$repo" "$dir" 2>>"$results/$index.stderr"; then
+    fail 75 "cannot clone $repo${ref:+ at $ref} (see $index.stderr)"
+  fi
+else
+  mkdir -p "$dir" || fail 1 "cannot make the work folder $dir"
+fi
+
+# The flags: the Job's for every task, then the task's own.
+extra="${GANTRY_EXTRA_FLAGS:-}"
+extra="${extra//\{index\}/$index}"
+read -r -a flags <<<"$extra"
+if [ -f "$tasks/$index.flags" ]; then
+  read -r -a own <<<"$(tr '\n' ' ' <"$tasks/$index.flags")"
+  flags+=("${own[@]}")
+fi
+
+# gantry writes into two pipes that tee copies to stdout/stderr and to the results
+# folder; gantry runs in the background so that a SIGTERM (a deleted pod, the Job's
+# deadline) reaches it: bash as a container's PID 1 would otherwise ignore it.
+fifos="$(mktemp -d)" || fail 1 "cannot make a temporary folder"
+mkfifo "$fifos/out" "$fifos/err" || fail 1 "cannot make pipes in $fifos"
+tee "$results/$index.jsonl" <"$fifos/out" &
+tee_out=$!
+tee -a "$results/$index.stderr" <"$fifos/err" >&2 &
+tee_err=$!
+(cd "$dir" && exec gantry -p --output-format stream-json "${flags[@]}" <"$prompt") >"$fifos/out" 2>"$fifos/err" &
+pid=$!
+trap 'kill -TERM "$pid" 2>/dev/null' TERM INT HUP
+while :; do
+  wait "$pid"
+  code=$?
+  kill -0 "$pid" 2>/dev/null || break # gone: code is its status; else a signal woke the wait
+done
+trap - TERM INT HUP
+wait "$tee_out" "$tee_err"
+rm -rf "$fifos"
+summary
