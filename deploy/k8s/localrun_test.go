@@ -199,15 +199,16 @@ func TestTwentyTasksThroughTheEntryScript(t *testing.T) {
 	wg.Wait() // each run is bounded by runTask's own deadline
 	wall := time.Since(start)
 
-	var startups, repoStartups []time.Duration
+	var startups, repoStartups, outside []time.Duration
 	var rss []int64
 	for i, r := range runs {
 		if r.err != nil {
 			t.Fatalf("task %d: %v", i, r.err)
 		}
-		checkTask(t, i, r, root)
+		inside := checkTask(t, i, r, root)
 		if i != taskNoClone && i != taskFailing {
 			rss = append(rss, r.maxRSSKB)
+			outside = append(outside, r.wall-inside)
 			if noRepo(i) {
 				startups = append(startups, r.startup)
 			} else {
@@ -242,9 +243,10 @@ func TestTwentyTasksThroughTheEntryScript(t *testing.T) {
 		t.Errorf("collect.sh row %d: %q", taskMaxTurns, lines[1+taskMaxTurns])
 	}
 	t.Logf("collect.sh:\n%s", out.String())
-	t.Logf("%d tasks, %d at a time: %v in all; start-up to the first event %v (empty folder) and %v (with a clone), median; peak RSS %d–%d KiB, median %d KiB",
+	t.Logf("%d tasks, %d at a time: %v in all; start-up to the first event %v (empty folder) and %v (with a clone), "+
+		"time outside gantry's own duration_ms %v, median; peak RSS %d–%d KiB, median %d KiB",
 		localTasks, localWorkers, wall.Round(time.Millisecond), median(startups).Round(time.Millisecond),
-		median(repoStartups).Round(time.Millisecond), slices.Min(rss), slices.Max(rss), median(rss))
+		median(repoStartups).Round(time.Millisecond), median(outside).Round(time.Millisecond), slices.Min(rss), slices.Max(rss), median(rss))
 }
 
 // mountConfigMap writes cm as YAML, decodes it back strictly as the API server would,
@@ -351,25 +353,26 @@ func runTask(script, root string, i int, environ []string) run {
 	return r
 }
 
-// checkTask checks what task i left: its summary, its stream, its project.
-func checkTask(t *testing.T, i int, r run, root string) {
+// checkTask checks what task i left: its summary, its stream, its project. It returns
+// the task's duration_ms as gantry measured it (0 without one).
+func checkTask(t *testing.T, i int, r run, root string) (inside time.Duration) {
 	t.Helper()
 	if !wantExit(i, r.code) {
 		t.Errorf("task %d: exit %d\nstderr:\n%s\nstdout:\n%s", i, r.code, r.stderr, r.stdout)
-		return
+		return inside
 	}
 	results := filepath.Join(root, "results")
 	raw, err := os.ReadFile(filepath.Join(results, fmt.Sprintf("%d.json", i)))
 	if err != nil {
 		t.Errorf("task %d: %v", i, err)
-		return
+		return inside
 	}
 	var s summary
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&s); err != nil {
 		t.Errorf("task %d: %s: %v", i, raw, err)
-		return
+		return inside
 	}
 	if term, _ := os.ReadFile(filepath.Join(root, "pods", strconv.Itoa(i), "termination-log")); !bytes.Equal(term, raw) {
 		t.Errorf("task %d: the termination message %q is not the summary %q", i, term, raw)
@@ -382,7 +385,7 @@ func checkTask(t *testing.T, i int, r run, root string) {
 		if s.SessionID != nil || s.Note == nil || !strings.Contains(*s.Note, "cannot clone") || len(r.stdout) != 0 || err == nil {
 			t.Errorf("task %d (no repository): summary %s, stdout %q, stream file: %v", i, raw, r.stdout, err)
 		}
-		return
+		return inside
 	}
 	if !bytes.Equal(stream, r.stdout) || len(stream) == 0 {
 		t.Errorf("task %d: the stream file (%d bytes) is not what stdout had (%d bytes)", i, len(stream), len(r.stdout))
@@ -406,19 +409,20 @@ func checkTask(t *testing.T, i int, r run, root string) {
 	}
 	if s.Subtype == nil || s.IsError == nil || s.DurationMS == nil || s.NumTurns == nil || s.Cost == nil {
 		t.Errorf("task %d: summary lacks the result's fields: %s", i, raw)
-		return
+		return inside
 	}
+	inside = time.Duration(*s.DurationMS) * time.Millisecond
 	switch i {
 	case taskFailing:
 		if !*s.IsError || *s.Subtype == "success" {
 			t.Errorf("task %d: summary %s for a refused request", i, raw)
 		}
-		return
+		return inside
 	case taskMaxTurns:
 		if !*s.IsError || *s.Subtype != "error_max_turns" || *s.NumTurns != 1 {
 			t.Errorf("task %d: summary %s, want error_max_turns after one turn", i, raw)
 		}
-		return
+		return inside
 	}
 	turns := 3
 	if noRepo(i) {
@@ -432,7 +436,7 @@ func checkTask(t *testing.T, i int, r run, root string) {
 		if got, _ := os.ReadFile(filepath.Join(dir, "out.txt")); string(got) != fmt.Sprintf("task %d\n", i) {
 			t.Errorf("task %d: out.txt is %q", i, got)
 		}
-		return
+		return inside
 	}
 	want := fmt.Sprintf("status: done by task %d\n", i)
 	if i == taskOnBranch {
@@ -441,6 +445,7 @@ func checkTask(t *testing.T, i int, r run, root string) {
 	if got, _ := os.ReadFile(filepath.Join(dir, "notes.txt")); string(got) != want {
 		t.Errorf("task %d: notes.txt is %q, want %q", i, got, want)
 	}
+	return inside
 }
 
 func median[T int64 | time.Duration](xs []T) T {

@@ -23,7 +23,10 @@
 #                          space; put such settings in the project's .gantry/config.yaml;
 #   GANTRY_TERMINATION_LOG the file Kubernetes reads as the container's termination
 #                          message (default /dev/termination-log): the summary is written
-#                          there too when it exists.
+#                          there too when it exists;
+#   GANTRY_DOCTOR          when not empty, `gantry doctor` runs in the task's folder first,
+#                          its lines on stderr prefixed "gantry doctor: " (which sandbox
+#                          the pod allows, and why).
 #
 # What it leaves, for index N:
 #   stdout                    gantry's stream-json events, one JSON object a line;
@@ -140,6 +143,10 @@ if [ -n "$repo" ]; then
   fi
 else
   mkdir -p "$dir" || fail 1 "cannot make the work folder $dir"
+fi
+
+if [ -n "${GANTRY_DOCTOR:-}" ]; then
+  (cd "$dir" && gantry doctor 2>&1) | sed 's/^/gantry doctor: /' | tee -a "$results/$index.stderr" >&2
 fi
 
 # The flags: the Job's for every task, then the task's own.
