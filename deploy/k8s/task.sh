@@ -62,8 +62,9 @@ summary() {
   if [ -s "$stream" ]; then
     # Blank every escape (\" \\ \n \u…) so that each remaining quote delimits a string;
     # then "key": matches only a real key, and the first match is the top level's (the
-    # result event names its own fields before any nested tool input).
-    line="$(grep '^{"type":"result"' "$stream" | tail -n 1 | sed -E 's/\\./__/g')"
+    # result event names its own fields before any nested tool input). The result is
+    # the stream's last event.
+    line="$(sed -E 's/\\./__/g' "$stream" | grep '"type":"result"' | tail -n 1)"
   fi
   if [ -n "$line" ]; then
     session="$(field_string "$line" session_id)"
