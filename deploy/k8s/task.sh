@@ -9,7 +9,8 @@
 #   N.repo    a git URL to clone and work in (optional: without it the task works in an
 #             empty folder);
 #   N.ref     the branch or tag to clone (optional);
-#   N.flags   more gantry flags for this task alone, split on white space (optional).
+#   N.flags   more gantry flags for this task alone, split on white space, {index}
+#             replaced as in GANTRY_EXTRA_FLAGS (optional).
 #
 # The environment (each optional but JOB_COMPLETION_INDEX):
 #   JOB_COMPLETION_INDEX   the task's index (Kubernetes sets it in an Indexed Job);
@@ -43,6 +44,10 @@
 set -uo pipefail
 
 index="${JOB_COMPLETION_INDEX:?JOB_COMPLETION_INDEX is not set: run this script in an Indexed Job}"
+if ! [[ $index =~ ^[0-9]+$ ]]; then
+  echo "task.sh: JOB_COMPLETION_INDEX is $index, not a number" >&2
+  exit 66
+fi
 tasks="${GANTRY_TASKS_DIR:-/tasks}"
 results="${GANTRY_RESULTS_DIR:-/results}"
 work="${GANTRY_WORK_DIR:-/work}"
@@ -150,14 +155,13 @@ if [ -n "${GANTRY_DOCTOR:-}" ]; then
   (cd "$dir" && gantry doctor 2>&1) | sed 's/^/gantry doctor: /' | tee -a "$results/$index.stderr" >&2
 fi
 
-# The flags: the Job's for every task, then the task's own.
+# The flags: the Job's for every task, then the task's own; {index} is the index.
 extra="${GANTRY_EXTRA_FLAGS:-}"
+if [ -f "$tasks/$index.flags" ]; then
+  extra="$extra $(tr '\n' ' ' <"$tasks/$index.flags")"
+fi
 extra="${extra//\{index\}/$index}"
 read -r -a flags <<<"$extra"
-if [ -f "$tasks/$index.flags" ]; then
-  read -r -a own <<<"$(tr '\n' ' ' <"$tasks/$index.flags")"
-  flags+=("${own[@]}")
-fi
 
 # gantry writes into two pipes that tee copies to stdout/stderr and to the results
 # folder; gantry runs in the background so that a SIGTERM (a deleted pod, the Job's
