@@ -106,6 +106,7 @@ type run struct {
 	code     int
 	stdout   []byte
 	startup  time.Duration // from the start to the first event on stdout
+	lastLine time.Duration // from the start to the last event (the result)
 	wall     time.Duration
 	maxRSSKB int64 // the largest process of the task: bash, git, gantry or its commands
 	stderr   string
@@ -199,7 +200,7 @@ func TestTwentyTasksThroughTheEntryScript(t *testing.T) {
 	wg.Wait() // each run is bounded by runTask's own deadline
 	wall := time.Since(start)
 
-	var startups, repoStartups, outside []time.Duration
+	var startups, repoStartups, outside, ending []time.Duration
 	var rss []int64
 	for i, r := range runs {
 		if r.err != nil {
@@ -209,6 +210,7 @@ func TestTwentyTasksThroughTheEntryScript(t *testing.T) {
 		if i != taskNoClone && i != taskFailing {
 			rss = append(rss, r.maxRSSKB)
 			outside = append(outside, r.wall-inside)
+			ending = append(ending, r.wall-r.lastLine)
 			if noRepo(i) {
 				startups = append(startups, r.startup)
 			} else {
@@ -244,9 +246,10 @@ func TestTwentyTasksThroughTheEntryScript(t *testing.T) {
 	}
 	t.Logf("collect.sh:\n%s", out.String())
 	t.Logf("%d tasks, %d at a time: %v in all; start-up to the first event %v (empty folder) and %v (with a clone), "+
-		"time outside gantry's own duration_ms %v, median; peak RSS %d–%d KiB, median %d KiB",
+		"time outside gantry's own duration_ms %v, from the result event to the exit %v, median; peak RSS %d–%d KiB, median %d KiB",
 		localTasks, localWorkers, wall.Round(time.Millisecond), median(startups).Round(time.Millisecond),
-		median(repoStartups).Round(time.Millisecond), median(outside).Round(time.Millisecond), slices.Min(rss), slices.Max(rss), median(rss))
+		median(repoStartups).Round(time.Millisecond), median(outside).Round(time.Millisecond), median(ending).Round(time.Millisecond),
+		slices.Min(rss), slices.Max(rss), median(rss))
 }
 
 // mountConfigMap writes cm as YAML, decodes it back strictly as the API server would,
@@ -329,6 +332,9 @@ func runTask(script, root string, i int, environ []string) run {
 		line, err := br.ReadBytes('\n')
 		if len(line) > 0 && r.stdout == nil {
 			r.startup = time.Since(start)
+		}
+		if len(line) > 0 {
+			r.lastLine = time.Since(start)
 		}
 		r.stdout = append(r.stdout, line...)
 		if err == io.EOF {

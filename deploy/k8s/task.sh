@@ -59,11 +59,10 @@ code=0
 note=""
 
 # summary writes N.json (and the termination message) from the stream's last result
-# event, and exits with the task's status. Every string put in it is made safe for JSON
-# first: the result event's own strings have no quotes or backslashes once its escapes
-# are blanked out.
+# event, and exits with the task's status. It runs few processes: the fields are read
+# with bash's own regular expressions.
 summary() {
-  local stream="$results/$index.jsonl" line="" session="" cost="null" duration="null" turns="null" subtype="" is_error="null"
+  local stream="$results/$index.jsonl" line="" session="" cost=null duration=null turns=null subtype="" is_error=null
   if [ -s "$stream" ]; then
     # Blank every escape (\" \\ \n \u…) so that each remaining quote delimits a string;
     # then "key": matches only a real key, and the first match is the top level's (the
@@ -72,22 +71,27 @@ summary() {
     line="$(sed -E 's/\\./__/g' "$stream" | grep '"type":"result"' | tail -n 1)"
   fi
   if [ -n "$line" ]; then
-    session="$(field_string "$line" session_id)"
-    subtype="$(field_string "$line" subtype)"
-    cost="$(field_number "$line" total_cost_usd)"
-    duration="$(field_number "$line" duration_ms)"
-    turns="$(field_number "$line" num_turns)"
-    is_error="$(printf '%s' "$line" | grep -oE '"is_error":(true|false)' | head -n 1 | cut -d: -f2)"
-    : "${is_error:=null}"
+    field_string session_id && session="$REPLY"
+    field_string subtype && subtype="$REPLY"
+    field_value total_cost_usd && cost="$REPLY"
+    field_value duration_ms && duration="$REPLY"
+    field_value num_turns && turns="$REPLY"
+    field_value is_error && is_error="$REPLY"
   elif [ -z "$note" ]; then
     note="gantry printed no result event"
   fi
-  local finished
+  local finished json qrepo qnote
   finished="$(date -u +%Y-%m-%dT%H:%M:%S.%3NZ)"
-  local json
-  json="$(printf '{"index":%s,"exit_code":%s,"session_id":%s,"total_cost_usd":%s,"duration_ms":%s,"num_turns":%s,"subtype":%s,"is_error":%s,"repo":%s,"started_at":"%s","finished_at":"%s","note":%s}' \
-    "$index" "$code" "$(json_string "$session")" "$cost" "$duration" "$turns" "$(json_string "$subtype")" \
-    "$is_error" "$(json_string "$repo")" "$started" "$finished" "$(json_string "$note")")"
+  json_string "$session"
+  session="$REPLY"
+  json_string "$subtype"
+  subtype="$REPLY"
+  json_string "$repo"
+  qrepo="$REPLY"
+  json_string "$note"
+  qnote="$REPLY"
+  printf -v json '{"index":%s,"exit_code":%s,"session_id":%s,"total_cost_usd":%s,"duration_ms":%s,"num_turns":%s,"subtype":%s,"is_error":%s,"repo":%s,"started_at":"%s","finished_at":"%s","note":%s}' \
+    "$index" "$code" "$session" "$cost" "$duration" "$turns" "$subtype" "$is_error" "$qrepo" "$started" "$finished" "$qnote"
   printf '%s\n' "$json" >"$results/$index.json.tmp" && mv "$results/$index.json.tmp" "$results/$index.json"
   if [ -f "$termlog" ] && [ -w "$termlog" ]; then
     printf '%s\n' "$json" >"$termlog"
@@ -95,27 +99,30 @@ summary() {
   exit "$code"
 }
 
-# field_string prints the string value of key in the blanked line ("" when absent).
+# field_string sets REPLY to the string value of key $1 in the blanked $line, and
+# fails when there is none.
 field_string() {
-  printf '%s' "$1" | grep -oE "\"$2\":\"[^\"]*\"" | head -n 1 | sed -E "s/^\"$2\":\"(.*)\"\$/\\1/"
+  local re="\"$1\":\"([^\"]*)\""
+  [[ $line =~ $re ]] && REPLY="${BASH_REMATCH[1]}"
 }
 
-# field_number prints the number value of key in the blanked line (null when absent).
-field_number() {
-  local v
-  v="$(printf '%s' "$1" | grep -oE "\"$2\":-?[0-9][0-9.eE+-]*" | head -n 1 | cut -d: -f2)"
-  printf '%s' "${v:-null}"
+# field_value sets REPLY to the number, true or false of key $1 in the blanked $line,
+# and fails when there is none.
+field_value() {
+  local re="\"$1\":(-?[0-9][0-9.eE+-]*|true|false)"
+  [[ $line =~ $re ]] && REPLY="${BASH_REMATCH[1]}"
 }
 
-# json_string quotes s as a JSON string, or prints null for an empty one. Backslashes,
-# quotes and control characters are dropped rather than escaped: the values are ids,
-# names, URLs and this script's notes.
+# json_string sets REPLY to $1 quoted as a JSON string, or to null for an empty one.
+# Backslashes, quotes and control characters are dropped rather than escaped: the values
+# are ids, names, URLs and this script's notes.
 json_string() {
   if [ -z "$1" ]; then
-    printf 'null'
+    REPLY=null
     return
   fi
-  printf '"%s"' "$(printf '%s' "$1" | tr -d '\\"\000-\037')"
+  local s="${1//[\\\"]/}"
+  REPLY="\"${s//[[:cntrl:]]/}\""
 }
 
 fail() { # fail CODE MESSAGE: this script's own failure, before or instead of gantry
