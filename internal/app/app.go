@@ -210,6 +210,7 @@ func New(opts Options) (_ *App, err error) {
 	a.envDir = filepath.Join(filepath.Dir(StorePath(a.opts)), "session-env", a.sess.ID())
 	a.judge = execJudge(a.gate)
 	a.sandbox = newSandboxer(cfg, opts.Sandbox, a.gate)
+	a.sandbox.store = filepath.Dir(StorePath(a.opts))
 	a.policy = newPolicy(cfg, opts, a.judge, a.sandbox, a.gate, a.env.get)
 	a.hooks = hook.NewRunner(cfg.Hooks, hook.Base{SessionID: a.sess.ID(), Cwd: opts.Cwd,
 		PermissionMode: func() string { return string(a.gate.Mode()) }, Policy: a.policy,
