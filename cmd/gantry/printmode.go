@@ -48,6 +48,8 @@ func runPrint(f *flags) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
+	ctx, stopBounds := f.limits.bind(ctx) // --max-duration, --max-cost (bounds.go)
+	defer stopBounds()
 
 	var asker face.Asker = face.NoHuman{}
 	var printer *printmode.Printer
@@ -62,14 +64,14 @@ func runPrint(f *flags) int {
 	}
 	resumeGC := deferGC() // until the model answers (startgc.go)
 	defer resumeGC()
-	opts := appOptions(f)
+	opts := f.limits.schemaOptions(appOptions(f))
 	opts.OnePrompt = true // a hook's wake after the answer starts no turn: gantry exits
 	a, err := app.New(opts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gantry:", sentence(err))
 		return exitCode(err)
 	}
-	code := runPrompt(ctx, a, asker, &printer, format, prompt, resumeGC)
+	code := runPrompt(ctx, a, asker, &printer, format, prompt, resumeGC, &f.limits)
 	for _, w := range a.EndSession(app.EndOther) {
 		fmt.Fprintln(os.Stderr, "gantry:", w)
 	}
@@ -82,8 +84,12 @@ func runPrint(f *flags) int {
 
 // runPrompt runs prompt in a and prints it; it returns the exit status.
 // resumeGC is called once the model's answer starts.
-func runPrompt(ctx context.Context, a *app.App, asker face.Asker, printer **printmode.Printer, format printmode.Format, prompt string, resumeGC func()) int {
-	*printer = printmode.New(os.Stdout, printmode.Options{
+func runPrompt(ctx context.Context, a *app.App, asker face.Asker, printer **printmode.Printer, format printmode.Format, prompt string, resumeGC func(), lim *limits) int {
+	if err := lim.priced(a.Model()); err != nil {
+		fmt.Fprintln(os.Stderr, "gantry:", sentence(err))
+		return exitUsage
+	}
+	*printer = printmode.New(lim.printOut(format), printmode.Options{
 		Format: format, PreviewLines: a.PreviewLines(), FlushAfter: 10 * time.Millisecond, Diag: os.Stderr,
 		Color: isTerminal(os.Stdout) && os.Getenv("NO_COLOR") == "",
 	})
@@ -92,6 +98,7 @@ func runPrompt(ctx context.Context, a *app.App, asker face.Asker, printer **prin
 		if fromModel(e) {
 			resumeGC()
 		}
+		lim.watch(e)
 		p.Handle(e)
 	}
 	if err := a.Start(ctx, sink, asker); err != nil {
@@ -104,8 +111,12 @@ func runPrompt(ctx context.Context, a *app.App, asker face.Asker, printer **prin
 	for _, n := range notes {
 		p.Handle(face.Notice{Text: n})
 	}
-	end := a.Run(ctx, prompt, nil)
+	end, answer := lim.run(ctx, a, prompt) // bounds and --output-schema (outputschema.go)
+	p.SetStructured(answer)
 	res := p.Finish(end)
+	if code, ok := boundExit(end); ok {
+		return code
+	}
 	switch {
 	case end.StopReason == "cancelled":
 		fmt.Fprintln(os.Stderr, "gantry: cancelled")
@@ -118,6 +129,10 @@ func runPrompt(ctx context.Context, a *app.App, asker face.Asker, printer **prin
 		return 1
 	case end.StoreErr != nil:
 		fmt.Fprintln(os.Stderr, "gantry: the session could not be stored:", sentence(end.StoreErr))
+		return 1
+	}
+	if err := lim.printAnswer(format, answer); err != nil {
+		fmt.Fprintln(os.Stderr, "gantry:", sentence(err))
 		return 1
 	}
 	return 0
@@ -185,7 +200,7 @@ func appOptions(f *flags) app.Options {
 		Cwd: f.cwd, Provider: f.provider, Model: f.model, PermissionMode: f.permissionMode, Sandbox: f.sandbox.ptr(),
 		Allow: f.allow, Deny: f.deny, MaxTurns: f.maxTurns, SystemPrompt: f.systemPrompt,
 		AppendSystemPrompt: f.appendSystemPrompt, Continue: f.cont, Resume: f.resume, Fork: f.fork,
-		Vibe: f.vibe, Trust: f.trust,
+		Vibe: f.vibe, Trust: f.trust, Store: f.limits.store(),
 	}
 }
 

@@ -24,7 +24,7 @@ func runTUI(f *flags) int {
 		Cwd: f.cwd, Provider: f.provider, Model: f.model, PermissionMode: f.permissionMode, Sandbox: f.sandbox.ptr(),
 		Allow: f.allow, Deny: f.deny, MaxTurns: f.maxTurns, SystemPrompt: f.systemPrompt,
 		AppendSystemPrompt: f.appendSystemPrompt, Continue: f.cont, Resume: f.resume, Vibe: f.vibe,
-		Trust: f.trust,
+		Trust: f.trust, Store: f.limits.store(),
 	}
 	if err := app.CheckProvider(opts, cwdOr(f.cwd)); errors.Is(err, app.ErrNoProvider) {
 		res, err := setup.Run(os.Stdin, os.Stdout, setup.Options{Color: color})
