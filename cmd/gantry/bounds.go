@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gantry-dev/gantry/internal/app"
 	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/llm"
 	"github.com/gantry-dev/gantry/internal/tool"
@@ -98,6 +99,32 @@ func (l *limits) store() string {
 		return ""
 	}
 	return filepath.Join(l.sessionDir, "sessions.db")
+}
+
+// runOptions has the App refuse a model --max-cost cannot price before it makes a
+// session, and tell the model of --output-schema at the end of the system prompt.
+func (l *limits) runOptions(opts app.Options) app.Options {
+	if l.maxCost > 0 {
+		opts.CheckModel = l.priced
+	}
+	if l.schema != nil {
+		opts.AppendSystemPrompt = strings.TrimSpace(opts.AppendSystemPrompt + "\n\n" + l.schema.instruction())
+	}
+	return opts
+}
+
+// printOnly refuses the bounds of a headless run in the terminal UI, which has a
+// person to stop it and no final answer to validate.
+func (l *limits) printOnly() error {
+	for _, b := range []struct {
+		name string
+		set  bool
+	}{{"--max-cost", l.maxCost > 0}, {"--max-duration", l.maxDuration > 0}, {"--output-schema", l.schema != nil}} {
+		if b.set {
+			return fmt.Errorf("%s bounds print mode's run: give the prompt with -p", b.name)
+		}
+	}
+	return nil
 }
 
 // priced refuses --max-cost for a model gantry has no price of: its cost would count

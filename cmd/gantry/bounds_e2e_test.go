@@ -233,12 +233,17 @@ func TestMaxCostStopsAfterTheResponseThatPassesIt(t *testing.T) {
 
 func TestMaxCostRefusesAModelWithoutPrice(t *testing.T) {
 	srv, environ := fakeModel(t, say("never asked"))
-	r := gantry(t, t.TempDir(), environ, "-p", "work", "--model", "my-local-model", "--max-cost", "1")
+	work := t.TempDir()
+	r := gantry(t, work, environ, "-p", "work", "--model", "my-local-model", "--max-cost", "1")
 	if r.code != exitUsage || !strings.Contains(r.stderr, "--max-cost cannot bound the model my-local-model") {
 		t.Errorf("exit %d: %s", r.code, r.stderr)
 	}
 	if n := len(srv.Requests()); n != 0 {
 		t.Errorf("%d model requests, want none", n)
+	}
+	// Refused before a session is made: none is left for --continue to find.
+	if r := gantry(t, work, environ, "sessions"); !strings.Contains(r.stdout, "No sessions yet.") {
+		t.Errorf("the refused run left a session: %s %s", r.stdout, r.stderr)
 	}
 	for _, bad := range [][]string{{"--max-cost", "lots"}, {"--max-cost", "-1"}, {"--max-duration", "10"}, {"--max-duration", "-5m"}} {
 		r := gantry(t, t.TempDir(), environ, append([]string{"-p", "work"}, bad...)...)

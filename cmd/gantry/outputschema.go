@@ -183,14 +183,6 @@ func unfence(text string) string {
 	return strings.TrimSpace(inner)
 }
 
-// schemaOptions tells the model of the schema at the end of the system prompt.
-func (l *limits) schemaOptions(opts app.Options) app.Options {
-	if l.schema != nil {
-		opts.AppendSystemPrompt = strings.TrimSpace(opts.AppendSystemPrompt + "\n\n" + l.schema.instruction())
-	}
-	return opts
-}
-
 // run runs prompt in a to its end; with --output-schema it validates the answer and,
 // when it does not conform, asks once more. It returns the turn's end (the two
 // turns' steps and counters summed) and the conforming answer (nil without a schema

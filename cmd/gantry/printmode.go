@@ -64,7 +64,8 @@ func runPrint(f *flags) int {
 	}
 	resumeGC := deferGC() // until the model answers (startgc.go)
 	defer resumeGC()
-	opts := f.limits.schemaOptions(appOptions(f))
+	// --max-cost's check of the model, --output-schema's instruction (bounds.go)
+	opts := f.limits.runOptions(appOptions(f))
 	opts.OnePrompt = true // a hook's wake after the answer starts no turn: gantry exits
 	a, err := app.New(opts)
 	if err != nil {
@@ -85,10 +86,6 @@ func runPrint(f *flags) int {
 // runPrompt runs prompt in a and prints it; it returns the exit status.
 // resumeGC is called once the model's answer starts.
 func runPrompt(ctx context.Context, a *app.App, asker face.Asker, printer **printmode.Printer, format printmode.Format, prompt string, resumeGC func(), lim *limits) int {
-	if err := lim.priced(a.Model()); err != nil {
-		fmt.Fprintln(os.Stderr, "gantry:", sentence(err))
-		return exitUsage
-	}
 	*printer = printmode.New(lim.printOut(format), printmode.Options{
 		Format: format, PreviewLines: a.PreviewLines(), FlushAfter: 10 * time.Millisecond, Diag: os.Stderr,
 		Color: isTerminal(os.Stdout) && os.Getenv("NO_COLOR") == "",

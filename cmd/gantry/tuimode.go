@@ -17,6 +17,10 @@ import (
 // runTUI is `gantry` at a terminal with no prompt: the full-screen UI. With no
 // model provider configured it first runs the short setup.
 func runTUI(f *flags) int {
+	if err := f.limits.printOnly(); err != nil {
+		fmt.Fprintln(os.Stderr, "gantry:", err)
+		return exitUsage
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	color := os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"

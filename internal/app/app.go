@@ -89,6 +89,9 @@ type Options struct {
 	// OnePrompt: the face runs one prompt and ends (print mode): an asyncRewake
 	// hook's wake that comes once the turn is over starts no turn (see rewake.go).
 	OnePrompt bool
+	// CheckModel, when set, vets the model chosen before a session is made: its error
+	// is a usage error (print mode's --max-cost refuses a model without a price).
+	CheckModel func(model string) error
 }
 
 // ResumeLast asks Resume for the most recent session, whatever its folder.
@@ -165,6 +168,11 @@ func New(opts Options) (_ *App, err error) {
 			return nil, err
 		}
 		provider, a.provider = noModel{}, "none"
+	}
+	if opts.CheckModel != nil {
+		if err := opts.CheckModel(model); err != nil {
+			return nil, &UsageError{err}
+		}
 	}
 	if provider == nil && opts.Preview {
 		// A preview calls no model (it needs no key) but shows what the chosen one
