@@ -143,7 +143,7 @@ func (l *limits) priced(model string) error {
 type costError struct{ spent, bound float64 }
 
 func (e *costError) Error() string {
-	return fmt.Sprintf("the session has spent $%.4f, more than --max-cost $%s; the run stopped there (the session is kept: --continue goes on)", e.spent, strconv.FormatFloat(e.bound, 'f', -1, 64))
+	return fmt.Sprintf("this run has spent $%.4f, more than --max-cost $%s; the run stopped there (the session is kept: --continue goes on)", e.spent, strconv.FormatFloat(e.bound, 'f', -1, 64))
 }
 
 // durationError is the cause of a run that --max-duration stopped.
@@ -168,8 +168,8 @@ func (l *limits) bind(parent context.Context) (ctx context.Context, stop func())
 }
 
 // watch stops the run once a model response (the session's own or a subagent's)
-// brings the session's cost, the figure the result gives as total_cost_usd, past
-// --max-cost. The loop then cancels the response's calls, as Ctrl-C does.
+// brings the run's cost, the figure the result gives as total_cost_usd (a continued
+// session's counts from zero), past --max-cost. The loop then cancels the response's calls, as Ctrl-C does.
 func (l *limits) watch(e face.Event) {
 	u, ok := e.(face.TurnUsage)
 	if !ok || l.maxCost == 0 || l.cancel == nil || u.SessionCost <= float64(l.maxCost) {

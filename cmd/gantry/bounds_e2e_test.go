@@ -224,10 +224,19 @@ func TestMaxCostStopsAfterTheResponseThatPassesIt(t *testing.T) {
 		t.Errorf("result = %v", res)
 	}
 
-	// An answer that ends the run under the bound is a success.
-	_, environ = fakeModel(t, pricey(say("done")))
-	if r := gantry(t, dir, environ, "-p", "work", "--max-cost", "$1"); r.code != 0 {
-		t.Errorf("under the bound: exit %d: %s", r.code, r.stderr)
+	// An answer that ends the run is a success, under the bound or past it: there
+	// is nothing left to stop.
+	for _, bound := range []string{"$1", "0.1"} {
+		_, environ = fakeModel(t, pricey(say("done")))
+		if r := gantry(t, dir, environ, "-p", "work", "--max-cost", bound); r.code != 0 || r.stdout != "done\n" {
+			t.Errorf("--max-cost %s, a final answer of $0.30: exit %d: %q %s", bound, r.code, r.stdout, r.stderr)
+		}
+	}
+	// But an answer --output-schema must ask again is not asked again past the bound.
+	srv, environ = fakeModel(t, pricey(say("not json")), say(`{"name":"a","count":1}`))
+	r = gantry(t, dir, environ, "-p", "work", "--max-cost", "0.1", "--output-schema", schemaFile(t))
+	if r.code != exitMaxCost || len(srv.Requests()) != 1 || r.stdout != "" {
+		t.Errorf("a retry past the bound: exit %d, %d requests, stdout %q: %s", r.code, len(srv.Requests()), r.stdout, r.stderr)
 	}
 }
 
