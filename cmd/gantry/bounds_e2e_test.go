@@ -289,29 +289,43 @@ func TestMaxDurationCancelsARunningCommand(t *testing.T) {
 	}()
 	// The command is running (its tool_running event is out, its sleep is seen in
 	// /proc) before the bound ends it.
-	lines := make(chan string)
+	lines, done := make(chan string), make(chan struct{})
+	defer close(done) // the reader stops even when the test ends early
 	go func() {
 		defer close(lines)
 		sc := bufio.NewScanner(stdout)
 		sc.Buffer(nil, 1<<20)
 		for sc.Scan() {
-			lines <- sc.Text()
+			select {
+			case lines <- sc.Text():
+			case <-done:
+				return
+			}
 		}
 	}()
 	var last string
 	timeout := time.After(25 * time.Second)
 	running := false
-	for line := range lines {
-		last = line
-		if strings.Contains(line, `"type":"tool_running"`) {
-			running = true
-			for len(processesWith("sleep "+marker)) == 0 {
-				select {
-				case <-timeout:
-					t.Fatal("the sleep never showed in /proc")
-				case <-time.After(10 * time.Millisecond):
+read:
+	for {
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				break read
+			}
+			last = line
+			if !running && strings.Contains(line, `"type":"tool_running"`) {
+				running = true
+				for len(processesWith("sleep "+marker)) == 0 {
+					select {
+					case <-timeout:
+						t.Fatal("the sleep never showed in /proc")
+					case <-time.After(10 * time.Millisecond):
+					}
 				}
 			}
+		case <-timeout:
+			t.Fatal("gantry did not end within 25 s") // stderr is still being written
 		}
 	}
 	err = cmd.Wait()
