@@ -3,7 +3,7 @@ package main
 // The bounds a fleet's job puts on one headless run: --max-cost, --max-duration,
 // --output-schema (outputschema.go) and --session-dir. Each is a flag of the run, not
 // a config key: a job sets them for the task it starts, and a project's files cannot
-// lift them (README "Print mode"; docs/config.md).
+// lift them (README "Bounds and structured answers (fleets)"; docs/config.md).
 
 import (
 	"context"
