@@ -36,6 +36,7 @@ type flags struct {
 	trustGiven         bool // --trust or --trust=false was given: the folder's trust is not asked
 	refuseQuestions    bool
 	prompt             string
+	limits             // --max-cost, --max-duration, --output-schema, --session-dir (bounds.go)
 }
 
 type multi []string
@@ -58,8 +59,9 @@ Usage:
       --listen HOST:PORT          … the same on any address, named explicitly
       --token-file FILE           the bearer token HTTP clients must send (else GANTRY_MCP_TOKEN)
       --idle-timeout DURATION     close an HTTP session idle this long (default 30m; 0: never)
-  gantry sessions [--limit N] [--json]
-                                  list stored sessions, newest first (--json for scripts)
+  gantry sessions [--limit N] [--json] [--session-dir DIR]
+                                  list stored sessions, newest first (--json for scripts;
+                                  --session-dir: those of runs given it)
   gantry rewind [--list] [N] [--files-only|--conversation-only] [--force]
                                   the checkpoints of this folder's live session; its files and
                                   conversation brought back to before prompt N
@@ -108,6 +110,12 @@ Flags:
                                   is told, the run goes on) instead of ending with exit status 5
       --vibe                      vibe mode: the model may start background workers by tier
                                   (models.fast, models.good); /vibe in the terminal UI
+      --output-schema FILE        print mode: the final answer must be JSON conforming to the JSON
+                                  Schema in FILE (validated; asked again once; else exit 8)
+      --max-cost USD              print mode: stop once the session has cost more than USD (exit 6)
+      --max-duration DURATION     print mode: stop the run after DURATION, e.g. 10m (exit 7)
+      --session-dir DIR           keep the session store (sessions.db, checkpoints, outputs) in DIR
+                                  instead of the data folder; --continue/--resume look there
   -h, --help                      this help
 
 Environment: GANTRY_PROVIDER, GANTRY_MODEL, ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL,
@@ -147,6 +155,7 @@ func parseFlags(args []string) (*flags, error) {
 	fs.BoolVar(&f.vibe, "vibe", false, "")
 	fs.BoolVar(&f.trust, "trust", false, "")
 	fs.BoolVar(&f.refuseQuestions, "refuse-questions", false, "")
+	addLimitFlags(fs, &f.limits)
 
 	words, err := parseArgs(fs, bareResume(args))
 	if err != nil {
@@ -228,7 +237,7 @@ func checkFlags(f *flags) error {
 		}
 		f.cwd = dir
 	}
-	return nil
+	return f.limits.check()
 }
 
 // bareResume turns a --resume with no value into --resume=@last.

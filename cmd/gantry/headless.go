@@ -135,6 +135,8 @@ func runOutcome(end face.TurnEnded, need string) (int, printmode.Outcome, string
 	switch {
 	case need != "":
 		return exitNeedsPerson, printmode.Outcome{Subtype: printmode.SubtypeNeedsPerson, Error: need}, need
+	case end.StopReason == stopMaxCost, end.StopReason == stopMaxDuration, end.StopReason == stopBadOutput:
+		return boundExit(end)
 	case end.StopReason == "cancelled":
 		return exitInterrupted, printmode.Outcome{}, "cancelled"
 	case end.StoreErr != nil && end.Err != nil:

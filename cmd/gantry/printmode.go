@@ -48,6 +48,8 @@ func runPrint(f *flags) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
+	ctx, stopBounds := f.limits.bind(ctx) // --max-duration, --max-cost (bounds.go)
+	defer stopBounds()
 
 	var asker face.Asker = &headless{} // a question ends the run (headless.go)
 	if f.refuseQuestions {
@@ -65,7 +67,8 @@ func runPrint(f *flags) int {
 	}
 	resumeGC := deferGC() // until the model answers (startgc.go)
 	defer resumeGC()
-	opts := appOptions(f)
+	// --max-cost's check of the model, --output-schema's instruction (bounds.go)
+	opts := f.limits.runOptions(appOptions(f))
 	opts.OnePrompt = true // a hook's wake after the answer starts no turn: gantry exits
 	a, err := app.New(opts)
 	if err != nil {
@@ -78,7 +81,7 @@ func runPrint(f *flags) int {
 	if h, ok := asker.(*headless); ok && !f.trustGiven && !a.FolderTrust().Trusted() {
 		h.asked(trustQuestion(a.FolderTrust())) // before anything of the session runs
 	}
-	code := runPrompt(ctx, a, asker, &printer, format, prompt, resumeGC)
+	code := runPrompt(ctx, a, asker, &printer, format, prompt, resumeGC, &f.limits)
 	for _, w := range a.EndSession(app.EndOther) {
 		fmt.Fprintln(os.Stderr, "gantry:", w)
 	}
@@ -91,8 +94,8 @@ func runPrint(f *flags) int {
 
 // runPrompt runs prompt in a and prints it; it returns the exit status.
 // resumeGC is called once the model's answer starts.
-func runPrompt(ctx context.Context, a *app.App, asker face.Asker, printer **printmode.Printer, format printmode.Format, prompt string, resumeGC func()) int {
-	*printer = printmode.New(os.Stdout, printmode.Options{
+func runPrompt(ctx context.Context, a *app.App, asker face.Asker, printer **printmode.Printer, format printmode.Format, prompt string, resumeGC func(), lim *limits) int {
+	*printer = printmode.New(lim.printOut(format), printmode.Options{
 		Format: format, PreviewLines: a.PreviewLines(), FlushAfter: 10 * time.Millisecond, Diag: os.Stderr,
 		Color: isTerminal(os.Stdout) && os.Getenv("NO_COLOR") == "",
 	})
@@ -109,6 +112,7 @@ func runPrompt(ctx context.Context, a *app.App, asker face.Asker, printer **prin
 		if fromModel(e) {
 			resumeGC()
 		}
+		lim.watch(e)
 		p.Handle(e)
 	}
 	if err := a.Start(ctx, sink, asker); err != nil {
@@ -121,8 +125,16 @@ func runPrompt(ctx context.Context, a *app.App, asker face.Asker, printer **prin
 	for _, n := range notes {
 		p.Handle(face.Notice{Text: n})
 	}
-	end := a.Run(ctx, prompt, nil)
-	return finishRun(p, end, h.question())
+	end, answer := lim.run(ctx, a, prompt) // bounds and --output-schema (outputschema.go)
+	p.SetStructured(answer)
+	code := finishRun(p, end, h.question())
+	if code == exitSuccess {
+		if err := lim.printAnswer(format, answer); err != nil {
+			fmt.Fprintln(os.Stderr, "gantry:", sentence(err))
+			return exitError
+		}
+	}
+	return code
 }
 
 // finishRun writes the run's result and its sentence on stderr, and returns its exit
@@ -198,7 +210,7 @@ func appOptions(f *flags) app.Options {
 		Cwd: f.cwd, Provider: f.provider, Model: f.model, PermissionMode: f.permissionMode, Sandbox: f.sandbox.ptr(),
 		Allow: f.allow, Deny: f.deny, MaxTurns: f.maxTurns, SystemPrompt: f.systemPrompt,
 		AppendSystemPrompt: f.appendSystemPrompt, Continue: f.cont, Resume: f.resume, Fork: f.fork,
-		Vibe: f.vibe, Trust: f.trust,
+		Vibe: f.vibe, Trust: f.trust, Store: f.limits.store(),
 	}
 }
 

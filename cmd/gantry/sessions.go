@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"text/tabwriter"
 	"time"
 
 	"github.com/gantry-dev/gantry/internal/llm"
 	"github.com/gantry-dev/gantry/internal/session"
+	"github.com/gantry-dev/gantry/internal/tool"
 )
 
 // sessionJSON is a stored session as `gantry sessions --json` prints it: snake_case,
@@ -43,7 +45,7 @@ type runningJSON struct {
 	Since time.Time `json:"since"`
 }
 
-const sessionsUsage = "usage: gantry sessions [--limit N] [--json]"
+const sessionsUsage = "usage: gantry sessions [--limit N] [--json] [--session-dir DIR]"
 
 // runSessions lists the stored sessions.
 func runSessions(args []string) int {
@@ -51,6 +53,7 @@ func runSessions(args []string) int {
 	fs.SetOutput(io.Discard)
 	limit := fs.Int("limit", 30, "")
 	asJSON := fs.Bool("json", false, "")
+	dir := fs.String("session-dir", "", "")
 	if code, ok := parseCommand(fs, args, "sessions", sessionsUsage); !ok {
 		return code
 	}
@@ -63,7 +66,11 @@ func runSessions(args []string) int {
 		list    []session.Info
 		running map[string]session.Holder
 	)
-	st, err := session.OpenRead(session.DefaultPath())
+	path := session.DefaultPath()
+	if *dir != "" { // the store of runs given --session-dir (bounds.go)
+		path = filepath.Join(tool.ExpandHome(*dir), "sessions.db")
+	}
+	st, err := session.OpenRead(path)
 	switch {
 	case errors.Is(err, session.ErrNoStore):
 	case err != nil:

@@ -17,6 +17,10 @@ import (
 // runTUI is `gantry` at a terminal with no prompt: the full-screen UI. With no
 // model provider configured it first runs the short setup.
 func runTUI(f *flags) int {
+	if err := f.limits.printOnly(); err != nil {
+		fmt.Fprintln(os.Stderr, "gantry:", err)
+		return exitUsage
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	color := os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
@@ -24,7 +28,7 @@ func runTUI(f *flags) int {
 		Cwd: f.cwd, Provider: f.provider, Model: f.model, PermissionMode: f.permissionMode, Sandbox: f.sandbox.ptr(),
 		Allow: f.allow, Deny: f.deny, MaxTurns: f.maxTurns, SystemPrompt: f.systemPrompt,
 		AppendSystemPrompt: f.appendSystemPrompt, Continue: f.cont, Resume: f.resume, Vibe: f.vibe,
-		Trust: f.trust,
+		Trust: f.trust, Store: f.limits.store(),
 	}
 	if err := app.CheckProvider(opts, cwdOr(f.cwd)); errors.Is(err, app.ErrNoProvider) {
 		res, err := setup.Run(os.Stdin, os.Stdout, setup.Options{Color: color})

@@ -89,6 +89,9 @@ type Options struct {
 	// OnePrompt: the face runs one prompt and ends (print mode): an asyncRewake
 	// hook's wake that comes once the turn is over starts no turn (see rewake.go).
 	OnePrompt bool
+	// CheckModel, when set, vets the model chosen before a session is made: its error
+	// is a usage error (print mode's --max-cost refuses a model without a price).
+	CheckModel func(model string) error
 }
 
 // ResumeLast asks Resume for the most recent session, whatever its folder.
@@ -166,6 +169,11 @@ func New(opts Options) (_ *App, err error) {
 		}
 		provider, a.provider = noModel{}, "none"
 	}
+	if opts.CheckModel != nil {
+		if err := opts.CheckModel(model); err != nil {
+			return nil, &UsageError{err}
+		}
+	}
 	if provider == nil && opts.Preview {
 		// A preview calls no model (it needs no key) but shows what the chosen one
 		// would be sent.
@@ -210,6 +218,7 @@ func New(opts Options) (_ *App, err error) {
 	a.envDir = filepath.Join(filepath.Dir(StorePath(a.opts)), "session-env", a.sess.ID())
 	a.judge = execJudge(a.gate)
 	a.sandbox = newSandboxer(cfg, opts.Sandbox, a.gate)
+	a.sandbox.store = filepath.Dir(StorePath(a.opts))
 	a.policy = newPolicy(cfg, opts, a.judge, a.sandbox, a.gate, a.env.get)
 	a.hooks = hook.NewRunner(cfg.Hooks, hook.Base{SessionID: a.sess.ID(), Cwd: opts.Cwd,
 		PermissionMode: func() string { return string(a.gate.Mode()) }, Policy: a.policy,

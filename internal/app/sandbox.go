@@ -23,6 +23,9 @@ type sandboxer struct {
 	config    *config.Config
 	once      sync.Once
 	spec      contain.Sandbox
+	// store is the folder of the session's store when it is not the data folder
+	// (--session-dir): read-only to commands as the data folder is.
+	store string
 }
 
 // newSandboxer builds the sandbox of a session's commands.
@@ -90,6 +93,9 @@ func (s *sandboxer) build() contain.Sandbox {
 			// The deny rules compiled into the kernel's view: the paths of read
 			// rules masked, the programs of whole-program bash rules hidden.
 			Unreadable: s.gate.DeniedReadPaths(), Hidden: hideable(s.gate.DeniedPrograms()),
+		}
+		if s.store != "" && !slices.Contains(s.spec.ReadOnly, s.store) {
+			s.spec.ReadOnly = append(s.spec.ReadOnly, s.store)
 		}
 	})
 	return s.spec

@@ -70,6 +70,7 @@ type Printer struct {
 	inputs          map[string]json.RawMessage // call id → input, until the call finishes
 	lines           map[string]string          // call id → its tool line, until it finishes
 	enc             *json.Encoder
+	structured      json.RawMessage // the answer --output-schema validated (SetStructured)
 }
 
 // Denial is a refused tool call, reported in the JSON result.
@@ -177,6 +178,15 @@ type Result struct {
 	CostUSD    float64       `json:"total_cost_usd"`
 	Counters   face.Counters `json:"counters"`
 	Denials    []Denial      `json:"permission_denials"`
+	// StructuredOutput is the final answer parsed, when --output-schema validated it.
+	StructuredOutput json.RawMessage `json:"structured_output,omitempty"`
+}
+
+// SetStructured gives the result the answer --output-schema validated (nil: none).
+func (p *Printer) SetStructured(v json.RawMessage) {
+	p.mu.Lock()
+	p.structured = v
+	p.mu.Unlock()
 }
 
 // Finish writes the end of the run: the JSON result object (json and stream-json) or a
@@ -193,6 +203,7 @@ func (p *Printer) FinishAs(end face.TurnEnded, o Outcome) Result {
 		SessionID: p.sessionID, Model: p.model, Turns: end.Steps,
 		DurationMS: time.Since(p.start).Milliseconds(), Usage: p.usage.SessionUsage,
 		CostUSD: p.usage.SessionCost, Counters: end.Counters, Denials: p.denials,
+		StructuredOutput: p.structured,
 	}
 	if r.Denials == nil {
 		r.Denials = []Denial{}
