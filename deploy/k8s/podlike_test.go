@@ -135,8 +135,9 @@ func TestTaskInAPodLikeJobYAML(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(host[envValue(c, "GANTRY_WORK_DIR")], "0", "hello.txt")); string(got) != "hello\n" {
 		t.Errorf("hello.txt is %q\nstderr:\n%s", got, stderr.String())
 	}
-	if _, err := os.Stat(filepath.Join(host[envValue(c, "HOME")], ".local", "share", "gantry")); err != nil {
-		t.Errorf("gantry's store is not in HOME's volume: %v", err)
+	// job.yaml's --session-dir keeps each task's session store beside its results.
+	if _, err := os.Stat(filepath.Join(results, "sessions", "0", "sessions.db")); err != nil {
+		t.Errorf("the task's session store is not in the results volume: %v", err)
 	}
 }
 
