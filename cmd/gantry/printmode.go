@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -29,6 +30,7 @@ const stdinWait = 3 * time.Second
 // runPrint is print mode: one prompt, run to the end.
 func runPrint(f *flags) int {
 	if !f.print && isTerminal(os.Stdin) && f.prompt == "" {
+		releaseInit()
 		return runTUI(f)
 	}
 	format, err := printmode.ParseFormat(f.outputFormat)
@@ -108,9 +110,11 @@ func runPrompt(ctx context.Context, a *app.App, asker face.Asker, printer **prin
 			return finishRun(p, face.TurnEnded{StopReason: "cancelled"}, need)
 		}
 	}
+	var released sync.Once
 	sink := func(e face.Event) {
 		if fromModel(e) {
 			resumeGC()
+			released.Do(func() { go releaseInit() }) // while the model answers (main.go)
 		}
 		lim.watch(e)
 		p.Handle(e)
