@@ -98,10 +98,11 @@ func (a *App) openSession(opts Options, model string) error {
 		if opts.Fork {
 			return usageErrorf("--fork goes with --continue or --resume: it copies the session they name")
 		}
-		a.sess, err = st.Create(session.Meta{Cwd: opts.Cwd, Provider: a.provider, Model: model})
+		a.sess, a.lease, err = st.CreateLeased(session.Meta{Cwd: opts.Cwd, Provider: a.provider, Model: model})
 		if err != nil {
 			return fmt.Errorf("creating a session: %w", err)
 		}
+		return nil
 	}
 	if opts.Fork {
 		if a.sess, err = st.Fork(a.sess.ID(), session.Meta{Cwd: opts.Cwd, Provider: a.provider, Model: model}); err != nil {

@@ -95,6 +95,45 @@ func (s *Session) Lease() (*Lease, error) {
 	return &Lease{s: s, me: me}, nil
 }
 
+// CreateLeased creates a session, as Create does, already leased by this process: its
+// row and its lease are written in one transaction (a new session has no other
+// holder), one commit fewer at the start of every new session than Create then Lease.
+func (st *Store) CreateLeased(meta Meta) (*Session, *Lease, error) {
+	if st.readOnly {
+		return nil, nil, st.readOnlyErr("create session")
+	}
+	now := time.Now()
+	meta.Title = Title(meta.Title)
+	meta.Cwd = Canonical(meta.Cwd)
+	id := newID(now)
+	me := self()
+	leased.Lock()
+	defer leased.Unlock()
+	st.wmu.Lock()
+	defer st.wmu.Unlock()
+	tx, err := st.db.Begin()
+	if err != nil {
+		return nil, nil, st.writeError("create session", err)
+	}
+	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	if _, err := tx.Exec(`INSERT INTO sessions (id, cwd, provider, model, title, created, updated, starts_from, parent)
+		VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)`,
+		id, meta.Cwd, meta.Provider, meta.Model, meta.Title, now.UnixNano(), now.UnixNano(), meta.Parent); err != nil {
+		return nil, nil, st.writeError("create session", err)
+	}
+	if _, err := tx.Exec(`INSERT INTO leases (session_id, pid, started, boot, host, since) VALUES (?, ?, ?, ?, ?, ?)`,
+		id, me.pid, me.started, me.boot, me.host, now.UnixNano()); err != nil {
+		return nil, nil, st.writeError("lease session "+id, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, nil, st.writeError("create session", err)
+	}
+	st.nextSeq[id] = 1
+	s := &Session{store: st, id: id, meta: meta}
+	leased.m[st.path+"\x00"+id] = true
+	return s, &Lease{s: s, me: me}, nil
+}
+
 func (st *Store) takeLease(id string, me holder) error {
 	tx, err := st.db.Begin() // _txlock=immediate: the write lock, before the read
 	if err != nil {

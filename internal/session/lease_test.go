@@ -326,3 +326,43 @@ func TestWriteErrorSentences(t *testing.T) {
 		}
 	}
 }
+
+// A session made by CreateLeased is held from the start, by this process, in the
+// same row Lease writes: a second lease is refused, Release gives it up, and its
+// messages have their calls' start stored (starts_from 1), as a leased session's do.
+func TestCreateLeased(t *testing.T) {
+	st := openTemp(t)
+	s, l, err := st.CreateLeased(Meta{Cwd: "/p", Provider: "anthropic", Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	running, err := st.Running()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, ok := running[s.ID()]; !ok || h.PID != os.Getpid() {
+		t.Fatalf("Running: %v, want this process holding %s", running, s.ID())
+	}
+	if _, err := s.Lease(); !errors.Is(err, ErrHeld) {
+		t.Errorf("a second lease in the same process: %v", err)
+	}
+	var startsFrom int
+	if err := st.db.QueryRow(`SELECT starts_from FROM sessions WHERE id = ?`, s.ID()).Scan(&startsFrom); err != nil || startsFrom != 1 {
+		t.Errorf("starts_from %d, %v; want 1", startsFrom, err)
+	}
+	got, err := st.Get(s.ID())
+	if err != nil || got.Meta().Model != "m" {
+		t.Fatalf("Get: %v, %v", got, err)
+	}
+	if err := l.Release(); err != nil {
+		t.Fatal(err)
+	}
+	if running, err := st.Running(); err != nil || len(running) != 0 {
+		t.Errorf("Running after Release: %v, %v", running, err)
+	}
+	l2, err := s.Lease()
+	if err != nil {
+		t.Fatalf("after Release: %v", err)
+	}
+	l2.Release()
+}
