@@ -1,0 +1,3 @@
+package exepages
+
+const sysUserfaultfd = 323 // SYS_USERFAULTFD

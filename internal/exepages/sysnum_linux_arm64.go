@@ -1,0 +1,3 @@
+package exepages
+
+const sysUserfaultfd = 282 // SYS_USERFAULTFD
