@@ -9,6 +9,7 @@ import (
 
 	"github.com/gantry-dev/gantry/internal/config"
 	"github.com/gantry-dev/gantry/internal/contain"
+	"github.com/gantry-dev/gantry/internal/exepages"
 	"github.com/gantry-dev/gantry/internal/face"
 	"github.com/gantry-dev/gantry/internal/permission"
 	"github.com/gantry-dev/gantry/internal/resource"
@@ -23,7 +24,7 @@ type DoctorRow struct {
 }
 
 // Doctor says what is in force for a session in cwd: the sandbox, the exec supervisor,
-// the PID namespaces, where the config and store are, the providers with keys and base
+// the PID namespaces, how gantry's own pages are mapped, where the config and store are, the providers with keys and base
 // URLs, and the language servers and debug adapters found on PATH; then what was read
 // from gantry's, Claude Code's and Codex's files (doctorread.go), each with its file,
 // and what was ignored and why.
@@ -102,6 +103,11 @@ func Doctor(cwd string) ([]DoctorRow, error) {
 		ns += " — " + mwhy
 	}
 	add("PID namespaces", ns, m == contain.ModeGroup)
+	if exepages.Registered() {
+		add("page mapping", "each page of gantry's executable mapped as it is read (a userfaultfd turns the kernel's fault-around off)", false)
+	} else {
+		add("page mapping", "the kernel's fault-around (up to 64 KB of gantry's executable mapped around each page read): "+exepages.Err().Error(), false)
+	}
 
 	add("user config", describeDir(config.UserDir(), "config.yaml", "permissions.yaml", "credentials.yaml"), false)
 	add("project", cfg.Root()+"  "+describeDir(filepath.Join(cfg.Root(), ".gantry"), "config.yaml", "permissions.yaml"), false)
