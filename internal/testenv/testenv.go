@@ -3,7 +3,8 @@
 // .ci/run has installed every one (it sets GANTRY_TEST_ADAPTERS), a missing one fails
 // the test instead of skipping it, so that a suite cannot pass by running nothing.
 // Its bounded waits (wait.go) end a test that would hang with a failure that says what
-// it waited for.
+// it waited for. OnlyImports (imports.go) holds a package that must be initialised early
+// to the few packages it may import.
 package testenv
 
 import (

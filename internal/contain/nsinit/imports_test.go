@@ -1,12 +1,9 @@
 package nsinit
 
 import (
-	"go/parser"
-	"go/token"
-	"os"
-	"strconv"
-	"strings"
 	"testing"
+
+	"github.com/gantry-dev/gantry/internal/testenv"
 )
 
 // early are the packages nsinit may import: the standard library's first ones, which
@@ -20,29 +17,5 @@ var early = map[string]bool{
 }
 
 func TestImportsOnlyEarlyPackages(t *testing.T) {
-	entries, err := os.ReadDir(".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, e := range entries {
-		name := e.Name()
-		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n++
-		for _, im := range f.Imports {
-			p, _ := strconv.Unquote(im.Path.Value)
-			if !early[p] {
-				t.Errorf("%s imports %s, which Go may initialise after much of gantry: the helper would wait for it", name, p)
-			}
-		}
-	}
-	if n == 0 {
-		t.Fatal("no source file read")
-	}
+	testenv.OnlyImports(t, early, "Go may initialise it after much of gantry: the helper would wait for it")
 }
