@@ -61,8 +61,34 @@ func main() {
 }
 `
 
+// privateTemp points TMPDIR, for the rest of the test, at a folder of its own, and
+// returns it.
+func privateTemp(t *testing.T) string {
+	t.Helper()
+	tmp, err := os.MkdirTemp("", "gantry-dap-tmp-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(tmp) })
+	t.Setenv("TMPDIR", tmp)
+	return tmp
+}
+
+// leftIn fails t for whatever is in the folder tmp.
+func leftIn(t *testing.T, tmp string) {
+	t.Helper()
+	entries, err := os.ReadDir(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		t.Errorf("left in the temporary folder: %s (%v)", e.Name(), e.Type())
+	}
+}
+
 func TestDelveSession(t *testing.T) {
 	dir := t.TempDir()
+	tmp := privateTemp(t) // delve's pipes and build go to the session's folder, gone at Close
 	write(t, dir, "go.mod", "module example.com/p\n\ngo 1.22\n")
 	main := write(t, dir, "main.go", goProgram)
 	u := need(t, "delve", dir, "")
@@ -102,6 +128,7 @@ func TestDelveSession(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Error(err)
 	}
+	leftIn(t, tmp)
 }
 
 const pyProgram = `class Point:

@@ -199,9 +199,10 @@ func TestExitSignalCodes(t *testing.T) {
 
 // kill -9 of the gantry that holds a delve session leaves nothing in the project
 // (delve builds into gantry's folder), no process, and a folder the next gantry
-// removes.
+// removes, with delve's named pipes in it.
 func TestKilledGantryLeavesNoBuild(t *testing.T) {
 	dir := t.TempDir()
+	tmp := privateTemp(t) // the child gantry's temporary folder too
 	write(t, dir, "go.mod", "module example.com/p\n\ngo 1.22\n")
 	write(t, dir, "main.go", goProgram)
 	need(t, "delve", dir, "")
@@ -262,6 +263,9 @@ func TestKilledGantryLeavesNoBuild(t *testing.T) {
 	if _, err := os.Stat(mine); err != nil {
 		t.Errorf("a live gantry's build folder was swept: %v", err)
 	}
+	// Nothing else was left: delve's pipes were in the swept folder.
+	os.RemoveAll(mine)
+	leftIn(t, tmp)
 }
 
 // running lists the processes whose command line holds s (zombies aside).

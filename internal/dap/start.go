@@ -33,6 +33,7 @@ func Launch(ctx context.Context, u Usability, program string, args []string, bre
 	s := newSession(u.Spec)
 	s.Program = program
 	largs := u.Spec.Launch(program, args, o.Dir)
+	var tmp []string // the adapter's TMPDIR, when gantry gives it one
 	if u.Spec.BuildOutput != "" {
 		// The built program goes to a folder of gantry's, not into the project: a
 		// gantry killed by kill -9 leaves nothing there (the next one sweeps it).
@@ -43,8 +44,13 @@ func Launch(ctx context.Context, u Usability, program string, args []string, bre
 		}
 		s.buildDir = dir
 		largs[u.Spec.BuildOutput] = filepath.Join(dir, buildName)
+		// The folder is the adapter's temporary folder too: delve makes the named
+		// pipes of the program's output there (and go build its work), which a delve
+		// killed with its session, or with a gantry killed by kill -9, never removes.
+		// The program inherits it: its temporary files go with the session.
+		tmp = []string{"TMPDIR=" + dir}
 	}
-	if err := s.startAdapter(ctx, u.Command, o); err != nil {
+	if err := s.startAdapter(ctx, u.Command, o, tmp); err != nil {
 		s.removeBuildDir()
 		return nil, err
 	}
@@ -84,7 +90,7 @@ func Attach(ctx context.Context, u Usability, port int, breakpoints map[string][
 		s.client = NewClient(conn, s.event)
 		close(s.ended)
 		go s.watch()
-	} else if err := s.startAdapter(ctx, u.Command, o); err != nil {
+	} else if err := s.startAdapter(ctx, u.Command, o, nil); err != nil {
 		return nil, err
 	}
 	attach := &godap.AttachRequest{Request: godap.Request{Command: "attach"}}
@@ -100,8 +106,9 @@ var listening = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile
 
 // startAdapter starts the adapter contained (a PID namespace of its own where the
 // machine allows: nothing it or the debuggee starts outlives the session) and
-// connects to it: on its standard streams, or on the port it prints.
-func (s *Session) startAdapter(ctx context.Context, command []string, o Options) error {
+// connects to it: on its standard streams, or on the port it prints. env is added to
+// the adapter's environment.
+func (s *Session) startAdapter(ctx context.Context, command []string, o Options, env []string) error {
 	if o.Start <= 0 {
 		o.Start = 2 * time.Minute
 	}
@@ -109,7 +116,7 @@ func (s *Session) startAdapter(ctx context.Context, command []string, o Options)
 	if s.Spec.Listen {
 		argv = append(argv, "--listen=127.0.0.1:0")
 	}
-	p := o.Policy.Process(contain.Spec{Argv: argv, Dir: o.Dir, OwnProc: true})
+	p := o.Policy.Process(contain.Spec{Argv: argv, Dir: o.Dir, Env: env, OwnProc: true})
 	stdin, err := p.Cmd.StdinPipe()
 	if err != nil {
 		return err
