@@ -128,7 +128,7 @@ func doorFamilies() []doorFamily {
 				{name: "thread-self fd", shell: "exec 5</usr/bin/mv; /proc/thread-self/fd/5 a b"},
 				{name: "copy", shell: "cp /usr/bin/mv ./m && ./m a b"},
 				{name: "copy with a byte appended", shell: "cat /usr/bin/mv > ./m && printf x >> ./m && chmod +x ./m && ./m a b"},
-				{name: "hard link in tmp", shell: `d=$(mktemp -d) && ln /usr/bin/mv "$d/m" 2>/dev/null || cp /usr/bin/mv "$d/m"; "$d/m" a b`},
+				{name: "hard link in tmp", shell: `d=$(mktemp -d) && ln /usr/bin/mv "$d/m" 2>/dev/null || cp /usr/bin/mv "$d/m"; "$d/m" a b; s=$?; rm -rf "$d"; (exit $s)`},
 				{name: "symlink", shell: "ln -s /usr/bin/mv ./m && ./m a b"},
 				{name: "the loader", shell: "for l in /lib64/ld-linux-x86-64.so.2 /lib/ld-linux-aarch64.so.1; do [ -e $l ] && $l /usr/bin/mv a b; done; true"},
 				{name: "memfd", shell: `python3 -c "import os;fd=os.memfd_create('m');os.write(fd,open('/usr/bin/mv','rb').read());os.execv('/proc/self/fd/%d'%fd,['mv','a','b'])"`, needs: []string{"python3"}},
