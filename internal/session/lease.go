@@ -103,9 +103,8 @@ func (st *Store) CreateLeased(meta Meta) (*Session, *Lease, error) {
 		return nil, nil, st.readOnlyErr("create session")
 	}
 	now := time.Now()
-	meta.Title = Title(meta.Title)
-	meta.Cwd = Canonical(meta.Cwd)
-	id := newID(now)
+	s, args := st.newSession(meta, now)
+	id := s.id
 	me := self()
 	leased.Lock()
 	defer leased.Unlock()
@@ -116,9 +115,7 @@ func (st *Store) CreateLeased(meta Meta) (*Session, *Lease, error) {
 		return nil, nil, st.writeError("create session", err)
 	}
 	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
-	if _, err := tx.Exec(`INSERT INTO sessions (id, cwd, provider, model, title, created, updated, starts_from, parent)
-		VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)`,
-		id, meta.Cwd, meta.Provider, meta.Model, meta.Title, now.UnixNano(), now.UnixNano(), meta.Parent); err != nil {
+	if _, err := tx.Exec(insertSession, args...); err != nil {
 		return nil, nil, st.writeError("create session", err)
 	}
 	if _, err := tx.Exec(`INSERT INTO leases (session_id, pid, started, boot, host, since) VALUES (?, ?, ?, ?, ?, ?)`,
@@ -129,7 +126,6 @@ func (st *Store) CreateLeased(meta Meta) (*Session, *Lease, error) {
 		return nil, nil, st.writeError("create session", err)
 	}
 	st.nextSeq[id] = 1
-	s := &Session{store: st, id: id, meta: meta}
 	leased.m[st.path+"\x00"+id] = true
 	return s, &Lease{s: s, me: me}, nil
 }

@@ -45,20 +45,28 @@ func (s *Session) Meta() Meta {
 
 // Create starts a new, empty session.
 func (st *Store) Create(meta Meta) (*Session, error) {
-	now := time.Now()
+	s, args := st.newSession(meta, time.Now())
+	st.wmu.Lock()
+	defer st.wmu.Unlock()
+	if _, err := st.exec(insertSession, args...); err != nil {
+		return nil, st.writeError("create session", err)
+	}
+	st.nextSeq[s.id] = 1
+	return s, nil
+}
+
+// insertSession inserts a new session's row (the arguments are newSession's).
+const insertSession = `INSERT INTO sessions (id, cwd, provider, model, title, created, updated, starts_from, parent)
+	VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)`
+
+// newSession is a session made now, not yet stored, with meta tidied, and the
+// arguments of insertSession that store it.
+func (st *Store) newSession(meta Meta, now time.Time) (*Session, []any) {
 	meta.Title = Title(meta.Title)
 	meta.Cwd = Canonical(meta.Cwd)
 	id := newID(now)
-	st.wmu.Lock()
-	defer st.wmu.Unlock()
-	_, err := st.exec(`INSERT INTO sessions (id, cwd, provider, model, title, created, updated, starts_from, parent)
-		VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)`,
-		id, meta.Cwd, meta.Provider, meta.Model, meta.Title, now.UnixNano(), now.UnixNano(), meta.Parent)
-	if err != nil {
-		return nil, st.writeError("create session", err)
-	}
-	st.nextSeq[id] = 1
-	return &Session{store: st, id: id, meta: meta}, nil
+	return &Session{store: st, id: id, meta: meta},
+		[]any{id, meta.Cwd, meta.Provider, meta.Model, meta.Title, now.UnixNano(), now.UnixNano(), meta.Parent}
 }
 
 // Get opens the session whose id is idOrPrefix, or the only one whose id starts with
