@@ -24,10 +24,10 @@ type DoctorRow struct {
 }
 
 // Doctor says what is in force for a session in cwd: the sandbox, the exec supervisor,
-// the PID namespaces, how gantry's own pages are mapped, where the config and store are, the providers with keys and base
-// URLs, and the language servers and debug adapters found on PATH; then what was read
-// from gantry's, Claude Code's and Codex's files (doctorread.go), each with its file,
-// and what was ignored and why.
+// the PID namespaces, how gantry's own pages are mapped, where the config and store
+// are, the providers with keys and base URLs, and the language servers and debug
+// adapters found on PATH; then what was read from gantry's, Claude Code's and Codex's
+// files (doctorread.go), each with its file, and what was ignored and why.
 func Doctor(cwd string) ([]DoctorRow, error) {
 	if cwd == "" {
 		var err error
