@@ -23,8 +23,8 @@ type sandboxer struct {
 	config    *config.Config
 	once      sync.Once
 	spec      contain.Sandbox
-	// store is the folder of the session's store when it is not the data folder
-	// (--session-dir): read-only to commands as the data folder is.
+	// store is the folder of the session's store, read-only to commands: the data
+	// folder, already so, or the one --session-dir names.
 	store string
 }
 
