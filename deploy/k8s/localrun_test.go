@@ -271,11 +271,7 @@ func mountConfigMap(t *testing.T, cm *corev1.ConfigMap, dir string) string {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for k, v := range back.Data {
-		if err := os.WriteFile(filepath.Join(dir, k), []byte(v), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeData(t, dir, back.Data)
 	return dir
 }
 

@@ -141,6 +141,7 @@ func TestTaskInAPodLikeJobYAML(t *testing.T) {
 	}
 }
 
+// writeData lays a ConfigMap's data out as files in dir, as the kubelet mounts it.
 func writeData(t *testing.T, dir string, data map[string]string) {
 	t.Helper()
 	for k, v := range data {
