@@ -101,6 +101,15 @@ type summary struct {
 	Note       *string  `json:"note"`
 }
 
+// decodeSummary decodes an N.json, refusing any field summary lacks.
+func decodeSummary(raw []byte) (summary, error) {
+	var s summary
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(&s)
+	return s, err
+}
+
 // run is what the test saw of one task.sh run.
 type run struct {
 	code     int
@@ -369,10 +378,8 @@ func checkTask(t *testing.T, i int, r run, root string) (inside time.Duration) {
 		t.Errorf("task %d: %v", i, err)
 		return inside
 	}
-	var s summary
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
+	s, err := decodeSummary(raw)
+	if err != nil {
 		t.Errorf("task %d: %s: %v", i, raw, err)
 		return inside
 	}

@@ -3,7 +3,6 @@ package k8s
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -45,10 +44,8 @@ func readSummary(t *testing.T, root string) summary {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s summary
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
+	s, err := decodeSummary(raw)
+	if err != nil {
 		t.Fatalf("%s: %v", raw, err)
 	}
 	return s
