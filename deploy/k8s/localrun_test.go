@@ -318,9 +318,7 @@ func runTask(script, root string, i int, environ []string) run {
 	cmd := exec.CommandContext(ctx, "bash", script)
 	cmd.Dir = own
 	cmd.Env = append(slices.Clip(environ), "JOB_COMPLETION_INDEX="+strconv.Itoa(i), "HOME="+home, "TMPDIR="+tmp, "GANTRY_TERMINATION_LOG="+termlog)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 10 * time.Second
+	killGroupOnCancel(cmd)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	pipe, err := cmd.StdoutPipe()

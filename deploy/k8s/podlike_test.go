@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -96,9 +95,7 @@ func TestTaskInAPodLikeJobYAML(t *testing.T) {
 	defer cancel()
 	inPod := func(argv ...string) (stdout, stderr bytes.Buffer, err error) {
 		cmd := exec.CommandContext(ctx, bwrap, append(slices.Clip(args), argv...)...)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-		cmd.WaitDelay = 10 * time.Second
+		killGroupOnCancel(cmd)
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		err = cmd.Run()
 		return stdout, stderr, err
