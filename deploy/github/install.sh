@@ -103,9 +103,7 @@ build() {
   : "${ACTION_PATH:?}"
   cd "$ACTION_PATH"
   local out=$bin_dir/gantry
-  if [ "${CGO_ENABLED:-}" = 0 ]; then
-    go build -trimpath -buildvcs=auto -o "$out" ./cmd/gantry
-  elif [ "$(uname -s)" = Linux ] && command -v gcc >/dev/null &&
+  if [ "${CGO_ENABLED:-}" != 0 ] && [ "$(uname -s)" = Linux ] && command -v gcc >/dev/null &&
     { [ -e /usr/lib/x86_64-linux-gnu/libc.a ] || [ -e /usr/lib/aarch64-linux-gnu/libc.a ]; }; then
     CGO_ENABLED=1 go build -trimpath -buildvcs=auto -tags netgo,osusergo \
       -ldflags="-s -w -linkmode external -extldflags -static" -o "$out" ./cmd/gantry

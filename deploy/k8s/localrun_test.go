@@ -101,6 +101,15 @@ type summary struct {
 	Note       *string  `json:"note"`
 }
 
+// decodeSummary decodes an N.json, refusing any field summary lacks.
+func decodeSummary(raw []byte) (summary, error) {
+	var s summary
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(&s)
+	return s, err
+}
+
 // run is what the test saw of one task.sh run.
 type run struct {
 	code     int
@@ -271,11 +280,7 @@ func mountConfigMap(t *testing.T, cm *corev1.ConfigMap, dir string) string {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for k, v := range back.Data {
-		if err := os.WriteFile(filepath.Join(dir, k), []byte(v), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeData(t, dir, back.Data)
 	return dir
 }
 
@@ -313,9 +318,7 @@ func runTask(script, root string, i int, environ []string) run {
 	cmd := exec.CommandContext(ctx, "bash", script)
 	cmd.Dir = own
 	cmd.Env = append(slices.Clip(environ), "JOB_COMPLETION_INDEX="+strconv.Itoa(i), "HOME="+home, "TMPDIR="+tmp, "GANTRY_TERMINATION_LOG="+termlog)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 10 * time.Second
+	killGroupOnCancel(cmd)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	pipe, err := cmd.StdoutPipe()
@@ -373,10 +376,8 @@ func checkTask(t *testing.T, i int, r run, root string) (inside time.Duration) {
 		t.Errorf("task %d: %v", i, err)
 		return inside
 	}
-	var s summary
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
+	s, err := decodeSummary(raw)
+	if err != nil {
 		t.Errorf("task %d: %s: %v", i, raw, err)
 		return inside
 	}

@@ -6,7 +6,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"go.uber.org/goleak"
 )
@@ -48,4 +50,13 @@ func gantryBin(t *testing.T) string {
 		t.Fatal(gantryErr)
 	}
 	return gantryDir
+}
+
+// killGroupOnCancel runs cmd in a process group of its own, and has the end of its
+// context kill the whole group (task.sh or bwrap, gantry, what gantry runs), not its
+// leader alone; Wait then waits at most ten seconds more for the pipes to close.
+func killGroupOnCancel(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 10 * time.Second
 }

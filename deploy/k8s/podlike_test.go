@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -96,9 +95,7 @@ func TestTaskInAPodLikeJobYAML(t *testing.T) {
 	defer cancel()
 	inPod := func(argv ...string) (stdout, stderr bytes.Buffer, err error) {
 		cmd := exec.CommandContext(ctx, bwrap, append(slices.Clip(args), argv...)...)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-		cmd.WaitDelay = 10 * time.Second
+		killGroupOnCancel(cmd)
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		err = cmd.Run()
 		return stdout, stderr, err
@@ -141,6 +138,7 @@ func TestTaskInAPodLikeJobYAML(t *testing.T) {
 	}
 }
 
+// writeData lays a ConfigMap's data out as files in dir, as the kubelet mounts it.
 func writeData(t *testing.T, dir string, data map[string]string) {
 	t.Helper()
 	for k, v := range data {

@@ -3,7 +3,6 @@ package k8s
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,9 +32,7 @@ func scriptCmd(t *testing.T, ctx context.Context, root, tasks string, extra ...s
 		"JOB_COMPLETION_INDEX=0", "GANTRY_TASKS_DIR=" + tasks, "GANTRY_RESULTS_DIR=" + filepath.Join(root, "results"),
 		"GANTRY_WORK_DIR=" + filepath.Join(root, "work"), "GANTRY_EXTRA_FLAGS=--permission-mode yolo",
 	}, extra...)...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 10 * time.Second
+	killGroupOnCancel(cmd)
 	return cmd
 }
 
@@ -45,10 +42,8 @@ func readSummary(t *testing.T, root string) summary {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var s summary
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
+	s, err := decodeSummary(raw)
+	if err != nil {
 		t.Fatalf("%s: %v", raw, err)
 	}
 	return s
