@@ -77,13 +77,7 @@ func (l *limits) check() error {
 func sessionDir(given string) (string, error) {
 	dir, err := filepath.Abs(tool.ExpandHome(given))
 	if err == nil {
-		err = os.MkdirAll(dir, 0o700)
-	}
-	if err == nil {
-		var fi os.FileInfo
-		if fi, err = os.Stat(dir); err == nil && !fi.IsDir() {
-			err = errors.New("not a folder")
-		}
+		err = os.MkdirAll(dir, 0o700) // refuses a path that is not a folder
 	}
 	if err != nil {
 		return "", fmt.Errorf("--session-dir %s: cannot be used as the session folder: %v", given, err)

@@ -25,37 +25,9 @@ func main() {
 
 func run(args []string) int {
 	if len(args) > 0 {
-		if subcommands[args[0]] {
+		if sub := subcommand(args[0]); sub != nil {
 			releaseInit()
-		}
-		switch args[0] {
-		case "acp":
-			return runACP(args[1:])
-		case "mcp":
-			return runMCP(args[1:])
-		case "sessions":
-			return runSessions(args[1:])
-		case "rewind":
-			return runRewind(args[1:])
-		case "tool":
-			return runTool(args[1:])
-		case "prompt":
-			return runPromptCmd(args[1:])
-		case "doctor":
-			return runDoctor(args[1:])
-		case "plugin":
-			return runPlugin(args[1:])
-		case "version", "--version", "-v":
-			fs := flag.NewFlagSet("version", flag.ContinueOnError)
-			fs.SetOutput(io.Discard)
-			if code, ok := parseCommand(fs, args[1:], "version", "usage: gantry version"); !ok {
-				return code
-			}
-			fmt.Println(version.Line())
-			return 0
-		case "help":
-			usage(os.Stdout)
-			return 0
+			return sub(args[1:])
 		}
 	}
 	f, err := parseFlags(args)
@@ -71,10 +43,45 @@ func run(args []string) int {
 	return runPrint(f)
 }
 
-// subcommands are the first arguments run takes as a sub-command.
-var subcommands = map[string]bool{
-	"acp": true, "mcp": true, "sessions": true, "rewind": true, "tool": true, "prompt": true,
-	"doctor": true, "plugin": true, "version": true, "--version": true, "-v": true, "help": true,
+// subcommand is the sub-command a first argument names, or nil.
+func subcommand(name string) func(args []string) int {
+	switch name {
+	case "acp":
+		return runACP
+	case "mcp":
+		return runMCP
+	case "sessions":
+		return runSessions
+	case "rewind":
+		return runRewind
+	case "tool":
+		return runTool
+	case "prompt":
+		return runPromptCmd
+	case "doctor":
+		return runDoctor
+	case "plugin":
+		return runPlugin
+	case "version", "--version", "-v":
+		return runVersion
+	case "help":
+		return func([]string) int {
+			usage(os.Stdout)
+			return 0
+		}
+	}
+	return nil
+}
+
+// runVersion prints the version line.
+func runVersion(args []string) int {
+	fs := flag.NewFlagSet("version", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	if code, ok := parseCommand(fs, args, "version", "usage: gantry version"); !ok {
+		return code
+	}
+	fmt.Println(version.Line())
+	return 0
 }
 
 // releaseInit releases the pages package initialisation touched (trim_linux.go), once.

@@ -199,7 +199,7 @@ func (p *Printer) FinishAs(end face.TurnEnded, o Outcome) Result {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	r := Result{
-		Type: "result", Subtype: "success", Version: SchemaVersion, Result: end.Text, StopReason: end.StopReason,
+		Type: "result", Subtype: SubtypeSuccess, Version: SchemaVersion, Result: end.Text, StopReason: end.StopReason,
 		SessionID: p.sessionID, Model: p.model, Turns: end.Steps,
 		DurationMS: time.Since(p.start).Milliseconds(), Usage: p.usage.SessionUsage,
 		CostUSD: p.usage.SessionCost, Counters: end.Counters, Denials: p.denials,
@@ -210,7 +210,7 @@ func (p *Printer) FinishAs(end face.TurnEnded, o Outcome) Result {
 	}
 	switch {
 	case end.StoreErr != nil && end.StopReason != "cancelled":
-		r.IsError, r.Subtype = true, "error_store"
+		r.IsError, r.Subtype = true, SubtypeStore
 		r.Error = end.StoreErr.Error()
 		if end.Err != nil {
 			r.Error = end.Err.Error()
