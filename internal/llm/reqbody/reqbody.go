@@ -3,8 +3,9 @@
 // parameters through reflective encoders that cost microseconds per message, so a
 // conversation's encoding grows with every turn; here each message is encoded once,
 // and the head of the request (model, limits, system prompt, tools) once while it
-// does not change. The SDK still encodes everything: the head and each message
-// through its own types; only the assembly is ours.
+// does not change. The provider's encoder still encodes everything, the head and each
+// message through its own types (the SDK's, or its own wire types); only the
+// assembly is ours.
 //
 // A message is known by the identity of its content (llm.Request: messages are
 // immutable once sent). Entries a request does not use are dropped, so a cache never
@@ -170,7 +171,7 @@ func rawBytes(elems []json.RawMessage) [][]byte {
 }
 
 // Marshal encodes each value with encoding/json (which calls the SDK types' own
-// MarshalJSON), for Encoder.Message and Encoder.Prefix.
+// MarshalJSON, where they have one), for Encoder.Message and Encoder.Prefix.
 func Marshal[T any](vals ...T) ([]json.RawMessage, error) {
 	out := make([]json.RawMessage, 0, len(vals))
 	for _, v := range vals {
