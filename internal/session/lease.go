@@ -57,6 +57,9 @@ var leased = struct {
 	m map[string]bool
 }{m: map[string]bool{}}
 
+// leaseKey is the key in leased of the session id of st.
+func (st *Store) leaseKey(id string) string { return st.path + "\x00" + id }
+
 // Lease is this process's hold on a session: while it is held, no other gantry runs
 // the session (see Session.Lease).
 type Lease struct {
@@ -79,7 +82,7 @@ func (s *Session) Lease() (*Lease, error) {
 	if st.readOnly {
 		return nil, st.readOnlyErr("lease")
 	}
-	key := st.path + "\x00" + s.id
+	key := st.leaseKey(s.id)
 	leased.Lock()
 	defer leased.Unlock()
 	me := self()
@@ -126,7 +129,7 @@ func (st *Store) CreateLeased(meta Meta) (*Session, *Lease, error) {
 		return nil, nil, st.writeError("create session", err)
 	}
 	st.nextSeq[id] = 1
-	leased.m[st.path+"\x00"+id] = true
+	leased.m[st.leaseKey(id)] = true
 	return s, &Lease{s: s, me: me}, nil
 }
 
@@ -183,7 +186,7 @@ func (l *Lease) Release() error {
 			l.err = st.writeError("release session "+l.s.id, err)
 		}
 		leased.Lock()
-		delete(leased.m, st.path+"\x00"+l.s.id)
+		delete(leased.m, st.leaseKey(l.s.id))
 		leased.Unlock()
 	})
 	return l.err
